@@ -1,5 +1,5 @@
-"""tdsystem: a poker tournament director system."""
+"""tdsystem: a poker tournament director system.
 
-from .celery import app as celery_app
-
-__all__ = ("celery_app",)
+The Celery app lives in tdsystem.celery and is loaded by the core app at start-up, not
+here, so that the pure engine (python -m tdsystem.engine) never imports Django or Celery.
+"""
