@@ -1,0 +1,51 @@
+# tdsystem: `make run` starts everything on embedded defaults; `make test` runs the suite.
+SHELL := /bin/bash
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+ADDR ?= 127.0.0.1:8000
+
+.PHONY: install run worker beat web test lint format bench ci clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $@
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py loaddemo
+	$(PY) manage.py runsystem --addr $(ADDR)
+
+web: install
+	$(PY) manage.py runserver $(ADDR)
+
+worker: install
+	$(PY) -m celery -A tdsystem.celery worker --loglevel=INFO
+
+beat: install
+	$(PY) -m celery -A tdsystem.celery beat --loglevel=INFO --schedule=var/celerybeat-schedule
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) manage.py makemigrations --check --dry-run
+
+format: install
+	$(PY) -m ruff format .
+	$(PY) -m ruff check --fix .
+
+bench: install
+	$(PY) benchmarks/run.py
+
+ci:
+	bash .ci/run
+
+clean:
+	rm -rf var/test.sqlite3* var/screenshots .pytest_cache

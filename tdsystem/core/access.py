@@ -1,0 +1,98 @@
+"""Who may do what. Roles are Django groups; superusers are directors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils import timezone
+
+from .models import ApiToken, hash_token
+
+DIRECTOR = "director"
+FLOOR = "floor"
+TABLE = "table"
+ROLES = (DIRECTOR, FLOOR, TABLE)
+
+# What each role may do; a director may do everything.
+RIGHTS = {
+    DIRECTOR: {"console", "clock", "clock.pause", "events", "seating", "bustout", "ruling"},
+    FLOOR: {"console", "clock.pause", "seating", "bustout", "ruling"},
+    TABLE: {"table"},
+}
+
+
+def roles_of(user) -> set[str]:
+    if not user or not user.is_authenticated:
+        return set()
+    if user.is_superuser:
+        return {DIRECTOR}
+    cached = getattr(user, "_td_roles", None)
+    if cached is None:
+        cached = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+        user._td_roles = cached
+    return cached
+
+
+def has_right(user, right: str) -> bool:
+    return any(right in RIGHTS[role] or role == DIRECTOR for role in roles_of(user))
+
+
+def user_from_bearer(request: HttpRequest):
+    header = request.headers.get("Authorization", "")
+    if not header.startswith("Bearer "):
+        return None
+    raw = header.removeprefix("Bearer ").strip()
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(key_hash=hash_token(raw), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    return token.user
+
+
+def staff_required(right: str) -> Callable:
+    """Page decorator: log in first, then 403 without the right (nothing is changed)."""
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not has_right(request.user, right):
+                return HttpResponse("You do not have the right to do this.", status=403)
+            return view(request, *args, **kwargs)
+
+        wrapped.staff_right = right  # type: ignore[attr-defined]
+        return wrapped
+
+    return decorator
+
+
+def api_staff_required(right: str) -> Callable:
+    """API decorator for writes: a bearer token only (so no CSRF hole); 401/403 otherwise.
+
+    The view is exempt from CSRF because a cookie never authenticates it.
+    """
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            user = user_from_bearer(request)
+            if user is None:
+                return JsonResponse({"error": "authentication required"}, status=401)
+            if not has_right(user, right):
+                return JsonResponse({"error": "you do not have the right to do this"}, status=403)
+            request.api_user = user
+            return view(request, *args, **kwargs)
+
+        wrapped.staff_right = right  # type: ignore[attr-defined]
+        wrapped.csrf_exempt = True  # type: ignore[attr-defined]
+        return wrapped
+
+    return decorator

@@ -1,0 +1,54 @@
+"""Health of the parts the system needs: database, broker and a live worker."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from .models import Heartbeat
+
+
+def check_database() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return True, connection.vendor
+    except Exception as exc:
+        return False, f"{type(exc).__name__}: {exc}"[:200]
+
+
+def check_broker() -> tuple[bool, str]:
+    from tdsystem.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+            return True, conn.transport_cls if isinstance(conn.transport_cls, str) else "ok"
+    except Exception as exc:
+        return False, f"{type(exc).__name__}: {exc}"[:200]
+
+
+def check_worker() -> tuple[bool, str]:
+    try:
+        beat = Heartbeat.objects.filter(name="worker").first()
+    except Exception as exc:
+        return False, f"{type(exc).__name__}"
+    if beat is None:
+        return False, "no heartbeat yet"
+    age = timezone.now() - beat.seen_at
+    limit = timedelta(seconds=settings.WORKER_HEARTBEAT_SECONDS * 3 + 5)
+    seconds = int(age.total_seconds())
+    if age > limit:
+        return False, f"last heartbeat {seconds} s ago"
+    return True, f"heartbeat {seconds} s ago"
+
+
+def health() -> dict:
+    parts = {"database": check_database(), "broker": check_broker(), "worker": check_worker()}
+    return {
+        "ok": all(ok for ok, _ in parts.values()),
+        **{name: {"ok": ok, "detail": detail} for name, (ok, detail) in parts.items()},
+    }

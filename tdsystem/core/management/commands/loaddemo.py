@@ -1,0 +1,114 @@
+"""Load the demo: templates, staff accounts, and an event with 27 players seated (idempotent)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from decimal import Decimal
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from tdsystem.core.access import ROLES
+from tdsystem.events.models import Event
+from tdsystem.events.services import Actor, event_create
+from tdsystem.seating import services as seating
+from tdsystem.structures.models import Structure
+from tdsystem.structures.published import DEMO_STRUCTURE
+from tdsystem.structures.services import templates_install
+
+DEMO_EVENT = "WPT Tournament of Champions (demo)"
+DEMO_SEED = 2018
+PLAYERS = [
+    "Ana Souza",
+    "Ben Okafor",
+    "Chen Wei",
+    "Dara Murphy",
+    "Elif Yilmaz",
+    "Farid Haddad",
+    "Greta Lind",
+    "Hiro Tanaka",
+    "Ines Duarte",
+    "Jonas Berg",
+    "Kofi Mensah",
+    "Lena Novak",
+    "Mateo Rossi",
+    "Nadia Karim",
+    "Oscar Reyes",
+    "Priya Nair",
+    "Quentin Moreau",
+    "Rosa Jimenez",
+    "Sam Lee",
+    "Tariq Aziz",
+    "Uma Patel",
+    "Viktor Petrov",
+    "Wen Li",
+    "Ximena Cruz",
+    "Yusuf Demir",
+    "Zoe Martin",
+    "Aiko Sato",
+]
+
+
+def demo_password() -> str:
+    """DEMO_PASSWORD, or one generated once and kept in var/ so `make run` can print it."""
+    if os.environ.get("DEMO_PASSWORD"):
+        return os.environ["DEMO_PASSWORD"]
+    path = settings.VAR_DIR / "demo-password.txt"
+    if path.exists():
+        return path.read_text().strip()
+    password = secrets.token_urlsafe(9)
+    settings.VAR_DIR.mkdir(exist_ok=True)
+    path.write_text(password + "\n")
+    path.chmod(0o600)
+    return password
+
+
+class Command(BaseCommand):
+    help = "Load the demo event (WPT ToC 2018 structure, 27 players at three tables)."
+
+    def handle(self, *args, **options) -> None:
+        with transaction.atomic():
+            templates_install()
+            groups = {name: Group.objects.get_or_create(name=name)[0] for name in ROLES}
+            password = demo_password()
+            users = get_user_model().objects
+            director = users.filter(username="director").first()
+            if director is None:
+                director = users.create_superuser("director", "", password)
+            elif os.environ.get("DEMO_PASSWORD"):
+                director.set_password(password)
+                director.save()
+            director.groups.add(groups["director"])
+            if not users.filter(username="floor").exists():
+                floor = users.create_user("floor", "", password, is_staff=False)
+                floor.groups.add(groups["floor"])
+            event = Event.objects.filter(name=DEMO_EVENT).first()
+            created = event is None
+            if created:
+                event = self._create_event(director)
+        self.stdout.write(
+            f"Demo event {'created' if created else 'already there'}: {event.name} (id {event.pk})"
+        )
+
+    def _create_event(self, director) -> Event:
+        actor = Actor.of(director)
+        template = Structure.objects.get(name=DEMO_STRUCTURE()["name"], is_template=True)
+        event = event_create(
+            name=DEMO_EVENT,
+            template=template,
+            actor=actor,
+            buy_in=Decimal("15000"),
+            fee=Decimal("0"),
+            seats_per_table=9,
+            late_registration_end_level=4,
+            reentry_allowed=False,
+        )
+        seating.tables_setup(event=event, numbers=[1, 2, 3], seats=9, actor=actor)
+        for name in PLAYERS:
+            seating.player_register(event=event, name=name, actor=actor)
+        seating.seats_draw(event=event, actor=actor, seed=DEMO_SEED)
+        return event

@@ -1,0 +1,48 @@
+"""Cross-cutting records: API tokens and the worker heartbeat."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+def hash_token(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A per-user bearer token for the JSON API. Only its hash is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    label = models.CharField(max_length=80, blank=True)
+    prefix = models.CharField(max_length=8, help_text="First characters, to recognise it.")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}... ({self.user})"
+
+    @classmethod
+    def new_key(cls) -> str:
+        return "td_" + secrets.token_urlsafe(30)
+
+
+class Heartbeat(models.Model):
+    """Last time a process (the Celery worker) proved it is alive."""
+
+    name = models.CharField(max_length=40, primary_key=True)
+    seen_at = models.DateTimeField()
+    detail = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} at {self.seen_at}"

@@ -1,0 +1,34 @@
+"""Housekeeping tasks run by beat."""
+
+from __future__ import annotations
+
+import socket
+
+from celery import shared_task
+from django.conf import settings
+from django.utils import timezone
+
+from .models import Heartbeat
+
+
+@shared_task(name="tdsystem.core.tasks.heartbeat", ignore_result=True)
+def heartbeat() -> None:
+    """Proves to /healthz that a worker takes tasks from the broker."""
+    Heartbeat.objects.update_or_create(
+        name="worker", defaults={"seen_at": timezone.now(), "detail": socket.gethostname()}
+    )
+
+
+@shared_task(name="tdsystem.core.tasks.broker_cleanup", ignore_result=True)
+def broker_cleanup() -> int:
+    """The SQLAlchemy broker keeps delivered messages; drop them so its file stays small."""
+    url = settings.CELERY_BROKER_URL
+    if not url.startswith("sqla+"):
+        return 0
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url.removeprefix("sqla+"))
+    with engine.begin() as conn:
+        result = conn.execute(sqlalchemy.text("DELETE FROM kombu_message WHERE visible = 0"))
+    engine.dispose()
+    return result.rowcount or 0

@@ -1,0 +1,82 @@
+"""JSON API for screens and integrations. Reads are public; writes need a staff token."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, JsonResponse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from tdsystem.core.access import api_staff_required, has_right
+from tdsystem.engine.clock import ClockError
+
+from . import selectors, services
+from .models import Event
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "add_time", "set_time")
+
+
+def bad_request(message: str, field: str | None = None) -> JsonResponse:
+    body = {"error": message}
+    if field:
+        body["field"] = field
+    return JsonResponse(body, status=400)
+
+
+def read_json(request: HttpRequest) -> dict:
+    try:
+        data = json.loads(request.body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ValueError("the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    return data
+
+
+@never_cache
+@require_http_methods(["GET"])
+def events(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(selectors.events_listing(), safe=False)
+
+
+@never_cache
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def clock(request: HttpRequest, event_id: int) -> JsonResponse:
+    if not Event.objects.filter(pk=event_id).exists():
+        return JsonResponse({"error": f"no event {event_id}"}, status=404)
+    if request.method == "POST":
+        return clock_post(request, event_id)
+    return JsonResponse(selectors.event_clock_payload(event_id, timezone.now()))
+
+
+@api_staff_required("clock.pause")
+def clock_post(request: HttpRequest, event_id: int) -> JsonResponse:
+    try:
+        data = read_json(request)
+    except ValueError as exc:
+        return bad_request(str(exc))
+    action = data.get("action")
+    if action not in CLOCK_ACTIONS:
+        return bad_request(f"action must be one of {', '.join(CLOCK_ACTIONS)}", "action")
+    if action not in ("pause", "resume") and not has_right(request.api_user, "clock"):
+        return JsonResponse({"error": "only a director may do this"}, status=403)
+    seconds = data.get("seconds")
+    if action in ("add_time", "set_time"):
+        if isinstance(seconds, bool) or not isinstance(seconds, int):
+            return bad_request("seconds must be a whole number", "seconds")
+        if abs(seconds) > 24 * 3600:
+            return bad_request("seconds must be within a day", "seconds")
+    try:
+        services.clock_action(
+            event_id=event_id,
+            action=action,
+            seconds=seconds,
+            actor=services.Actor.of(request.api_user),
+        )
+    except ClockError as exc:
+        return JsonResponse({"error": str(exc)}, status=409)
+    return JsonResponse(selectors.event_clock_payload(event_id, timezone.now()))

@@ -1,0 +1,144 @@
+"""Events, their level clock and their log."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tdsystem.structures.models import AnteType, Betting, Structure
+
+
+class Event(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+
+    class Game(models.TextChoices):
+        HOLDEM = "holdem", "Texas Hold'em"
+        OMAHA = "omaha", "Omaha"
+        OMAHA_HILO = "omaha-hilo", "Omaha Hi-Lo"
+        SHORT_DECK = "short-deck", "Short Deck"
+        MIXED = "mixed", "Mixed games"
+
+    class IncompleteRaise(models.TextChoices):
+        FULL_BET = "full-bet", "Full-bet rule"
+        HALF_BET = "half-bet", "Half-bet rule (limit)"
+
+    class PotLimitPreflop(models.TextChoices):
+        TRUE_POT = "true-pot", "True pot"
+        ASSUMED_CALL = "assumed-call", "Assumed call"
+
+    class ButtonRule(models.TextChoices):
+        DEAD = "dead", "Dead button"
+        MOVING = "moving", "Moving button"
+
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=16, choices=Game.choices, default=Game.HOLDEM)
+    betting = models.CharField(max_length=16, choices=Betting.choices, default=Betting.NO_LIMIT)
+    ante_type = models.CharField(max_length=24, choices=AnteType.choices, default=AnteType.EACH)
+    structure = models.OneToOneField(Structure, on_delete=models.PROTECT, related_name="event")
+    starting_stack = models.PositiveBigIntegerField(default=10_000)
+    buy_in = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    fee = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    seats_per_table = models.PositiveSmallIntegerField(default=9)
+    incomplete_raise = models.CharField(
+        max_length=12, choices=IncompleteRaise.choices, default=IncompleteRaise.FULL_BET
+    )
+    pot_limit_preflop = models.CharField(
+        max_length=16, choices=PotLimitPreflop.choices, default=PotLimitPreflop.TRUE_POT
+    )
+    bb_must_cover_sb = models.BooleanField(
+        default=False, help_text="House rule: a big blind who cannot cover the small blind is out."
+    )
+    button_rule = models.CharField(
+        max_length=8, choices=ButtonRule.choices, default=ButtonRule.DEAD
+    )
+    balance_threshold = models.PositiveSmallIntegerField(
+        default=1, help_text="A table is short when it has more than this many players fewer."
+    )
+    late_registration_end_level = models.PositiveSmallIntegerField(default=0)
+    reentry_allowed = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    scheduled_start = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats_per_table__gte=2) & Q(seats_per_table__lte=10),
+                name="event_seats_per_table_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Clock(models.Model):
+    """The level clock's truth: stored timestamps, never a running counter.
+
+    While running, `ends_at` is when the current level ends; while paused or not started,
+    `remaining_ms` is what is left of it. `version` increases with every change, so every
+    transition is a compare-and-set and a late or duplicate task changes nothing.
+    """
+
+    class Status(models.TextChoices):
+        NOT_STARTED = "not-started", "Not started"
+        RUNNING = "running", "Running"
+        PAUSED = "paused", "Paused"
+        FINISHED = "finished", "Finished"
+
+    event = models.OneToOneField(
+        Event, on_delete=models.CASCADE, primary_key=True, related_name="clock"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.NOT_STARTED)
+    level_index = models.PositiveIntegerField(default=0)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    remaining_ms = models.BigIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    # The version for which an exact end-of-level task was sent, so the beat tick sends
+    # at most one per level end.
+    scheduled_version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="running") | Q(ends_at__isnull=False),
+                name="clock_running_has_end",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Clock of event {self.event_id}: {self.status}, level index {self.level_index}"
+
+
+class LogEntry(models.Model):
+    """One change to an event, by a person or a task: who, what, when."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(db_index=True, help_text="When the change took effect.")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="event_log_entries",
+    )
+    actor_label = models.CharField(max_length=150)
+    action = models.CharField(max_length=40)
+    summary = models.CharField(max_length=300)
+    data = models.JSONField(default=dict, blank=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["event", "-at"], name="log_event_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.actor_label}: {self.summary}"

@@ -1,0 +1,215 @@
+"""Read models for screens, the console and the API: the clock as every screen shows it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.db.models import Count, Q, Sum
+
+from tdsystem.engine import clock as clockrules
+from tdsystem.structures.models import Level
+
+from .models import Clock, Event
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One row of the schedule: a level (with its printed values) or a break."""
+
+    index: int
+    number: int | None  # level number; None for a break
+    is_break: bool
+    duration_seconds: int
+    note: str
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    small_bet: int | None = None
+    big_bet: int | None = None
+    min_raise_to: int | None = None
+    max_raise_to: int | None = None
+    assumption: str = ""
+
+
+def schedule(event: Event, levels: list[Level] | None = None) -> list[Segment]:
+    """Every level with the engine's printed-schedule values; nothing else computes them."""
+    from tdsystem.engine.schedule import level_values
+
+    if levels is None:
+        levels = list(event.structure.levels.order_by("position"))
+    rows: list[Segment] = []
+    number = 0
+    for index, lv in enumerate(levels):
+        if lv.is_break:
+            rows.append(Segment(index, None, True, lv.duration_seconds, lv.note))
+            continue
+        number += 1
+        bets = (lv.small_bet, lv.big_bet) if lv.small_bet and lv.big_bet else None
+        values = level_values(
+            structure=event.betting,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            ante_type=event.ante_type,
+            bets=bets,
+            table_size=event.seats_per_table,
+            pot_limit_preflop=event.pot_limit_preflop,
+        )
+        rows.append(
+            Segment(
+                index,
+                number,
+                False,
+                lv.duration_seconds,
+                lv.note,
+                lv.small_blind,
+                lv.big_blind,
+                lv.ante,
+                lv.small_bet,
+                lv.big_bet,
+                values.min_raise_to,
+                values.max_raise_to,
+                values.assumption,
+            )
+        )
+    return rows
+
+
+def field_figures(event: Event) -> dict:
+    agg = event.entries.aggregate(
+        entries=Count("id"),
+        players_left=Count("id", filter=Q(status="active")),
+        chips=Sum("chips"),
+        removed=Sum("chips_removed"),
+        prize_pool=Sum("paid"),
+    )
+    left = agg["players_left"] or 0
+    chips = (agg["chips"] or 0) - (agg["removed"] or 0)
+    return {
+        "entries": agg["entries"] or 0,
+        "players_left": left,
+        "chips_in_play": chips,
+        "average_stack": chips // left if left else None,
+        "prize_pool": str(agg["prize_pool"] or 0),
+    }
+
+
+def _values(seg: Segment | None) -> dict | None:
+    if seg is None:
+        return None
+    return {
+        "level": seg.number,
+        "small_blind": seg.small_blind,
+        "big_blind": seg.big_blind,
+        "ante": seg.ante,
+        "small_bet": seg.small_bet,
+        "big_bet": seg.big_bet,
+        "min_raise_to": seg.min_raise_to,
+        "max_raise_to": seg.max_raise_to,
+        "duration_seconds": seg.duration_seconds,
+    }
+
+
+def _next_level(rows: list[Segment], index: int) -> Segment | None:
+    return next((s for s in rows[index + 1 :] if not s.is_break), None)
+
+
+def clock_payload(event: Event, clock: Clock, now: datetime, rows: list[Segment]) -> dict:
+    """The clock as screens and the API show it, computed from stored timestamps and now."""
+    state = clockrules.ClockState(
+        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
+    )
+    # Show what is true now even if no worker has applied an overdue level change yet.
+    state, _ = clockrules.settle(state, [s.duration_seconds for s in rows], now)
+    index = min(state.level_index, len(rows) - 1)
+    current = rows[index]
+    on_break = current.is_break
+    shown = _next_level(rows, index) if on_break else current
+    upcoming = _next_level(rows, index)
+    left_ms = clockrules.remaining_ms(state, now)
+    to_break: int | None = 0
+    if not on_break:
+        to_break = left_ms
+        for seg in rows[index + 1 :]:
+            if seg.is_break:
+                break
+            to_break += seg.duration_seconds * 1000
+        else:
+            to_break = None
+    next_break = next((s for s in rows[index + 1 :] if s.is_break), None)
+    ends_at = state.ends_at if state.status == clockrules.RUNNING else None
+    values = _values(shown) or {}
+    return {
+        "event": {
+            "id": event.pk,
+            "name": event.name,
+            "status": event.status,
+            "betting": event.betting,
+            "game": event.game,
+        },
+        "status": state.status,
+        "version": state.version,
+        "level_index": index,
+        "level": values.get("level"),
+        "on_break": on_break,
+        "break_note": current.note if on_break else None,
+        "small_blind": values.get("small_blind"),
+        "big_blind": values.get("big_blind"),
+        "ante": values.get("ante"),
+        "ante_type": event.ante_type,
+        "small_bet": values.get("small_bet"),
+        "big_bet": values.get("big_bet"),
+        "min_raise_to": values.get("min_raise_to"),
+        "max_raise_to": values.get("max_raise_to") if event.betting == "pot-limit" else None,
+        "schedule_assumption": shown.assumption if shown else "",
+        "duration_ms": current.duration_seconds * 1000,
+        "remaining_ms": left_ms,
+        "level_ends_at": ends_at.isoformat() if ends_at else None,
+        "server_time": now.isoformat(),
+        "next": _values(upcoming),
+        "next_break": (
+            {"duration_seconds": next_break.duration_seconds, "note": next_break.note}
+            if next_break
+            else None
+        ),
+        "ms_to_break": to_break,
+        **field_figures(event),
+    }
+
+
+def event_clock_payload(event_id: int, now: datetime) -> dict:
+    event = Event.objects.select_related("clock").get(pk=event_id)
+    rows = schedule(event)
+    return clock_payload(event, event.clock, now, rows)
+
+
+def projected_starts(event: Event, clock: Clock, rows: list[Segment], now: datetime) -> list:
+    """When each segment starts, projected from the clock (None before the clock runs)."""
+    if clock.status == Clock.Status.NOT_STARTED:
+        if not event.scheduled_start:
+            return [None] * len(rows)
+        start = event.scheduled_start
+        out = []
+        for seg in rows:
+            out.append(start)
+            start = start + timedelta(seconds=seg.duration_seconds)
+        return out
+    state = clockrules.ClockState(
+        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
+    )
+    state, _ = clockrules.settle(state, [s.duration_seconds for s in rows], now)
+    out: list = [None] * len(rows)
+    end = now + timedelta(milliseconds=clockrules.remaining_ms(state, now))
+    out[state.level_index] = end - timedelta(seconds=rows[state.level_index].duration_seconds)
+    for seg in rows[state.level_index + 1 :]:
+        out[seg.index] = end
+        end = end + timedelta(seconds=seg.duration_seconds)
+    return out
+
+
+def events_listing() -> list[dict]:
+    order = {"running": 0, "paused": 1, "planned": 2, "finished": 3}
+    events = list(Event.objects.values("id", "name", "status", "created_at"))
+    events.sort(key=lambda e: (order.get(e["status"], 9), -e["created_at"].timestamp()))
+    return [{"id": e["id"], "name": e["name"], "status": e["status"]} for e in events]

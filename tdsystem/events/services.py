@@ -1,0 +1,309 @@
+"""Event and clock services: the only code that changes an event's clock or log.
+
+Every clock change runs in a transaction that locks the clock row, first settles the
+level changes that were due (each logged at its scheduled time), then applies the action,
+bumps the version and logs who did it. Celery tasks, views and the API all come here.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from tdsystem.engine import clock as clockrules
+
+from .models import Clock, Event, LogEntry
+
+log = logging.getLogger(__name__)
+
+SYSTEM_ACTOR = "clock"
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who did something: a user, or a named process (the Celery worker, a command)."""
+
+    user: object | None = None
+    label: str = SYSTEM_ACTOR
+
+    @classmethod
+    def of(cls, user: object | None) -> Actor:
+        if user is not None and getattr(user, "is_authenticated", False):
+            return cls(user=user, label=user.get_username())
+        return cls()
+
+
+def log_record(
+    *,
+    event: Event,
+    actor: Actor,
+    action: str,
+    summary: str,
+    at: datetime | None = None,
+    data: dict | None = None,
+) -> LogEntry:
+    return LogEntry.objects.create(
+        event=event,
+        at=at or timezone.now(),
+        actor=actor.user,
+        actor_label=actor.label,
+        action=action,
+        summary=summary[:300],
+        data=data or {},
+    )
+
+
+def level_durations(event: Event) -> list[int]:
+    return list(
+        event.structure.levels.order_by("position").values_list("duration_seconds", flat=True)
+    )
+
+
+def _state(clock: Clock) -> clockrules.ClockState:
+    return clockrules.ClockState(
+        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
+    )
+
+
+def _level_label(event: Event, index: int) -> str:
+    level = event.structure.levels.filter(position=index).first()
+    if level is None:
+        return f"#{index + 1}"
+    if level.is_break:
+        return f"break ({level.duration_seconds // 60} min)"
+    number = event.structure.levels.filter(position__lte=index, kind="level").count()
+    return f"level {number} ({level.small_blind}/{level.big_blind} ante {level.ante})"
+
+
+def _write(clock: Clock, new: clockrules.ClockState, expected_version: int) -> bool:
+    """Compare-and-set: the row changes only if nobody changed it since we read it."""
+    rows = Clock.objects.filter(pk=clock.pk, version=expected_version).update(
+        status=new.status,
+        level_index=new.level_index,
+        ends_at=new.ends_at,
+        remaining_ms=new.remaining_ms,
+        version=new.version,
+        updated_at=timezone.now(),
+    )
+    if rows:
+        clock.status, clock.level_index = new.status, new.level_index
+        clock.ends_at, clock.remaining_ms, clock.version = (
+            new.ends_at,
+            new.remaining_ms,
+            new.version,
+        )
+    return bool(rows)
+
+
+def _sync_event_status(event: Event, clock: Clock) -> None:
+    status = {
+        Clock.Status.NOT_STARTED: Event.Status.PLANNED,
+        Clock.Status.RUNNING: Event.Status.RUNNING,
+        Clock.Status.PAUSED: Event.Status.PAUSED,
+        Clock.Status.FINISHED: Event.Status.FINISHED,
+    }[clock.status]
+    if event.status != status:
+        Event.objects.filter(pk=event.pk).update(status=status)
+        event.status = status
+
+
+def _settle_locked(event: Event, clock: Clock, durations: list[int], now: datetime) -> int:
+    new, transitions = clockrules.settle(_state(clock), durations, now)
+    if not transitions:
+        return 0
+    if not _write(clock, new, clock.version):
+        return 0
+    for t in transitions:
+        if t.to_index is None:
+            label = _level_label(event, t.from_index)
+            summary = f"The last level ran out: the clock stopped at 0:00 ({label})"
+        else:
+            summary = f"Level change: {_level_label(event, t.to_index)}"
+        log_record(
+            event=event,
+            actor=Actor(label=SYSTEM_ACTOR),
+            action="clock.level",
+            summary=summary,
+            at=t.at,
+            data={
+                "from": t.from_index,
+                "to": t.to_index,
+                "scheduled_at": t.at.isoformat(),
+                "applied_at": now.isoformat(),
+                "late_ms": int((now - t.at).total_seconds() * 1000),
+            },
+        )
+    _sync_event_status(event, clock)
+    return len(transitions)
+
+
+def _locked_clock(event_id: int) -> tuple[Event, Clock]:
+    clock = Clock.objects.select_for_update().select_related("event__structure").get(pk=event_id)
+    return clock.event, clock
+
+
+def clock_settle(*, event_id: int, now: datetime | None = None) -> int:
+    """Apply every level change due by now. Returns how many were applied."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        event, clock = _locked_clock(event_id)
+        applied = _settle_locked(event, clock, level_durations(event), now)
+        _schedule_after_commit(clock, now)
+    return applied
+
+
+ACTION_LABELS = {
+    "start": "Clock started",
+    "pause": "Clock paused",
+    "resume": "Clock resumed",
+    "next": "Next level",
+    "previous": "Previous level",
+    "add_time": "Time changed",
+    "set_time": "Time set",
+    "finish": "Clock stopped: event finished",
+}
+
+
+def clock_action(
+    *,
+    event_id: int,
+    action: str,
+    actor: Actor,
+    seconds: int | None = None,
+    now: datetime | None = None,
+) -> Clock:
+    """Apply a director's clock action. Raises ClockError (nothing changes) when it can't."""
+    if action not in ACTION_LABELS:
+        raise clockrules.ClockError(
+            f"unknown action {action!r}: use one of {', '.join(ACTION_LABELS)}"
+        )
+    if action in ("add_time", "set_time") and seconds is None:
+        raise clockrules.ClockError(f"{action} needs a number of seconds")
+    now = now or timezone.now()
+    with transaction.atomic():
+        event, clock = _locked_clock(event_id)
+        durations = level_durations(event)
+        _settle_locked(event, clock, durations, now)
+        before = _state(clock)
+        if action == "add_time":
+            new = clockrules.add_time(before, durations, now, int(seconds or 0))
+        elif action == "set_time":
+            new = clockrules.set_remaining(before, durations, now, int(seconds or 0))
+        elif action == "finish":
+            new = clockrules.finish(before, durations, now)
+        else:
+            new = clockrules.ACTIONS[action](before, durations, now)
+        if not _write(clock, new, before.version):
+            raise clockrules.ClockError("the clock changed meanwhile: try again")
+        summary = ACTION_LABELS[action]
+        if action == "add_time":
+            sign = "added" if (seconds or 0) > 0 else "removed"
+            summary = f"{abs(seconds or 0)} s {sign}"
+        elif action == "set_time":
+            summary = f"Time left set to {seconds} s"
+        if action in ("next", "previous"):
+            summary += f": {_level_label(event, new.level_index)}"
+        log_record(
+            event=event,
+            actor=actor,
+            action=f"clock.{action}",
+            summary=summary,
+            at=now,
+            data={
+                "before": {
+                    "level": before.level_index,
+                    "status": before.status,
+                    "remaining_ms": clockrules.remaining_ms(before, now),
+                },
+                "seconds": seconds,
+                "version": new.version,
+            },
+        )
+        _sync_event_status(event, clock)
+        _schedule_after_commit(clock, now)
+    return clock
+
+
+def _schedule_after_commit(clock: Clock, now: datetime) -> None:
+    """Send the exact end-of-level task when the end is near; the beat tick covers the rest.
+
+    A task is sent at most once per clock version (compare-and-set on scheduled_version),
+    so the tick running every few seconds does not pile up duplicates.
+    """
+    if clock.status != Clock.Status.RUNNING or clock.ends_at is None:
+        return
+    left = (clock.ends_at - now).total_seconds()
+    if left > settings.CLOCK_SCHEDULE_AHEAD_SECONDS:
+        return
+    claimed = (
+        Clock.objects.filter(pk=clock.pk, version=clock.version)
+        .exclude(scheduled_version=clock.version)
+        .update(scheduled_version=clock.version)
+    )
+    if not claimed:
+        return
+    from .tasks import clock_advance
+
+    event_id, version, eta = clock.pk, clock.version, clock.ends_at
+
+    def send() -> None:
+        try:
+            clock_advance.apply_async(args=[event_id, version], eta=eta)
+        except Exception:  # the broker is down: the beat tick will settle the level
+            log.exception("could not schedule the level change of event %s", event_id)
+            Clock.objects.filter(pk=event_id, scheduled_version=version).update(scheduled_version=0)
+
+    transaction.on_commit(send)
+
+
+def clocks_settle_due(*, now: datetime | None = None) -> int:
+    """The beat tick: settle overdue clocks and schedule exact tasks for the nearly due."""
+    now = now or timezone.now()
+    horizon = now + timezone.timedelta(seconds=settings.CLOCK_SCHEDULE_AHEAD_SECONDS)
+    applied = 0
+    due = Clock.objects.filter(status=Clock.Status.RUNNING, ends_at__lte=horizon).values_list(
+        "pk", "ends_at", "version", "scheduled_version"
+    )
+    for event_id, ends_at, version, scheduled in due:
+        if ends_at <= now:
+            applied += clock_settle(event_id=event_id, now=now)
+        elif scheduled != version:
+            with transaction.atomic():
+                _event, clock = _locked_clock(event_id)
+                _schedule_after_commit(clock, now)
+    return applied
+
+
+def event_create(
+    *,
+    name: str,
+    template,
+    actor: Actor,
+    **settings_: object,
+) -> Event:
+    """Create an event with its own copy of a structure template and a clock ready to start."""
+    from tdsystem.structures.services import structure_copy
+
+    if not name.strip():
+        raise ValueError("the event needs a name")
+    with transaction.atomic():
+        structure = structure_copy(template=template, name=f"{name} structure")
+        settings_.setdefault("ante_type", template.ante_type)
+        settings_.setdefault("starting_stack", template.starting_stack)
+        event = Event.objects.create(name=name.strip()[:120], structure=structure, **settings_)
+        first = structure.levels.order_by("position").first()
+        Clock.objects.create(
+            event=event, remaining_ms=first.duration_seconds * 1000 if first else 0
+        )
+        log_record(
+            event=event,
+            actor=actor,
+            action="event.create",
+            summary=f"Event created from the structure {template.name}",
+        )
+    return event

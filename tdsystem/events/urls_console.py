@@ -1,0 +1,20 @@
+from django.urls import path
+
+from tdsystem.events import views
+from tdsystem.structures import views as structure_views
+
+app_name = "console"
+
+urlpatterns = [
+    path("", views.console_home, name="home"),
+    path("events/<int:event_id>/", views.console_event, name="event"),
+    path("events/<int:event_id>/clock", views.clock_control, name="clock"),
+    path("structures/", structure_views.structure_list, name="structures"),
+    path("structures/<int:structure_id>/", structure_views.structure_detail, name="structure"),
+    path(
+        "structures/<int:structure_id>/export.<str:fmt>",
+        structure_views.structure_export,
+        name="structure_export",
+    ),
+    path("rulings/", structure_views.ruling_placeholder, name="ruling"),
+]

@@ -1,0 +1,101 @@
+"""Pages: the public clock screen and schedule, and the director console."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from tdsystem.core.access import has_right, staff_required
+from tdsystem.engine.clock import ClockError
+
+from . import selectors, services
+from .models import Event
+
+PAUSE_RIGHTS = {"pause", "resume"}
+
+
+@require_GET
+def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
+    clock = selectors.event_clock_payload(event.pk, timezone.now())
+    return render(request, "events/clock_screen.html", {"event": event, "clock": clock})
+
+
+@require_GET
+def schedule(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
+    rows = selectors.schedule(event)
+    starts = selectors.projected_starts(event, event.clock, rows, timezone.now())
+    return render(
+        request,
+        "events/schedule.html",
+        {
+            "event": event,
+            "rows": list(zip(rows, starts, strict=True)),
+            "current": event.clock.level_index if event.clock.status != "not-started" else None,
+        },
+    )
+
+
+def _console_context(event: Event) -> dict:
+    now = timezone.now()
+    return {
+        "event": event,
+        "clock": selectors.event_clock_payload(event.pk, now),
+        "log": event.log.select_related("actor")[:40],
+    }
+
+
+@require_GET
+@staff_required("console")
+def console_home(request: HttpRequest) -> HttpResponse:
+    events = Event.objects.select_related("clock").order_by("-created_at")
+    return render(request, "events/console_home.html", {"events": events})
+
+
+@require_GET
+@staff_required("console")
+def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    template = "events/console.html"
+    if request.htmx and request.GET.get("part") in ("clock-panel", "log"):
+        template += "#" + request.GET["part"]
+    return render(request, template, _console_context(event))
+
+
+@require_POST
+@staff_required("clock.pause")
+def clock_control(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    action = request.POST.get("action", "")
+    if action not in PAUSE_RIGHTS and not has_right(request.user, "clock"):
+        return HttpResponse("Only a director may do this.", status=403)
+    seconds = None
+    raw = request.POST.get("seconds") or request.POST.get("minutes")
+    error = None
+    if action in ("add_time", "set_time"):
+        try:
+            seconds = int(float(raw) * (60 if "minutes" in request.POST else 1))
+        except (TypeError, ValueError):
+            unit = "minutes" if "minutes" in request.POST else "seconds"
+            error = f"{raw!r} is not a number of {unit}"
+    if error is None:
+        try:
+            services.clock_action(
+                event_id=event.pk,
+                action=action,
+                seconds=seconds,
+                actor=services.Actor.of(request.user),
+            )
+        except ClockError as exc:
+            error = str(exc)
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or "Done")
+        return redirect("console:event", event.pk)
+    context = _console_context(event) | {"error": error}
+    response = render(request, "events/console.html#clock-panel", context)
+    response["HX-Trigger"] = "log-changed"
+    return response

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SeatingConfig(AppConfig):
+    name = "tdsystem.seating"
+    label = "seating"

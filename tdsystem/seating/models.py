@@ -1,0 +1,168 @@
+"""Players, entries, the venue's tables, the event's tables with their seats, and moves."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from tdsystem.events.models import Event
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=120)
+    member_id = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["member_id"], condition=~Q(member_id=""), name="player_member_id_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class VenueTable(models.Model):
+    """A physical table in the room."""
+
+    number = models.PositiveIntegerField(unique=True)
+    seats = models.PositiveSmallIntegerField(default=9)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seats__gte=2) & Q(seats__lte=10), name="venue_table_seats_range"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class EventTable(models.Model):
+    """A venue table in use by an event, with its button and blinds (seat numbers)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    venue_table = models.ForeignKey(VenueTable, on_delete=models.PROTECT, related_name="uses")
+    number = models.PositiveIntegerField()
+    seats = models.PositiveSmallIntegerField()
+    in_play = models.BooleanField(default=True)
+    break_rank = models.PositiveIntegerField(
+        default=0, help_text="Tables break in increasing rank (default: highest number first)."
+    )
+    button = models.PositiveSmallIntegerField(null=True, blank=True)
+    small_blind = models.PositiveSmallIntegerField(null=True, blank=True)
+    big_blind = models.PositiveSmallIntegerField(null=True, blank=True)
+    hand_number = models.PositiveIntegerField(default=0)
+    broken_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="event_table_unique"),
+            models.UniqueConstraint(
+                fields=["venue_table"],
+                condition=Q(in_play=True),
+                name="venue_table_one_event_at_a_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Entry(models.Model):
+    """One buy-in of a player into an event (a re-entry is a new entry)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        BUSTED = "busted", "Busted"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField(help_text="Entry number within the event.")
+    is_reentry = models.BooleanField(default=False)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    chips = models.PositiveBigIntegerField(help_text="Chips bought into play by this entry.")
+    chips_removed = models.PositiveBigIntegerField(
+        default=0, help_text="Chips taken out of play (house-rule elimination)."
+    )
+    paid = models.DecimalField(
+        max_digits=12, decimal_places=2, default=0, help_text="Prize-pool share of the buy-ins."
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    table = models.ForeignKey(
+        EventTable, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    busted_at = models.DateTimeField(null=True, blank=True)
+    place = models.PositiveIntegerField(null=True, blank=True)
+    prize = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="entry_number_unique"),
+            models.UniqueConstraint(
+                fields=["table", "seat"],
+                condition=Q(table__isnull=False),
+                name="one_player_per_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=Q(status="active"),
+                name="one_active_entry_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(table__isnull=True, seat__isnull=True)
+                | Q(table__isnull=False, seat__isnull=False),
+                name="entry_table_and_seat_together",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="active") | Q(table__isnull=True),
+                name="busted_entry_has_no_seat",
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "status"], name="entry_event_status")]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.player.name}" if self.player_id else f"#{self.number}"
+
+
+class Move(models.Model):
+    """An instruction to the floor: a player changes seat. Acknowledged once done."""
+
+    class Reason(models.TextChoices):
+        BALANCE = "balance", "Balancing"
+        BREAK = "break", "Table break"
+        REDRAW = "redraw", "Redraw"
+        MANUAL = "manual", "Director"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="moves")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="moves")
+    from_table = models.PositiveIntegerField()
+    from_seat = models.PositiveSmallIntegerField()
+    to_table = models.PositiveIntegerField()
+    to_seat = models.PositiveSmallIntegerField()
+    reason = models.CharField(max_length=8, choices=Reason.choices)
+    dealt_in = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.entry.player.name}: table {self.from_table} seat {self.from_seat} "
+            f"to table {self.to_table} seat {self.to_seat}"
+        )

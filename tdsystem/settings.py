@@ -1,0 +1,202 @@
+"""Settings, read from environment variables.
+
+Every variable has an embedded default so `make run` works on a fresh machine (SQLite, an
+SQLite-backed Celery broker). A malformed value stops the process with a message naming
+the variable instead of starting with a surprising configuration.
+"""
+
+from __future__ import annotations
+
+import os
+import zoneinfo
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+
+def envbool(name: str, default: str) -> bool:
+    value = os.environ.get(name, default).strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off", ""):
+        return False
+    raise ImproperlyConfigured(f"{name}={value!r}: expected one of 1/0, true/false, yes/no, on/off")
+
+
+def envint(name: str, default: str) -> int:
+    value = os.environ.get(name, default)
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r}: expected a whole number") from None
+
+
+def envlist(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+DEBUG = envbool("DEBUG", "1")
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = "development-only-key-never-use-in-production"
+
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    raise ImproperlyConfigured(f"TIME_ZONE={TIME_ZONE!r}: not a known time zone") from None
+USE_TZ = True
+USE_I18N = False
+LANGUAGE_CODE = "en-us"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "tdsystem.core",
+    "tdsystem.structures",
+    "tdsystem.events",
+    "tdsystem.seating",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "tdsystem.urls"
+WSGI_APPLICATION = "tdsystem.wsgi.application"
+ASGI_APPLICATION = "tdsystem.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    }
+]
+
+# Databases ------------------------------------------------------------------
+DATABASE_URL = os.environ.get("DATABASE_URL", f"sqlite:///{VAR_DIR / 'tdsystem.sqlite3'}")
+try:
+    _db = dj_database_url.parse(DATABASE_URL)
+except (ValueError, KeyError) as exc:
+    raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
+if _db["ENGINE"] == "django.db.backends.sqlite3":
+    # Writes from the web server, the worker and beat serialise instead of failing with
+    # "database is locked": take the write lock at BEGIN and wait for it.
+    _db["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+        "PRAGMA busy_timeout=20000;",
+    }
+    _db["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    if _db["NAME"] != ":memory:":
+        VAR_DIR.mkdir(exist_ok=True)
+elif _db["ENGINE"] == "django.db.backends.postgresql":
+    _db["CONN_MAX_AGE"] = 0  # Django refuses pooling with persistent connections
+    _db["OPTIONS"] = {
+        "pool": {
+            "min_size": envint("DB_POOL_MIN", "2"),
+            "max_size": envint("DB_POOL_MAX", "20"),
+            "timeout": envint("DB_POOL_TIMEOUT", "10"),
+        }
+    }
+else:
+    raise ImproperlyConfigured(f"DATABASE_URL: unsupported database {_db['ENGINE']}")
+DATABASES = {"default": _db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Celery -------------------------------------------------------------------
+CELERY_BROKER_URL = os.environ.get(
+    "CELERY_BROKER_URL", f"sqla+sqlite:///{VAR_DIR / 'broker.sqlite3'}"
+)
+if CELERY_BROKER_URL.split("://", 1)[0] not in ("sqla+sqlite", "redis", "rediss", "amqp", "pyamqp"):
+    raise ImproperlyConfigured(
+        f"CELERY_BROKER_URL={CELERY_BROKER_URL!r}: expected redis://, amqp:// or sqla+sqlite://"
+    )
+if CELERY_BROKER_URL.startswith("sqla+sqlite"):
+    VAR_DIR.mkdir(exist_ok=True)
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TIMEZONE = TIME_ZONE
+# Level changes are computed from stored timestamps; the beat tick settles overdue ones.
+CLOCK_TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "2"))
+# Exact transition tasks are sent only this close to a level's end (see platform notes on
+# long-scheduled tasks being redelivered or lost).
+CLOCK_SCHEDULE_AHEAD_SECONDS = envint("CLOCK_SCHEDULE_AHEAD_SECONDS", "60")
+WORKER_HEARTBEAT_SECONDS = envint("WORKER_HEARTBEAT_SECONDS", "10")
+CELERY_BEAT_SCHEDULE = {
+    "clock-tick": {"task": "tdsystem.events.tasks.clock_tick", "schedule": CLOCK_TICK_SECONDS},
+    "worker-heartbeat": {
+        "task": "tdsystem.core.tasks.heartbeat",
+        "schedule": float(WORKER_HEARTBEAT_SECONDS),
+    },
+    "broker-cleanup": {"task": "tdsystem.core.tasks.broker_cleanup", "schedule": 600.0},
+}
+
+# Static files, auth, security -------------------------------------------------
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns when it is missing
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "console:home"
+LOGOUT_REDIRECT_URL = "login"
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+if not DEBUG:
+    SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "1")
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}

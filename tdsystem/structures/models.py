@@ -1,0 +1,70 @@
+"""Blind structures: ordered levels and breaks. Templates are reusable; an event owns a copy."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import Q
+
+
+class Betting(models.TextChoices):
+    NO_LIMIT = "no-limit", "No-limit"
+    POT_LIMIT = "pot-limit", "Pot-limit"
+    FIXED_LIMIT = "fixed-limit", "Fixed-limit"
+
+
+class AnteType(models.TextChoices):
+    EACH = "each", "Every player"
+    BIG_BLIND = "big-blind", "Big blind ante (blind first)"
+    BIG_BLIND_ANTE_FIRST = "big-blind-ante-first", "Big blind ante (ante first)"
+    BUTTON = "button", "Button ante"
+
+
+class Structure(models.Model):
+    name = models.CharField(max_length=120)
+    is_template = models.BooleanField(default=True)
+    ante_type = models.CharField(max_length=24, choices=AnteType.choices, default=AnteType.EACH)
+    starting_stack = models.PositiveBigIntegerField(default=10_000)
+    notes = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Level(models.Model):
+    class Kind(models.TextChoices):
+        LEVEL = "level", "Level"
+        BREAK = "break", "Break"
+
+    structure = models.ForeignKey(Structure, on_delete=models.CASCADE, related_name="levels")
+    position = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.LEVEL)
+    small_blind = models.PositiveBigIntegerField(default=0)
+    big_blind = models.PositiveBigIntegerField(default=0)
+    ante = models.PositiveBigIntegerField(default=0)
+    small_bet = models.PositiveBigIntegerField(null=True, blank=True)
+    big_bet = models.PositiveBigIntegerField(null=True, blank=True)
+    duration_seconds = models.PositiveIntegerField()
+    note = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["structure", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["structure", "position"], name="level_position_unique"),
+            models.CheckConstraint(condition=Q(duration_seconds__gt=0), name="level_duration_gt_0"),
+            models.CheckConstraint(
+                condition=Q(kind="break") | Q(big_blind__gt=0), name="level_big_blind_gt_0"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.BREAK:
+            return f"Break ({self.duration_seconds // 60} min)"
+        return f"{self.small_blind}/{self.big_blind} ante {self.ante}"
+
+    @property
+    def is_break(self) -> bool:
+        return self.kind == self.Kind.BREAK

@@ -1,0 +1,314 @@
+"""Structure validation, import/export (CSV and JSON) and copying templates to events."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from .models import AnteType, Level, Structure
+
+CSV_COLUMNS = [
+    "kind",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "small_bet",
+    "big_bet",
+    "duration_minutes",
+    "note",
+]
+
+
+class StructureError(ValueError):
+    """A structure that cannot be used: the message lists every problem."""
+
+    def __init__(self, errors: list[str]):
+        super().__init__("; ".join(errors))
+        self.errors = errors
+
+
+@dataclass
+class Checked:
+    levels: list[dict]
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _int(value, what: str, errors: list[str], *, required: bool = True) -> int | None:
+    if value in (None, ""):
+        if required:
+            errors.append(f"{what}: missing")
+        return None
+    if isinstance(value, bool):
+        errors.append(f"{what}: {value!r} is not a whole number")
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str):
+        value = value.strip().replace(",", "").replace("_", "")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        errors.append(f"{what}: {value!r} is not a whole number")
+        return None
+    if number < 0:
+        errors.append(f"{what}: {number} is negative")
+        return None
+    return number
+
+
+def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
+    """Normalise and validate rows. Errors block saving; warnings need a confirmation."""
+    checked = Checked(levels=[])
+    errors, warnings = checked.errors, checked.warnings
+    if not rows:
+        errors.append("the structure has no levels")
+        return checked
+    previous: dict | None = None
+    number = 0
+    for i, row in enumerate(rows, start=1):
+        if not isinstance(row, dict):
+            errors.append(f"row {i}: expected an object with the level's fields")
+            continue
+        kind = str(row.get("kind") or "level").strip().lower()
+        if kind not in ("level", "break"):
+            errors.append(f"row {i}: kind {kind!r} must be 'level' or 'break'")
+            continue
+        where = f"row {i} (break)" if kind == "break" else f"level {number + 1}"
+        minutes = row.get("duration_minutes")
+        seconds = row.get("duration_seconds")
+        if seconds in (None, "") and minutes not in (None, ""):
+            m = _int(minutes, f"{where}: duration", errors)
+            seconds = None if m is None else m * 60
+        else:
+            seconds = _int(seconds, f"{where}: duration", errors)
+        if seconds is not None and seconds <= 0:
+            errors.append(f"{where}: the duration must be more than 0")
+        note = str(row.get("note") or "")[:200]
+        if kind == "break":
+            checked.levels.append(
+                {
+                    "kind": "break",
+                    "duration_seconds": seconds,
+                    "note": note,
+                    "small_blind": 0,
+                    "big_blind": 0,
+                    "ante": 0,
+                    "small_bet": None,
+                    "big_bet": None,
+                }
+            )
+            continue
+        number += 1
+        sb = _int(row.get("small_blind"), f"{where}: small blind", errors)
+        bb = _int(row.get("big_blind"), f"{where}: big blind", errors)
+        ante = _int(row.get("ante") or 0, f"{where}: ante", errors)
+        small_bet = _int(row.get("small_bet"), f"{where}: small bet", errors, required=fixed_limit)
+        big_bet = _int(row.get("big_bet"), f"{where}: big bet", errors, required=fixed_limit)
+        level = {
+            "kind": "level",
+            "small_blind": sb,
+            "big_blind": bb,
+            "ante": ante,
+            "small_bet": small_bet,
+            "big_bet": big_bet,
+            "duration_seconds": seconds,
+            "note": note,
+        }
+        checked.levels.append(level)
+        if sb is None or bb is None:
+            continue
+        if bb == 0:
+            errors.append(f"{where}: the big blind must be more than 0")
+        elif sb >= bb:
+            errors.append(f"{where}: the small blind {sb:,} must be less than the big blind {bb:,}")
+        if small_bet is not None and big_bet is not None and big_bet < small_bet:
+            errors.append(f"{where}: the big bet {big_bet:,} is less than the small bet")
+        if previous is not None:
+            for key, label in (("small_blind", "small blind"), ("big_blind", "big blind")):
+                if (
+                    level[key] is not None
+                    and previous[key] is not None
+                    and level[key] < previous[key]
+                ):
+                    errors.append(
+                        f"{where}: the {label} {level[key]:,} is lower than the level before "
+                        f"({previous[key]:,}): blinds never decrease"
+                    )
+            if previous["big_blind"] and bb > previous["big_blind"] * 2.5:
+                warnings.append(
+                    f"{where}: the big blind jumps from {previous['big_blind']:,} to {bb:,}"
+                )
+        if ante is not None and ante > bb:
+            warnings.append(f"{where}: the ante {ante:,} is larger than the big blind {bb:,}")
+        previous = level
+    _check_ratio_pattern(checked)
+    return checked
+
+
+def _check_ratio_pattern(checked: Checked) -> None:
+    """Flag a level whose big blind breaks the structure's usual BB:SB ratio (a typo?)."""
+    levels = [lv for lv in checked.levels if lv["kind"] == "level" and lv["small_blind"]]
+    ratios = Counter(lv["big_blind"] / lv["small_blind"] for lv in levels if lv["big_blind"])
+    if len(levels) < 4 or not ratios:
+        return
+    usual, count = ratios.most_common(1)[0]
+    if count < len(levels) * 0.6:
+        return
+    number = 0
+    for lv in checked.levels:
+        if lv["kind"] != "level":
+            continue
+        number += 1
+        if lv["small_blind"] and lv["big_blind"] and lv["big_blind"] / lv["small_blind"] != usual:
+            expected = int(lv["small_blind"] * usual)
+            checked.warnings.append(
+                f"level {number}: the big blind {lv['big_blind']:,} breaks the pattern of the "
+                f"other levels (big blind = {usual:g} x small blind would be {expected:,})"
+            )
+
+
+def parse_json(text: str) -> dict:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StructureError([f"not valid JSON: {exc.msg} at line {exc.lineno}"]) from None
+    if isinstance(data, list):
+        data = {"levels": data}
+    if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
+        raise StructureError(['expected {"name": ..., "levels": [...]} or a list of levels'])
+    return data
+
+
+def parse_csv(text: str) -> dict:
+    reader = csv.DictReader(io.StringIO(text.strip()))
+    if not reader.fieldnames or "big_blind" not in reader.fieldnames:
+        raise StructureError(
+            [f"the CSV needs a header row with the columns {', '.join(CSV_COLUMNS)}"]
+        )
+    return {"levels": [dict(row) for row in reader]}
+
+
+def to_dict(structure: Structure) -> dict:
+    levels = []
+    for lv in structure.levels.order_by("position"):
+        row = {"kind": lv.kind, "duration_minutes": lv.duration_seconds / 60}
+        if lv.duration_seconds % 60 == 0:
+            row["duration_minutes"] = lv.duration_seconds // 60
+        if lv.is_break:
+            row["note"] = lv.note
+        else:
+            row.update(small_blind=lv.small_blind, big_blind=lv.big_blind, ante=lv.ante)
+            if lv.small_bet is not None:
+                row.update(small_bet=lv.small_bet, big_bet=lv.big_bet)
+            if lv.note:
+                row["note"] = lv.note
+        levels.append(row)
+    return {
+        "name": structure.name,
+        "ante_type": structure.ante_type,
+        "starting_stack": structure.starting_stack,
+        "notes": structure.notes,
+        "levels": levels,
+    }
+
+
+def to_json(structure: Structure) -> str:
+    return json.dumps(to_dict(structure), indent=2)
+
+
+def to_csv(structure: Structure) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    for row in to_dict(structure)["levels"]:
+        writer.writerow({key: row.get(key, "") for key in CSV_COLUMNS})
+    return out.getvalue()
+
+
+@transaction.atomic
+def structure_create(
+    *,
+    name: str,
+    levels: list[dict],
+    ante_type: str = AnteType.EACH,
+    starting_stack: int = 10_000,
+    notes: str = "",
+    is_template: bool = True,
+    confirm_warnings: bool = False,
+    fixed_limit: bool = False,
+) -> tuple[Structure, list[str]]:
+    """Validate and save. Raises StructureError on errors, or on warnings not confirmed."""
+    checked = check_levels(levels, fixed_limit=fixed_limit)
+    problems = list(checked.errors)
+    if not name.strip():
+        problems.insert(0, "the structure needs a name")
+    if ante_type not in AnteType.values:
+        problems.append(f"ante type {ante_type!r} must be one of {', '.join(AnteType.values)}")
+    if problems:
+        raise StructureError(problems)
+    if checked.warnings and not confirm_warnings:
+        raise StructureError([f"warning: {w} (confirm to save anyway)" for w in checked.warnings])
+    structure = Structure.objects.create(
+        name=name.strip()[:120],
+        ante_type=ante_type,
+        starting_stack=starting_stack,
+        notes=notes,
+        is_template=is_template,
+    )
+    Level.objects.bulk_create(
+        Level(structure=structure, position=i, **row) for i, row in enumerate(checked.levels)
+    )
+    return structure, checked.warnings
+
+
+def structure_copy(*, template: Structure, name: str | None = None) -> Structure:
+    copy = Structure.objects.create(
+        name=name or template.name,
+        ante_type=template.ante_type,
+        starting_stack=template.starting_stack,
+        notes=template.notes,
+        is_template=False,
+    )
+    Level.objects.bulk_create(
+        Level(
+            structure=copy,
+            position=lv.position,
+            kind=lv.kind,
+            small_blind=lv.small_blind,
+            big_blind=lv.big_blind,
+            ante=lv.ante,
+            small_bet=lv.small_bet,
+            big_bet=lv.big_bet,
+            duration_seconds=lv.duration_seconds,
+            note=lv.note,
+        )
+        for lv in template.levels.order_by("position")
+    )
+    return copy
+
+
+def templates_install() -> list[Structure]:
+    """Install the published templates that are not there yet (idempotent)."""
+    from .published import TEMPLATES
+
+    installed = []
+    for build in TEMPLATES:
+        data = build()
+        existing = Structure.objects.filter(name=data["name"], is_template=True).first()
+        if existing is None:
+            existing, _ = structure_create(
+                name=data["name"],
+                levels=data["levels"],
+                ante_type=data["ante_type"],
+                starting_stack=data["starting_stack"],
+                notes=data["notes"],
+                confirm_warnings=True,
+            )
+        installed.append(existing)
+    return installed

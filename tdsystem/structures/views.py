@@ -1,0 +1,79 @@
+"""Structure templates: list, import (CSV/JSON, with warnings to confirm), view, export."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from tdsystem.core.access import has_right, staff_required
+
+from . import services
+from .models import AnteType, Structure
+
+
+@staff_required("console")
+def structure_list(request: HttpRequest) -> HttpResponse:
+    context: dict = {"ante_types": AnteType.choices}
+    if request.method == "POST":
+        if not has_right(request.user, "events"):
+            return HttpResponse("Only a director may import structures.", status=403)
+        text = request.POST.get("data", "")
+        upload = request.FILES.get("file")
+        if upload:
+            text = upload.read().decode("utf-8", errors="replace")
+        fmt = "json" if text.lstrip().startswith(("{", "[")) else "csv"
+        try:
+            data = services.parse_json(text) if fmt == "json" else services.parse_csv(text)
+            structure, _warnings = services.structure_create(
+                name=request.POST.get("name") or data.get("name", ""),
+                levels=data["levels"],
+                ante_type=request.POST.get("ante_type") or data.get("ante_type", "each"),
+                starting_stack=int(
+                    request.POST.get("starting_stack") or data.get("starting_stack") or 10_000
+                ),
+                confirm_warnings=request.POST.get("confirm") == "1",
+            )
+        except (services.StructureError, ValueError) as exc:
+            errors = getattr(exc, "errors", [str(exc)])
+            context.update(
+                errors=errors,
+                data=text,
+                name=request.POST.get("name", ""),
+                needs_confirm=all(e.startswith("warning:") for e in errors),
+            )
+        else:
+            messages.success(request, f"Imported {structure.name}")
+            return redirect("console:structure", structure.pk)
+    context["structures"] = Structure.objects.filter(is_template=True).prefetch_related("levels")
+    return render(request, "structures/list.html", context)
+
+
+@staff_required("console")
+def structure_detail(request: HttpRequest, structure_id: int) -> HttpResponse:
+    structure = get_object_or_404(Structure, pk=structure_id)
+    return render(
+        request,
+        "structures/detail.html",
+        {"structure": structure, "levels": structure.levels.order_by("position")},
+    )
+
+
+@staff_required("console")
+def structure_export(request: HttpRequest, structure_id: int, fmt: str) -> HttpResponse:
+    structure = get_object_or_404(Structure, pk=structure_id)
+    if fmt == "json":
+        body, ctype = services.to_json(structure), "application/json"
+    elif fmt == "csv":
+        body, ctype = services.to_csv(structure), "text/csv"
+    else:
+        return HttpResponse("Export as .json or .csv", status=404)
+    response = HttpResponse(body, content_type=ctype)
+    slug = "".join(c if c.isalnum() else "-" for c in structure.name.lower()).strip("-")
+    response["Content-Disposition"] = f'attachment; filename="{slug}.{fmt}"'
+    return response
+
+
+@staff_required("ruling")
+def ruling_placeholder(request: HttpRequest) -> HttpResponse:
+    return redirect("console:home")

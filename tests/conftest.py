@@ -1,0 +1,43 @@
+"""Suite-wide rules: PostgreSQL-only and browser tests skip visibly, or fail when required."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _is_postgres() -> bool:
+    from django.conf import settings
+
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    needs_pg = [item for item in items if item.get_closest_marker("postgres")]
+    if needs_pg and not _is_postgres():
+        if os.environ.get("REQUIRE_POSTGRES") == "1":
+            raise pytest.UsageError(
+                "REQUIRE_POSTGRES=1 but DATABASE_URL is not PostgreSQL: "
+                f"{len(needs_pg)} PostgreSQL-only tests would not run"
+            )
+        skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL=postgres://...)")
+        for item in needs_pg:
+            item.add_marker(skip)
+    browser = [item for item in items if item.get_closest_marker("browser")]
+    if browser and not shutil.which(CHROMIUM):
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            raise pytest.UsageError(f"REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
+        skip = pytest.mark.skip(reason=f"needs Debian's chromium at {CHROMIUM}")
+        for item in browser:
+            item.add_marker(skip)
+
+
+pytest_plugins = ["tests.fixtures"]

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from tdsystem.events.models import Event
+from tdsystem.seating.models import Entry
+from tdsystem.structures.models import Structure
+
+pytestmark = pytest.mark.django_db
+
+
+def test_loaddemo_seats_27_players_at_three_tables_and_is_idempotent(monkeypatch):
+    monkeypatch.setenv("DEMO_PASSWORD", "demo-pass")
+    call_command("loaddemo")
+    call_command("loaddemo")
+    event = Event.objects.get()
+    assert event.clock.status == "not-started"
+    entries = Entry.objects.filter(event=event)
+    assert entries.count() == 27
+    assert set(entries.values_list("table__number", flat=True)) == {1, 2, 3}
+    for number in (1, 2, 3):
+        assert entries.filter(table__number=number).count() == 9
+    levels = list(event.structure.levels.filter(kind="level").order_by("position"))
+    assert len(levels) == 28
+    assert (levels[0].small_blind, levels[0].big_blind, levels[0].ante) == (75, 150, 25)
+    assert (levels[24].small_blind, levels[24].big_blind) == (25_000, 50_000)
+    assert Structure.objects.filter(is_template=True).count() == 4
+    from django.contrib.auth import authenticate
+
+    assert authenticate(username="director", password="demo-pass").is_superuser

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tdsystem.core import health
+from tdsystem.core.models import Heartbeat
+from tdsystem.core.tasks import heartbeat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_reports_a_missing_worker_with_503(client, monkeypatch):
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["database"]["ok"] is True
+    assert body["worker"] == {"ok": False, "detail": "no heartbeat yet"}
+
+
+def test_it_is_healthy_with_a_recent_heartbeat(client, monkeypatch):
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    heartbeat()
+    response = client.get("/healthz")
+    assert response.status_code == 200 and response.json()["ok"] is True
+
+
+def test_an_old_heartbeat_means_no_worker(client, monkeypatch):
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    Heartbeat.objects.create(name="worker", seen_at=timezone.now() - timedelta(minutes=5))
+    body = client.get("/healthz").json()
+    assert body["ok"] is False and "s ago" in body["worker"]["detail"]
+
+
+def test_a_broker_that_is_down_is_reported(client, settings, monkeypatch):
+    from tdsystem.celery import app
+
+    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    ok, detail = health.check_broker()
+    assert ok is False and detail
+
+
+def test_the_console_shows_a_banner_while_a_part_is_down(client, director, monkeypatch):
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    client.force_login(director)
+    response = client.get("/health/banner")
+    assert b"No Celery worker" in response.content
+    heartbeat()
+    assert b"health-banner" not in client.get("/health/banner").content

@@ -1,0 +1,75 @@
+"""Shared fixtures: personas and a small event.
+
+Django is imported inside the fixtures, so the engine's tests run without Django set up.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+
+@pytest.fixture
+def director(db):
+    from .personas import make_user
+
+    return make_user("dora", "director")
+
+
+@pytest.fixture
+def floor_person(db):
+    from .personas import make_user
+
+    return make_user("fred", "floor")
+
+
+@pytest.fixture
+def table_device(db):
+    from .personas import make_user
+
+    return make_user("table7", "table")
+
+
+@pytest.fixture
+def director_token(director) -> str:
+    from .personas import make_token
+
+    return make_token(director)
+
+
+@pytest.fixture
+def floor_token(floor_person) -> str:
+    from .personas import make_token
+
+    return make_token(floor_person)
+
+
+def short_levels(*durations: int | str) -> list[dict]:
+    """Levels of the given durations (seconds), blinds doubling; "B<n>" makes a break."""
+    rows, bb = [], 100
+    for d in durations:
+        if isinstance(d, str):
+            rows.append({"kind": "break", "duration_seconds": int(d[1:]), "note": "Colour up"})
+            continue
+        rows.append(
+            {"small_blind": bb // 2, "big_blind": bb, "ante": bb // 10, "duration_seconds": d}
+        )
+        bb *= 2
+    return rows
+
+
+def make_event(*durations: int | str, name: str = "Test event", **settings):
+    from tdsystem.events.services import Actor, event_create
+    from tdsystem.structures.services import structure_create
+
+    template, _ = structure_create(
+        name=f"{name} structure", levels=short_levels(*durations), confirm_warnings=True
+    )
+    settings.setdefault("buy_in", Decimal("100"))
+    return event_create(name=name, template=template, actor=Actor(label="test"), **settings)
+
+
+@pytest.fixture
+def event(db):
+    return make_event(600, 600, "B300", 600, 600)

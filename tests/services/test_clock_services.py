@@ -1,0 +1,86 @@
+"""Clock services: compare-and-set, catch-up, logging, with frozen time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+
+from tdsystem.engine.clock import ClockError
+from tdsystem.events import services
+from tdsystem.events.models import Clock, Event, LogEntry
+
+T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
+pytestmark = pytest.mark.django_db
+
+
+def act(event, action, seconds=None, *, at=T0, user=None):
+    return services.clock_action(
+        event_id=event.pk, action=action, seconds=seconds, now=at, actor=services.Actor.of(user)
+    )
+
+
+def test_it_starts_and_logs_who_did_it(event, director):
+    clock = act(event, "start", user=director)
+    assert clock.status == "running" and clock.ends_at == T0 + timedelta(seconds=600)
+    entry = LogEntry.objects.filter(event=event, action="clock.start").get()
+    assert entry.actor == director and entry.actor_label == "dora" and entry.at == T0
+    assert Event.objects.get(pk=event.pk).status == "running"
+
+
+def test_a_refused_action_changes_nothing(event):
+    version = Clock.objects.get(pk=event.pk).version
+    with pytest.raises(ClockError):
+        act(event, "pause")
+    assert Clock.objects.get(pk=event.pk).version == version
+    assert not LogEntry.objects.filter(action="clock.pause").exists()
+
+
+def test_settle_catches_up_three_levels_each_logged_at_its_time(event):
+    act(event, "start")
+    applied = services.clock_settle(event_id=event.pk, now=T0 + timedelta(seconds=1550))
+    assert applied == 3
+    clock = Clock.objects.get(pk=event.pk)
+    assert clock.level_index == 3
+    changes = LogEntry.objects.filter(event=event, action="clock.level").order_by("at")
+    assert [e.at for e in changes] == [
+        T0 + timedelta(seconds=600),
+        T0 + timedelta(seconds=1200),
+        T0 + timedelta(seconds=1500),
+    ]
+    assert all(e.actor is None and e.actor_label == "clock" for e in changes)
+
+
+def test_a_stale_compare_and_set_writes_nothing(event):
+    clock = act(event, "start")
+    stale = Clock.objects.get(pk=event.pk)
+    act(event, "pause", at=T0 + timedelta(seconds=5))
+    from tdsystem.engine import clock as rules
+
+    new = rules.pause(services._state(stale), [600] * 5, T0)
+    assert services._write(stale, new, stale.version) is False
+    assert Clock.objects.get(pk=event.pk).version == clock.version + 1
+
+
+def test_actions_settle_overdue_levels_first(event):
+    act(event, "start")
+    clock = act(event, "pause", at=T0 + timedelta(seconds=700))
+    assert clock.level_index == 1 and clock.remaining_ms == 500_000
+
+
+def test_add_time_needs_seconds(event):
+    with pytest.raises(ClockError, match="seconds"):
+        act(event, "add_time")
+
+
+def test_unknown_action_is_refused(event):
+    with pytest.raises(ClockError, match="unknown action"):
+        act(event, "rewind")
+
+
+def test_tick_settles_overdue_clocks(event):
+    act(event, "start")
+    with time_machine.travel(T0 + timedelta(seconds=601), tick=False):
+        assert services.clocks_settle_due() == 1
+    assert Clock.objects.get(pk=event.pk).level_index == 1
