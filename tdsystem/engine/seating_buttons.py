@@ -1,0 +1,171 @@
+"""The button and the blinds of one table, hand after hand (D11, TDA 32 and 34-B).
+
+A table stores the positions of its current or last hand. `next_hand` gives the next
+hand's positions from those and the players seated now, whoever left or arrived since.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Sequence
+from dataclasses import replace
+
+from .seating_model import ButtonRule, SeatingError, Table, button_rule
+
+Positions = tuple[int, int, int]
+"""(button, small blind, big blind) seats of one hand."""
+
+
+def _next_occupied(occupied: Sequence[int], seat: int) -> int:
+    """The first occupied seat clockwise strictly after `seat` (occupied is sorted)."""
+    index = bisect_right(occupied, seat)
+    return occupied[index] if index < len(occupied) else occupied[0]
+
+
+def _previous_occupied(occupied: Sequence[int], seat: int) -> int:
+    """The first occupied seat counter-clockwise strictly before `seat`."""
+    return occupied[bisect_left(occupied, seat) - 1]
+
+
+def _distance(start: int, end: int, seats: int) -> int:
+    """How many steps clockwise from `start` to `end`."""
+    return (end - start) % seats
+
+
+def _strictly_between(seat: int, start: int, end: int, seats: int) -> bool:
+    """True when `seat` lies clockwise after `start` and before `end`."""
+    return 0 < _distance(start, seat, seats) < _distance(start, end, seats)
+
+
+def _positions(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonRule) -> Positions:
+    """The next hand's positions, from the last hand's and the seats occupied now."""
+    if len(occupied) < 2:
+        raise SeatingError("a hand needs two players")
+    button, small_blind, big_blind = last
+    if len(occupied) == 2:
+        # Heads-up under either rule: the big blind keeps moving forward, so nobody posts
+        # it twice in a row, and the other player takes the button and the small blind.
+        new_big = _next_occupied(occupied, big_blind)
+        other = occupied[0] if occupied[1] == new_big else occupied[1]
+        return other, other, new_big
+    if rule is ButtonRule.MOVING:
+        new_button = _next_occupied(occupied, button)
+        new_small = _next_occupied(occupied, new_button)
+        return new_button, new_small, _next_occupied(occupied, new_small)
+    new_big = _next_occupied(occupied, big_blind)
+    new_small = big_blind
+    new_button = small_blind
+    if not 0 < _distance(new_button, new_small, seats) < _distance(new_button, new_big, seats):
+        # Only after heads-up with a newcomer seated between the blinds: the big blind
+        # would land on the last small blind. The button then goes to the live player
+        # just before the small blind, the nearest fit keeping button, SB, BB in order.
+        new_button = _previous_occupied(occupied, new_small)
+    return new_button, new_small, new_big
+
+
+def _last_positions(table: Table) -> Positions:
+    if table.button is None or table.small_blind is None or table.big_blind is None:
+        raise SeatingError(f"table {table.number} has not dealt a hand yet: use start_hands")
+    return table.button, table.small_blind, table.big_blind
+
+
+def _coming_positions(table: Table, rule: str) -> Positions:
+    return _positions(table.seats, table.occupied_seats, _last_positions(table), button_rule(rule))
+
+
+def start_hands(table: Table, rng: random.Random) -> Table:
+    """Set the first hand's button and blinds of a new or redrawn table.
+
+    The button goes to a seated player drawn at random (the high-card draw); the next
+    two players post the blinds, or heads-up the button posts the small blind.
+    """
+    occupied = table.occupied_seats
+    if len(occupied) < 2:
+        raise SeatingError(f"table {table.number} needs two players to deal")
+    button = rng.choice(occupied)
+    small_blind = button if len(occupied) == 2 else _next_occupied(occupied, button)
+    big_blind = _next_occupied(occupied, small_blind)
+    return replace(table, button=button, small_blind=small_blind, big_blind=big_blind)
+
+
+def next_hand(table: Table, rule: str = ButtonRule.DEAD) -> Table:
+    """The table with the positions of its next hand.
+
+    `table.occupants` are the players seated now; the positions are the last hand's.
+
+    Dead button (TDA 32, the default): the big blind moves to the next occupied seat, the
+    small blind to the seat that was the big blind (dead if its player left) and the
+    button to the seat that was the small blind (possibly an empty seat). Moving button:
+    the button moves to the next seated player and the blinds follow it. Under both,
+    heads-up the button posts the small blind and the big blind keeps moving forward, so
+    going from three players to two never gives anyone the big blind twice (TDA 34-B).
+    """
+    button, small_blind, big_blind = _coming_positions(table, rule)
+    return replace(table, button=button, small_blind=small_blind, big_blind=big_blind)
+
+
+def next_big_blind_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:
+    """The seat that posts the big blind in the next hand.
+
+    Before the first hand there is no big blind yet; the lowest occupied seat stands in,
+    so balancing a table that has not dealt still follows a fixed procedure.
+    """
+    if not table.occupants:
+        raise SeatingError(f"table {table.number} has nobody seated")
+    if not table.started:
+        return table.occupied_seats[0]
+    return _coming_positions(table, rule)[2]
+
+
+def is_dealt_in(table: Table, seat: int, rule: str = ButtonRule.DEAD) -> bool:
+    """Whether the player now at `seat` gets a hand next (TDA 8-A and 10).
+
+    Not when the seat lies between the button and the small blind of the coming hand:
+    that player would get the button without posting, so waits for it to pass.
+    """
+    if not table.started or table.count < 2:
+        return True
+    button, small_blind, _ = _coming_positions(table, rule)
+    return button == small_blind or not _strictly_between(seat, button, small_blind, table.seats)
+
+
+def balance_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:
+    """The worst position at `table` for a player moved in to balance (TDA 11-A).
+
+    That is the empty seat whose player posts the big blind soonest: the first empty
+    seat clockwise after the big blind (so the newcomer may post the big blind right
+    away, even having just posted one elsewhere), never the coming hand's small blind.
+    Before the first hand, the lowest empty seat.
+    """
+    rule = button_rule(rule)
+    empty = table.empty_seats
+    if not empty:
+        raise SeatingError(f"table {table.number} is full")
+    if not table.started or table.count == 0:
+        return empty[0]
+    last = _last_positions(table)
+    big_blind = last[2]
+    clockwise = sorted(empty, key=lambda seat: _distance(big_blind, seat, table.seats) or 99)
+    best: tuple[int, int] | None = None
+    for seat in clockwise:
+        occupied = list(table.occupied_seats)
+        insort(occupied, seat)
+        if len(occupied) < 2:
+            return seat
+        _, small_blind, new_big = _positions(table.seats, occupied, last, rule)
+        if seat == small_blind:
+            continue
+        # Hands until this seat posts the big blind: it moves one seated player a hand.
+        wait = 0
+        if seat != new_big:
+            wait = 1 + sum(
+                1 for other in occupied if _strictly_between(other, new_big, seat, table.seats)
+            )
+        if wait == 0:
+            return seat
+        if best is None or wait < best[0]:
+            best = (wait, seat)
+    if best is None:
+        raise SeatingError(f"table {table.number} has no empty seat but the small blind")
+    return best[1]

@@ -1,0 +1,197 @@
+"""Random seat draws: the start of an event, late entries, and redraws (TDA 7, 8-A)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+
+from .seating_buttons import is_dealt_in, start_hands
+from .seating_model import (
+    ButtonRule,
+    Draw,
+    Move,
+    Placement,
+    Plan,
+    Reason,
+    SeatingError,
+    Table,
+    button_rule,
+    tables_by_number,
+)
+
+# Final table sizes by the number of seats at the event's tables. The final table forms
+# once the last two tables would otherwise play with about half a table each: two tables
+# of five (9- and 8-handed) become one table of nine, two of four (7- and 6-handed) one
+# of seven; 10-handed tables seat ten at the final table, as two tables of five fit.
+FINAL_TABLE_SIZES = {10: 10, 9: 9, 8: 9, 7: 7, 6: 7}
+
+
+def _even_counts(capacities: Sequence[int], players: int, rng: random.Random) -> list[int]:
+    """How many players each table gets: counts differ by at most one where seats allow.
+
+    Raising every table to a common level fills it evenly; a table with fewer seats than
+    the level stays full. The tables that get the one extra player are drawn at random.
+    """
+    level = 0
+    while sum(min(capacity, level) for capacity in capacities) < players:
+        level += 1
+    counts = [min(capacity, level - 1) if level else 0 for capacity in capacities]
+    extra = players - sum(counts)
+    room = [index for index, capacity in enumerate(capacities) if capacity >= level]
+    for index in rng.sample(room, extra):
+        counts[index] += 1
+    return counts
+
+
+def initial_draw(
+    tables: Sequence[Table],
+    entries: Sequence[int],
+    rng: random.Random,
+    *,
+    table_count: int | None = None,
+) -> Draw:
+    """Seat every entry by random draw (TDA 7) and set each table's first button.
+
+    `tables` are empty tables in the order they open. By default the draw uses the
+    fewest of them (from the front) that seat everyone; `table_count` opens that many
+    instead. Player counts differ by at most one between the opened tables; seats and
+    the tables that get an extra player are random. Tables with two or more players get
+    a random button (`start_hands`); unopened tables come back as they were.
+    """
+    tables = tuple(tables)
+    tables_by_number(tables)
+    if any(table.occupants for table in tables):
+        raise SeatingError("the draw needs empty tables")
+    if len(set(entries)) != len(entries):
+        raise SeatingError("an entry appears twice in the draw")
+    players = len(entries)
+    if table_count is None:
+        table_count, capacity = 0, 0
+        while capacity < players and table_count < len(tables):
+            capacity += tables[table_count].seats
+            table_count += 1
+    elif not 0 <= table_count <= len(tables):
+        raise SeatingError(f"cannot open {table_count} of {len(tables)} tables")
+    opened = tables[:table_count]
+    capacity = sum(table.seats for table in opened)
+    if players > capacity:
+        raise SeatingError(f"{players} entries do not fit in {capacity} seats")
+
+    counts = _even_counts([table.seats for table in opened], players, rng)
+    drawn = list(entries)
+    rng.shuffle(drawn)
+    placements: list[Placement] = []
+    seated: list[Table] = []
+    start = 0
+    for table, count in zip(opened, counts, strict=True):
+        seats = rng.sample(range(1, table.seats + 1), count)
+        chosen = drawn[start : start + count]
+        start += count
+        placements.extend(
+            Placement(entry, table.number, seat) for entry, seat in zip(chosen, seats, strict=True)
+        )
+        filled = Table(table.number, table.seats, tuple(zip(seats, chosen, strict=True)))
+        seated.append(start_hands(filled, rng) if count >= 2 else filled)
+    return Draw(tuple(placements), (*seated, *tables[table_count:]))
+
+
+def seat_new_entry(
+    tables: Sequence[Table],
+    entry: int,
+    rng: random.Random,
+    *,
+    rule: str = ButtonRule.DEAD,
+) -> Placement:
+    """Seat a late registration or a re-entry (TDA 8-A).
+
+    The seat is drawn at random from the empty seats of the tables in play with the
+    fewest players, the same pool as everyone else's. When every table in play is full,
+    the first empty table in `tables` opens (balancing then fills it). The player is not
+    dealt in while the seat lies between the small blind and the button.
+    """
+    rule = button_rule(rule)
+    if any(seated == entry for table in tables for _, seated in table.occupants):
+        raise SeatingError(f"entry {entry} already has a seat")
+    open_tables = [table for table in tables if table.occupants and table.count < table.seats]
+    if open_tables:
+        fewest = min(table.count for table in open_tables)
+        candidates = [table for table in open_tables if table.count == fewest]
+    else:
+        candidates = [table for table in tables if not table.occupants][:1]
+    pool = [(table, seat) for table in candidates for seat in table.empty_seats]
+    if not pool:
+        raise SeatingError(f"no empty seat for entry {entry}")
+    table, seat = rng.choice(pool)
+    dealt_in = is_dealt_in(table.with_entry(entry, seat), seat, rule)
+    return Placement(entry, table.number, seat, dealt_in)
+
+
+def final_table_size(seats_per_table: int) -> int:
+    """How many players the final table seats, for events at 6- to 10-handed tables."""
+    try:
+        return FINAL_TABLE_SIZES[seats_per_table]
+    except KeyError:
+        raise SeatingError(
+            f"no final table size for {seats_per_table}-handed tables (6 to 10)"
+        ) from None
+
+
+def redraw_due(
+    tables: Sequence[Table],
+    seats_per_table: int,
+    *,
+    redraw_at: Collection[int] = (1,),
+) -> int | None:
+    """The number of tables to redraw into now, or None.
+
+    A redraw into k tables (k in `redraw_at`; 1 is the final table) is due once the
+    players fit into k tables and more than k are in play: k full tables, or for k = 1
+    the final table size. Call it before `plan_after_elimination`: at that point the
+    redraw replaces the table break.
+    """
+    if any(k < 1 for k in redraw_at):
+        raise SeatingError("a redraw needs at least one table")
+    in_play = sum(1 for table in tables if table.occupants)
+    players = sum(table.count for table in tables)
+    for k in sorted(set(redraw_at)):
+        capacity = final_table_size(seats_per_table) if k == 1 else k * seats_per_table
+        if k < in_play and players <= capacity:
+            return k
+    return None
+
+
+def plan_redraw(
+    tables: Sequence[Table],
+    *,
+    target_tables: Sequence[Table],
+    rng: random.Random,
+) -> Plan:
+    """Redraw every seated player into the empty `target_tables` (final or k tables).
+
+    Seats are drawn at random with counts even across the targets, and each target gets
+    a fresh button by draw. Every player gets a move, even one drawn back into the same
+    seat. A target may reuse the number of a table in play; tables in play that are not
+    targets close and are listed as broken.
+    """
+    targets = tuple(target_tables)
+    if any(table.occupants for table in targets):
+        raise SeatingError("a redraw needs empty target tables")
+    origins = {entry: (table.number, seat) for table in tables for seat, entry in table.occupants}
+    draw = initial_draw(targets, list(origins), rng, table_count=len(targets))
+    moves = tuple(
+        Move(
+            placement.entry,
+            *origins[placement.entry],
+            placement.table,
+            placement.seat,
+            Reason.REDRAW,
+        )
+        for placement in draw.placements
+    )
+    target_numbers = {table.number for table in targets}
+    closed = [table for table in tables if table.number not in target_numbers]
+    return Plan(
+        broken=tuple(table.number for table in closed if table.occupants),
+        moves=moves,
+        tables=(*draw.tables, *(table.emptied() for table in closed)),
+    )
