@@ -81,7 +81,7 @@ class _Planner:
                 to_table,
                 to_seat,
                 reason,
-                is_dealt_in(self.tables[to_table], to_seat, self.rule),
+                is_dealt_in(self.tables[to_table], to_seat),
             )
             for entry, (from_table, from_seat, to_table, to_seat, reason) in self.journeys.items()
         )

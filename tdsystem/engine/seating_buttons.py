@@ -38,29 +38,44 @@ def _strictly_between(seat: int, start: int, end: int, seats: int) -> bool:
     return 0 < _distance(start, seat, seats) < _distance(start, end, seats)
 
 
+def _waiting(seats: int, occupied: Sequence[int], last: Positions) -> list[int]:
+    """Occupied seats that sit out the coming hand: strictly between the last blinds.
+
+    Nobody sat there when the last hand was dealt (the big blind went to the first player
+    after the small blind), so these players arrived since. The coming hand's button and
+    small blind would pass them by, so they wait for the button (TDA 8-A, 10). If that
+    would leave fewer than two players to deal to, nobody waits.
+    """
+    _, small_blind, big_blind = last
+    waiting = [seat for seat in occupied if _strictly_between(seat, small_blind, big_blind, seats)]
+    return waiting if len(occupied) - len(waiting) >= 2 else []
+
+
 def _positions(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonRule) -> Positions:
     """The next hand's positions, from the last hand's and the seats occupied now."""
     if len(occupied) < 2:
         raise SeatingError("a hand needs two players")
+    waiting = _waiting(seats, occupied, last)
+    live = [seat for seat in occupied if seat not in waiting] if waiting else occupied
     button, small_blind, big_blind = last
-    if len(occupied) == 2:
+    if len(live) == 2:
         # Heads-up under either rule: the big blind keeps moving forward, so nobody posts
         # it twice in a row, and the other player takes the button and the small blind.
-        new_big = _next_occupied(occupied, big_blind)
-        other = occupied[0] if occupied[1] == new_big else occupied[1]
+        new_big = _next_occupied(live, big_blind)
+        other = live[0] if live[1] == new_big else live[1]
         return other, other, new_big
     if rule is ButtonRule.MOVING:
-        new_button = _next_occupied(occupied, button)
-        new_small = _next_occupied(occupied, new_button)
-        return new_button, new_small, _next_occupied(occupied, new_small)
-    new_big = _next_occupied(occupied, big_blind)
+        new_button = _next_occupied(live, button)
+        new_small = _next_occupied(live, new_button)
+        return new_button, new_small, _next_occupied(live, new_small)
+    new_big = _next_occupied(live, big_blind)
     new_small = big_blind
     new_button = small_blind
     if not 0 < _distance(new_button, new_small, seats) < _distance(new_button, new_big, seats):
-        # Only after heads-up with a newcomer seated between the blinds: the big blind
-        # would land on the last small blind. The button then goes to the live player
-        # just before the small blind, the nearest fit keeping button, SB, BB in order.
-        new_button = _previous_occupied(occupied, new_small)
+        # Only when both blinds left and newcomers sat between them: the big blind would
+        # reach the old small blind seat. The button goes to the player just before the
+        # small blind, the nearest seat keeping button, small blind, big blind in order.
+        new_button = _previous_occupied(live, new_small)
     return new_button, new_small, new_big
 
 
@@ -118,16 +133,17 @@ def next_big_blind_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:
     return _coming_positions(table, rule)[2]
 
 
-def is_dealt_in(table: Table, seat: int, rule: str = ButtonRule.DEAD) -> bool:
+def is_dealt_in(table: Table, seat: int) -> bool:
     """Whether the player now at `seat` gets a hand next (TDA 8-A and 10).
 
     Not when the seat lies between the button and the small blind of the coming hand:
-    that player would get the button without posting, so waits for it to pass.
+    the button would pass that player by without a blind posted, so the player waits
+    for it. Those are the seats strictly between the last hand's blinds; under either
+    button rule the coming hand's positions skip them.
     """
     if not table.started or table.count < 2:
         return True
-    button, small_blind, _ = _coming_positions(table, rule)
-    return button == small_blind or not _strictly_between(seat, button, small_blind, table.seats)
+    return seat not in _waiting(table.seats, table.occupied_seats, _last_positions(table))
 
 
 def balance_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:

@@ -7,7 +7,6 @@ from collections.abc import Collection, Sequence
 
 from .seating_buttons import is_dealt_in, start_hands
 from .seating_model import (
-    ButtonRule,
     Draw,
     Move,
     Placement,
@@ -15,7 +14,6 @@ from .seating_model import (
     Reason,
     SeatingError,
     Table,
-    button_rule,
     tables_by_number,
 )
 
@@ -99,8 +97,6 @@ def seat_new_entry(
     tables: Sequence[Table],
     entry: int,
     rng: random.Random,
-    *,
-    rule: str = ButtonRule.DEAD,
 ) -> Placement:
     """Seat a late registration or a re-entry (TDA 8-A).
 
@@ -109,7 +105,6 @@ def seat_new_entry(
     the first empty table in `tables` opens (balancing then fills it). The player is not
     dealt in while the seat lies between the small blind and the button.
     """
-    rule = button_rule(rule)
     if any(seated == entry for table in tables for _, seated in table.occupants):
         raise SeatingError(f"entry {entry} already has a seat")
     open_tables = [table for table in tables if table.occupants and table.count < table.seats]
@@ -122,7 +117,7 @@ def seat_new_entry(
     if not pool:
         raise SeatingError(f"no empty seat for entry {entry}")
     table, seat = rng.choice(pool)
-    dealt_in = is_dealt_in(table.with_entry(entry, seat), seat, rule)
+    dealt_in = is_dealt_in(table.with_entry(entry, seat), seat)
     return Placement(entry, table.number, seat, dealt_in)
 
 

@@ -123,10 +123,36 @@ def test_it_goes_from_heads_up_to_three_players_without_a_second_big_blind():
     heads_up = Table(1, 9, {2: 2, 6: 6}, 2, 2, 6)
     after = next_hand(heads_up.with_entry(99, 8))
     assert positions(after) == (2, 6, 8)
-    # A newcomer between the button and the big blind: the big blind reaches seat 2,
-    # the button the newcomer just before the small blind.
-    after = next_hand(heads_up.with_entry(99, 4))
-    assert positions(after) == (4, 6, 2)
+    # A newcomer between the blinds sits out one more heads-up hand, then posts the big
+    # blind as the big blind moves on from seat 2.
+    joined = heads_up.with_entry(99, 4)
+    after = next_hand(joined)
+    assert positions(after) == (6, 6, 2)
+    assert not is_dealt_in(joined, 4)
+    assert is_dealt_in(after, 4)
+    assert positions(next_hand(after)) == (6, 2, 4)
+
+
+def test_it_keeps_a_newcomer_between_the_blinds_out_under_the_moving_button_too():
+    # Without that, the moving button would hand the newcomer the small blind and make
+    # seat 5 post the big blind twice in a row.
+    table = Table(1, 9, {1: 1, 3: 3, 4: 99, 5: 5, 7: 7}, 1, 3, 5)
+    after = next_hand(table, "moving")
+    assert positions(after) == (3, 5, 7)
+    assert not is_dealt_in(table, 4)
+
+
+def test_it_deals_in_newcomers_between_the_blinds_when_nobody_else_could_play():
+    # Both blinds are gone: seat 2 held the small blind, seat 5 the big blind. Only seat 1
+    # remains from the last hand, so the newcomers on seats 3 and 4 are dealt in.
+    table = Table(1, 9, {1: 1, 3: 33, 4: 44}, 9, 2, 5)
+    after = next_hand(table)
+    assert positions(after) == (2, 5, 1)
+    assert is_dealt_in(table, 3) and is_dealt_in(table, 4)
+    # Seat 2 alone is left of the last hand: the big blind would wrap onto the old small
+    # blind, so the button goes to the player just before the (dead) small blind.
+    table = Table(1, 9, {2: 2, 3: 33, 4: 44}, 1, 2, 5)
+    assert positions(next_hand(table)) == (4, 5, 2)
 
 
 def test_it_alternates_the_button_heads_up():
