@@ -1,0 +1,598 @@
+"""Replaying a hand: forced bets, whose turn it is, what they may do, street by street.
+
+``HandState`` is the working state of one replay. It is mutable on purpose: a referee that
+re-reads every hand from its first action on every page view has to be quick, and copying
+a frozen value per action was most of the cost. Everything it hands out (``NextAction``,
+``Note``, pots, the ``Ruling`` built in ``tdsystem.engine.ruling``) is frozen.
+
+Rules by number (docs/engine.md has the full list): D1 order of action, D2 the betting
+round, D3 minimum bets and raises, D4 the pot-limit maximum, D5 fixed limit and its raise
+cap, D6 antes, D8 short stacks on the forced bets, D9 all-ins that are not full raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tdsystem.engine.errors import RuleError
+from tdsystem.engine.spec import Action, HandSpec
+
+STREETS = ("preflop", "flop", "turn", "river", "showdown", "complete")
+PREFLOP, RIVER, SHOWDOWN, COMPLETE = 0, 3, 4, 5
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One sentence of a ruling, with the rule it applies ("D8")."""
+
+    rule: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class NextAction:
+    """What the player to act may do. Raise sizes are totals for the round ("raise to")."""
+
+    player: str
+    check: bool
+    call: int
+    min_raise_to: int | None
+    max_raise_to: int | None
+    reasons: tuple[Note, ...] = ()
+
+
+class HandState:
+    """One hand being replayed. ``HandState(spec)`` posts the forced bets; ``act`` applies
+    one action or raises ``RuleError``; ``next_action`` answers what the next player may do.
+    """
+
+    __slots__ = (
+        "acted",
+        "acted_level",
+        "acted_seq",
+        "actor",
+        "bb_seat",
+        "bet",
+        "bet_sizes",
+        "big_blind",
+        "cap_applies",
+        "committed",
+        "dead",
+        "fixed",
+        "folded",
+        "full_level",
+        "in_hand",
+        "increment",
+        "last_full_seq",
+        "level",
+        "n",
+        "names",
+        "notes",
+        "pot_limit",
+        "raises",
+        "removed",
+        "sb_seat",
+        "seat_of",
+        "seq",
+        "shortfall",
+        "spec",
+        "stack",
+        "street",
+        "virtual_note",
+    )
+
+    def __init__(self, spec: HandSpec) -> None:
+        n = len(spec.players)
+        self.spec = spec
+        self.n = n
+        self.names = [p.name for p in spec.players]
+        self.seat_of = {name: i for i, name in enumerate(self.names)}
+        self.stack = [p.stack for p in spec.players]
+        self.bet = [0] * n
+        self.committed = [0] * n
+        self.dead = [0] * n  # button and big blind antes: dead money for the main pot
+        self.folded = [False] * n
+        self.acted = [False] * n
+        self.acted_level = [0] * n
+        self.acted_seq = [0] * n
+        self.removed: dict[str, int] = {}
+        self.street = PREFLOP
+        self.actor: int | None = None
+        self.fixed = spec.structure == "fixed-limit"
+        self.pot_limit = spec.structure == "pot-limit"
+        self.big_blind = spec.big_blind
+        self.bet_sizes = spec.limit_bets
+        self.notes: list[Note] = []
+        self.virtual_note: Note | None = None
+        self.seq = 0
+        self.last_full_seq = 0
+        # D1: clockwise from the button; heads-up the button posts the small blind.
+        if len(spec.blinds) == 2:
+            self.sb_seat: int | None = 0 if n == 2 else 1
+            self.bb_seat = 1 if n == 2 else 2
+        else:
+            self.sb_seat = None
+            self.bb_seat = 1
+        self._post_forced_bets()
+        self.in_hand = n - sum(self.folded)
+        self.level = self.big_blind  # D8: callers owe the full big blind, posted or not
+        self.shortfall = max(0, self.big_blind - self.bet[self.bb_seat])
+        if self.fixed:
+            # The big blind is the opening bet when it is a full small bet; a smaller one
+            # is completed to the small bet, which counts as the bet (D5).
+            self.full_level = self.big_blind if self.big_blind >= self.bet_sizes[0] else 0
+        else:
+            self.full_level = self.big_blind
+        self.increment = self.big_blind
+        self.raises = 0
+        self.cap_applies = self._cap_applies()
+        if self.in_hand <= 1:
+            self.street = COMPLETE
+        else:
+            self.actor = self._next_pending((self.bb_seat + 1) % n)
+            if self.actor is None:
+                self._end_round()
+
+    # -- forced bets (D6, D7, D8) ------------------------------------------------------
+
+    def _put(self, seat: int, chips: int) -> int:
+        chips = min(chips, self.stack[seat])
+        self.stack[seat] -= chips
+        self.committed[seat] += chips
+        return chips
+
+    def _post_forced_bets(self) -> None:
+        spec = self.spec
+        ante, kind, names = spec.ante, spec.ante_type, self.names
+        sb, bb = self.sb_seat, self.bb_seat
+        if spec.bb_must_cover_sb and sb is not None:
+            self._apply_cover_rule()
+        if ante and kind == "each":
+            for seat in range(self.n):
+                if not self.folded[seat]:
+                    paid = self._put(seat, ante)
+                    if paid < ante:
+                        self.notes.append(
+                            Note(
+                                "D8",
+                                f"{names[seat]} is all-in for the ante ({paid} of {ante}): "
+                                f"the main pot takes {paid} from every player, the rest of "
+                                "the antes and all bets go to a side pot",
+                            )
+                        )
+        elif ante and kind == "button":
+            self._post_dead_ante(0, "button ante")
+        elif ante and kind == "big-blind-ante-first" and not self.folded[bb]:
+            self._post_dead_ante(bb, "big blind ante (posted before the blind)")
+        for seat, blind, label in ((sb, spec.small_blind, "small"), (bb, spec.big_blind, "big")):
+            if seat is None or self.folded[seat]:
+                continue
+            owed = self.stack[seat]
+            self.bet[seat] = self._put(seat, blind)
+            if self.bet[seat] < blind:
+                self._note_short_blind(seat, label, blind, owed)
+        if ante and kind == "big-blind" and not self.folded[bb]:
+            self._post_dead_ante(bb, "big blind ante (posted after the blind)")
+
+    def _post_dead_ante(self, seat: int, label: str) -> None:
+        ante = self.spec.ante
+        paid = self._put(seat, ante)
+        self.dead[seat] = paid
+        text = f"{self.names[seat]} posts the {label} of {ante} for the table: dead money"
+        if paid < ante:
+            text = (
+                f"{self.names[seat]} has only {paid} of the {ante} {label}: "
+                "it goes in as dead money"
+            )
+        self.notes.append(Note("D6", text))
+
+    def _note_short_blind(self, seat: int, label: str, blind: int, had: int) -> None:
+        name, posted = self.names[seat], self.bet[seat]
+        if label == "small":
+            text = f"{name} is all-in for {posted} of the {blind} small blind"
+        elif posted == 0:
+            text = (
+                f"{name} is all-in for the ante and posts no big blind: callers owe the full "
+                f"{blind}"
+            )
+        else:
+            text = (
+                f"{name} is all-in for {posted} of the {blind} big blind: callers owe the "
+                f"full {blind}"
+            )
+        if label == "big":
+            self.virtual_note = Note("D8", text)
+        self.notes.append(Note("D8", text))
+
+    def _apply_cover_rule(self) -> None:
+        spec, bb = self.spec, self.bb_seat
+        owed_ante = spec.ante if spec.ante_type != "button" else 0
+        needed = spec.small_blind + owed_ante
+        chips = self.stack[bb]
+        if chips >= needed:
+            return
+        name = self.names[bb]
+        self.removed[name] = chips
+        self.stack[bb] = 0
+        self.folded[bb] = True
+        what = "the small blind and the ante" if owed_ante else "the small blind"
+        self.notes.append(
+            Note(
+                "D8",
+                f"house rule: {name} cannot cover {what} ({chips} of {needed}): the {chips} "
+                f"chips are taken out of play and {name} is eliminated; no big blind is "
+                f"posted and callers owe the full {spec.big_blind}",
+            )
+        )
+
+    # -- whose turn ---------------------------------------------------------------------
+
+    def _cap_applies(self) -> bool:
+        # D5: no cap when only two players are in the pot at the start of the round.
+        return self.fixed and self.spec.raise_cap is not None and self.in_hand > 2
+
+    def _target(self, seat: int) -> int:
+        """The bet ``seat`` must match: the level, but never more than an opponent could
+        still put in (a full big blind owed to a short all-in blind is owed only while
+        someone may yet match it)."""
+        level = self.level
+        if level <= max(self.bet):
+            return level
+        cap = 0
+        for j in range(self.n):
+            if j != seat and not self.folded[j]:
+                cap = max(cap, self.bet[j] + self.stack[j])
+        return min(level, cap)
+
+    def _next_pending(self, start: int) -> int | None:
+        """The first seat from ``start`` clockwise that still has to act in this round."""
+        n, level, bet, stack, folded, acted = (
+            self.n,
+            self.level,
+            self.bet,
+            self.stack,
+            self.folded,
+            self.acted,
+        )
+        responders = 0  # seats that could still answer a raise
+        for j in range(n):
+            if not folded[j] and stack[j] and bet[j] + stack[j] > level:
+                responders += 1
+        virtual = level > max(bet)
+        for k in range(n):
+            seat = (start + k) % n
+            if folded[seat] or not stack[seat]:
+                continue
+            target = self._target(seat) if virtual else level
+            if bet[seat] < target:
+                return seat
+            if not acted[seat]:
+                own = 1 if bet[seat] + stack[seat] > level else 0
+                if responders - own > 0:
+                    return seat
+        return None
+
+    # -- what the player to act may do --------------------------------------------------
+
+    def _reopen_size(self) -> int:
+        return self.bet_sizes[self.street >= 2] if self.fixed else self.increment
+
+    def _raise_block(self, seat: int) -> str | None:
+        """Why ``seat`` may not bet or raise now, or None when it may."""
+        level = self.level
+        if self.bet[seat] + self.stack[seat] <= level:
+            return "short"
+        if self.acted[seat] and level - self.acted_level[seat] < self._reopen_size():
+            return "not-reopened"
+        if self.cap_applies and self.full_level > 0 and self.raises >= self.spec.raise_cap:
+            return "capped"
+        for j in range(self.n):
+            if (
+                j != seat
+                and not self.folded[j]
+                and self.stack[j]
+                and self.bet[j] + self.stack[j] > level
+            ):
+                return None
+        return "nobody"
+
+    def _pot_after_call(self, seat: int) -> int:
+        pot = sum(self.committed) + (self.level - self.bet[seat])
+        if self.street == PREFLOP:
+            pot += self.shortfall  # D4, TDA 54-B: a short blind counts in full
+            sb = self.sb_seat
+            if (
+                self.spec.pot_limit_preflop == "assumed-call"
+                and sb is not None
+                and seat != sb
+                and not self.acted[sb]
+                and not self.folded[sb]
+                and self.bet[sb] < self.level
+            ):
+                pot += min(self.big_blind, self.bet[sb] + self.stack[sb]) - self.bet[sb]
+        return pot
+
+    def _raise_range(self, seat: int) -> tuple[int, int]:
+        total = self.bet[seat] + self.stack[seat]
+        if self.fixed:
+            size = min(total, self.full_level + self.bet_sizes[self.street >= 2])
+            return size, size
+        low = min(total, self.level + self.increment)
+        if self.pot_limit:
+            return low, min(total, max(low, self.level + self._pot_after_call(seat)))
+        return low, total
+
+    def next_action(self, explain: bool = False) -> NextAction | None:
+        seat = self.actor
+        if seat is None:
+            return None
+        call = max(0, min(self.stack[seat], self._target(seat) - self.bet[seat]))
+        block = self._raise_block(seat)
+        low = high = None
+        if block is None:
+            low, high = self._raise_range(seat)
+        reasons = self._explain(seat, call, block, low, high) if explain else ()
+        return NextAction(self.names[seat], call == 0, call, low, high, reasons)
+
+    # -- actions ------------------------------------------------------------------------
+
+    def act(self, action: Action, index: int) -> None:
+        if self.street >= SHOWDOWN:
+            raise RuleError(
+                f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
+            )
+        seat = self.seat_of.get(action.player)
+        if seat is None:
+            raise RuleError(f"unknown player {action.player!r}", index)
+        name = action.player
+        actor = self.actor
+        if seat != actor:
+            if self.folded[seat]:
+                why = f"{name} is out of the hand"
+            elif not self.stack[seat]:
+                why = f"{name} is all-in"
+            else:
+                why = f"it is {self.names[actor]}'s turn"
+            raise RuleError(f"{name} may not act: {why}", index, "D1")
+        do = action.do
+        call = max(0, min(self.stack[seat], self._target(seat) - self.bet[seat]))
+        if do == "fold":
+            self.folded[seat] = True
+            self.in_hand -= 1
+        elif do == "check":
+            if call:
+                raise RuleError(
+                    f"{name} may not check: facing a bet of {self.level}, call {call}, "
+                    "raise or fold",
+                    index,
+                    "D2",
+                )
+        elif do == "call":
+            if not call:
+                raise RuleError(f"{name} may not call: there is no bet to call; check", index, "D2")
+            self._move(seat, call)
+        else:
+            total = self.bet[seat] + self.stack[seat]
+            if do == "all-in" and total <= self.level:
+                self._move(seat, self.stack[seat])  # a call, short or exact (D3 table stakes)
+            else:
+                self._raise(seat, total if do == "all-in" else action.to, do, index)
+        self.seq += 1
+        self.acted[seat] = True
+        self.acted_level[seat] = self.level
+        self.acted_seq[seat] = self.seq
+        if self.in_hand == 1:
+            self.street = COMPLETE
+            self.actor = None
+            return
+        self.actor = self._next_pending((seat + 1) % self.n)
+        if self.actor is None:
+            self._end_round()
+
+    def _move(self, seat: int, chips: int) -> None:
+        self.stack[seat] -= chips
+        self.bet[seat] += chips
+        self.committed[seat] += chips
+
+    def _raise(self, seat: int, to: int, do: str, index: int) -> None:
+        name, level, total = self.names[seat], self.level, self.bet[seat] + self.stack[seat]
+        verb = {"bet": f"bet {to}", "raise": f"raise to {to}"}.get(do, f"go all-in for {to}")
+        if do == "bet" and level:
+            raise RuleError(
+                f"{name} may not bet: there is already a bet of {level} this round; raise instead",
+                index,
+                "D2",
+            )
+        if do == "raise" and not level:
+            raise RuleError(
+                f"{name} may not raise: nobody has bet this round; bet instead", index, "D2"
+            )
+        if to > total:
+            raise RuleError(
+                f"{name} may not {verb}: {name} has only {total} for this round (table stakes)",
+                index,
+                "D3",
+            )
+        if to <= level:
+            raise RuleError(
+                f"{name} may not {verb}: the bet is already {level}; call instead", index, "D2"
+            )
+        block = self._raise_block(seat)
+        if block is not None:
+            note = self._block_note(seat, block)
+            raise RuleError(f"{name} may not {verb}: {note.text}", index, note.rule)
+        low, high = self._raise_range(seat)
+        if to < low or to > high:
+            word = "raise is to" if level else "bet is"
+            if self.fixed:
+                rule, why = "D5", f"in fixed limit the {word} {low}"
+            elif to < low:
+                rule, why = "D3", f"the minimum {word} {low}"
+            else:
+                rule, why = "D4", f"the pot-limit maximum is {high}"
+            raise RuleError(f"{name} may not {verb}: {why}", index, rule)
+        self._move(seat, to - self.bet[seat])
+        if self.fixed:
+            self._settle_limit_raise(seat, to)
+        elif to - level >= self.increment:
+            self.increment = to - level
+            self.level = self.full_level = to
+            self.last_full_seq = self.seq + 1
+            self.virtual_note = None
+        else:
+            self.level = to
+            self._note_short_all_in(seat, to, level + self.increment)
+
+    def _settle_limit_raise(self, seat: int, to: int) -> None:
+        size = self.bet_sizes[self.street >= 2]
+        full = self.full_level + size
+        counted = self.full_level > 0  # the bet (or completing to it) is not a raise
+        if to >= full:
+            self.level = self.full_level = to
+        elif self.spec.incomplete_raise == "half-bet" and 2 * (to - self.full_level) >= size:
+            self.level = self.full_level = full
+            self.virtual_note = Note(
+                "D9",
+                f"{self.names[seat]}'s all-in for {to} is at least half the bet: it counts as "
+                f"a full {'raise' if counted else 'bet'} and players behind must make it {full}",
+            )
+            self.notes.append(self.virtual_note)
+        else:
+            self.level = max(self.level, to)
+            self._note_short_all_in(seat, to, full)
+            return
+        self.last_full_seq = self.seq + 1
+        if counted:
+            self.raises += 1
+            if self.cap_applies and self.raises == self.spec.raise_cap:
+                self.notes.append(
+                    Note("D5", f"the betting is capped at one bet and {self.raises} raises")
+                )
+        if to >= full:
+            self.virtual_note = None
+
+    def _note_short_all_in(self, seat: int, to: int, full: int) -> None:
+        name = self.names[seat]
+        kind = "raise" if any(self.bet[j] for j in range(self.n) if j != seat) else "bet"
+        shut = [
+            self.names[j]
+            for j in range(self.n)
+            if j != seat
+            and self.acted[j]
+            and not self.folded[j]
+            and self.stack[j]
+            and self.level - self.acted_level[j] < self._reopen_size()
+        ]
+        who = ", ".join(shut) if shut else "players who have already acted"
+        self.notes.append(
+            Note(
+                "D9",
+                f"{name}'s all-in for {to} is not a full {kind} (that is to {full}): betting "
+                f"is not reopened for {who}",
+            )
+        )
+
+    def _end_round(self) -> None:
+        """Close a finished betting round and open the next street, or go to showdown."""
+        if self.street == RIVER:
+            self.street, self.actor = SHOWDOWN, None
+            return
+        self.street += 1
+        n = self.n
+        self.bet = [0] * n
+        self.acted = [False] * n
+        self.acted_level = [0] * n
+        self.level = self.full_level = self.raises = 0
+        self.increment = self.big_blind  # D3: the minimum opening bet
+        self.virtual_note = None
+        self.cap_applies = self._cap_applies()
+        self.actor = self._next_pending(1 % n)  # D1: first player left of the button
+        if self.actor is None:
+            # Two players with chips would both have to act: at most one has any (D9).
+            left = sum(1 for j in range(n) if not self.folded[j] and self.stack[j])
+            who = "but one are" if left else "are"
+            self.notes.append(
+                Note("D9", f"all players still in the pot {who} all-in: no more betting")
+            )
+            self.street = SHOWDOWN
+
+    # -- explanations -------------------------------------------------------------------
+
+    def _block_note(self, seat: int, block: str) -> Note:
+        name = self.names[seat]
+        if block == "short":
+            return Note("D3", f"{name} has no chips beyond a call (table stakes)")
+        if block == "not-reopened":
+            return Note(
+                "D9",
+                f"{name} has already acted and the all-ins since add up to less than a full "
+                f"raise ({self.level - self.acted_level[seat]} of {self._reopen_size()}): the "
+                "betting is not reopened",
+            )
+        if block == "capped":
+            return Note("D5", f"the betting is capped at one bet and {self.raises} raises")
+        return Note("D9", "every other player is all-in or out of the hand: no more raising")
+
+    def _explain(
+        self, seat: int, call: int, block: str | None, low: int | None, high: int | None
+    ) -> tuple[Note, ...]:
+        name, level, reasons = self.names[seat], self.level, []
+        if call and self.virtual_note is not None and level > max(self.bet):
+            reasons.append(self.virtual_note)
+        if block is not None:
+            reasons.append(self._block_note(seat, block))
+            return tuple(reasons)
+        assert low is not None and high is not None
+        total = self.bet[seat] + self.stack[seat]
+        if self.acted[seat] and self.last_full_seq <= self.acted_seq[seat]:
+            reasons.append(
+                Note(
+                    "D9",
+                    f"the all-ins since {name} acted add up to a full raise "
+                    f"({level - self.acted_level[seat]} of {self._reopen_size()}): the betting "
+                    f"is reopened for {name}",
+                )
+            )
+        if self.fixed:
+            size = self.bet_sizes[self.street >= 2]
+            text = f"fixed limit: every bet and raise is {size}, so the only size is to {low}"
+            if low == total and low < self.full_level + size:
+                text = f"{name} may go all-in for {low}, short of the fixed {size} (table stakes)"
+            reasons.append(Note("D5", text))
+            return tuple(reasons)
+        if low == total and low < level + self.increment:
+            reasons.append(
+                Note("D3", f"{name} may go all-in for {low}, short of a full raise (table stakes)")
+            )
+        elif not level:
+            reasons.append(Note("D3", f"the minimum bet is the big blind, {low}"))
+        else:
+            first = "the big blind, the opening bet" if self.increment == self.big_blind else ""
+            size = first or "the largest full bet or raise this round"
+            reasons.append(
+                Note(
+                    "D3",
+                    f"the minimum raise is to {low}: the bet of {level} plus "
+                    f"{self.increment}, {size}",
+                )
+            )
+        if not self.pot_limit:
+            reasons.append(Note("D3", f"no limit: the most is all {total} chips"))
+        elif high == total and total < level + self._pot_after_call(seat):
+            reasons.append(
+                Note("D4", f"the pot-limit maximum is more than {name}'s {total}: all-in")
+            )
+        else:
+            extra = ""
+            if self.street == PREFLOP and self.shortfall:
+                extra = "; the short big blind counts in full (TDA 54-B)"
+            if self.street == PREFLOP and self.spec.pot_limit_preflop == "assumed-call":
+                extra += "; the small blind is counted as called (assumed call)"
+            reasons.append(
+                Note(
+                    "D4",
+                    f"the pot-limit maximum is to {high}: the {level} faced plus the whole pot "
+                    f"after the call, {high - level} (antes and dead money included){extra}",
+                )
+            )
+        return tuple(reasons)

@@ -1,0 +1,165 @@
+"""The engine's answer for a hand: ``adjudicate`` (the command line's output, as a dict) and
+``rule_on`` (the same, with the sentences a floor person reads on the ruling page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tdsystem.engine.betting import STREETS, HandState, NextAction, Note
+from tdsystem.engine.errors import RuleError
+from tdsystem.engine.pots import Pot, split_pots
+from tdsystem.engine.spec import HandSpec, parse_hand
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    name: str
+    stack: int
+    committed: int  # everything put in this hand, antes included
+    status: str  # "active" | "folded" | "all-in" | "eliminated" (house rule, D8)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    street: str
+    next: NextAction | None
+    pots: tuple[Pot, ...]
+    players: tuple[PlayerResult, ...]
+    notes: tuple[Note, ...]  # what happened, in order, each with its rule
+    removed_from_play: tuple[tuple[str, int], ...] = ()  # house rule of D8
+
+    def as_dict(self) -> dict[str, Any]:
+        """The command line's output object (the removed chips only when the house rule of
+        D8 took some out of play)."""
+        nxt = self.next
+        out: dict[str, Any] = {
+            "street": self.street,
+            "next": None
+            if nxt is None
+            else {
+                "player": nxt.player,
+                "check": nxt.check,
+                "call": nxt.call,
+                "min_raise_to": nxt.min_raise_to,
+                "max_raise_to": nxt.max_raise_to,
+            },
+            "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in self.pots],
+            "players": [
+                {"name": p.name, "stack": p.stack, "committed": p.committed, "status": p.status}
+                for p in self.players
+            ],
+        }
+        if self.removed_from_play:
+            out["removed_from_play"] = [
+                {"name": name, "amount": amount} for name, amount in self.removed_from_play
+            ]
+        return out
+
+    def as_explained_dict(self) -> dict[str, Any]:
+        """``as_dict`` plus the notes and the reasons behind ``next`` (the ruling page)."""
+        out = self.as_dict()
+        out["notes"] = [{"rule": n.rule, "text": n.text} for n in self.notes]
+        if self.next is not None:
+            out["next"]["reasons"] = [{"rule": n.rule, "text": n.text} for n in self.next.reasons]
+        return out
+
+
+def replay(spec: HandSpec) -> HandState:
+    """Post the forced bets and apply every action of ``spec``; raises ``RuleError``."""
+    state = HandState(spec)
+    for index, action in enumerate(spec.actions):
+        state.act(action, index)
+    return state
+
+
+def ruling_of(state: HandState, explain: bool = False) -> Ruling:
+    """Where a replayed hand stands."""
+    n, names, folded, stack = state.n, state.names, state.folded, state.stack
+    live = [state.committed[i] - state.dead[i] for i in range(n)]
+    in_hand = [not f for f in folded]
+    active = [not folded[i] and stack[i] > 0 for i in range(n)]
+    pots = tuple(
+        Pot(amount, tuple(names[i] for i in seats))
+        for amount, seats in split_pots(live, in_hand, active, sum(state.dead))
+    )
+    players = []
+    for i in range(n):
+        if names[i] in state.removed:
+            status = "eliminated"
+        elif folded[i]:
+            status = "folded"
+        elif stack[i] == 0:
+            status = "all-in"
+        else:
+            status = "active"
+        players.append(PlayerResult(names[i], stack[i], state.committed[i], status))
+    notes = tuple(state.notes)
+    if explain:
+        notes += _pot_notes(pots, players, state)
+    return Ruling(
+        street=STREETS[state.street],
+        next=state.next_action(explain),
+        pots=pots,
+        players=tuple(players),
+        notes=notes,
+        removed_from_play=tuple(state.removed.items()),
+    )
+
+
+def _pot_notes(
+    pots: tuple[Pot, ...], players: list[PlayerResult], state: HandState
+) -> tuple[Note, ...]:
+    notes = []
+    all_in = [p for p in players if p.status == "all-in"]
+    for k, pot in enumerate(pots[1:], start=1):
+        below = set(pots[k - 1].eligible) - set(pot.eligible)
+        capped = [p for p in all_in if p.name in below]
+        if len(pot.eligible) == 1 and state.street >= 4:
+            notes.append(
+                Note(
+                    "D10",
+                    f"side pot {k} ({pot.amount}) has only {pot.eligible[0]} in it: it is "
+                    f"paid to {pot.eligible[0]} at once",
+                )
+            )
+        elif capped:
+            who = ", ".join(f"{p.name} (all-in for {p.committed})" for p in capped)
+            notes.append(
+                Note(
+                    "D10",
+                    f"side pot {k} ({pot.amount}) for {', '.join(pot.eligible)}: {who} "
+                    "can win from each opponent only what they put in",
+                )
+            )
+    if len(pots) == 1 and len(pots[0].eligible) == 1 and state.street == 5:
+        notes.append(
+            Note("D2", f"everyone else folded: {pots[0].eligible[0]} wins {pots[0].amount}")
+        )
+    return tuple(notes)
+
+
+def rule_on(hand: Mapping[str, Any] | HandSpec) -> Ruling:
+    """The ruling on a hand (the command line's JSON shape or a ``HandSpec``), with notes
+    and the reasons behind the next player's options. Raises ``RuleError``."""
+    spec = hand if isinstance(hand, HandSpec) else parse_hand(hand)
+    return ruling_of(replay(spec), explain=True)
+
+
+def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
+    """Exactly the command line's output object for ``hand``. Raises ``RuleError``."""
+    spec = hand if isinstance(hand, HandSpec) else parse_hand(hand)
+    return ruling_of(replay(spec)).as_dict()
+
+
+__all__ = [
+    "PlayerResult",
+    "RuleError",
+    "Ruling",
+    "adjudicate",
+    "replay",
+    "rule_on",
+    "ruling_of",
+]

@@ -1,0 +1,259 @@
+"""What a hand is made of: the table's settings, the players and the actions so far.
+
+``parse_hand`` reads the command line's JSON shape (see docs/engine.md) into a ``HandSpec``
+and names the field at fault when it cannot; building a ``HandSpec`` directly from Python
+runs the same checks on the values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tdsystem.engine.errors import RuleError
+
+STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
+# "big-blind-ante-first": the big blind ante posted before the blind (the default posts the
+# blind first, so a short big blind keeps a live blind rather than dead ante money).
+ANTE_TYPES = ("each", "big-blind", "button", "big-blind-ante-first")
+INCOMPLETE_RAISE_RULES = ("full-bet", "half-bet")
+POT_LIMIT_PREFLOP = ("true-pot", "assumed-call")
+DOS = ("fold", "check", "call", "bet", "raise", "all-in")
+
+_HAND_KEYS = frozenset(
+    {
+        "structure",
+        "blinds",
+        "ante",
+        "ante_type",
+        "bets",
+        "raise_cap",
+        "incomplete_raise",
+        "pot_limit_preflop",
+        "bb_must_cover_sb",
+        "players",
+        "actions",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    name: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action; ``to`` is the player's total for the betting round (bet and raise only)."""
+
+    player: str
+    do: str
+    to: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandSpec:
+    """A hand as the engine replays it. Players are listed clockwise from the button.
+
+    ``blinds`` holds one value (a single blind) or two (small, big).
+    """
+
+    structure: str
+    blinds: tuple[int, ...]
+    players: tuple[PlayerSpec, ...]
+    actions: tuple[Action, ...] = ()
+    ante: int = 0
+    ante_type: str = "each"
+    bets: tuple[int, int] | None = None
+    raise_cap: int | None = None
+    incomplete_raise: str = "full-bet"
+    pot_limit_preflop: str = "true-pot"
+    bb_must_cover_sb: bool = False
+
+    def __post_init__(self) -> None:
+        _check_spec(self)
+
+    @property
+    def small_blind(self) -> int:
+        """The small blind, 0 with a single blind."""
+        return self.blinds[0] if len(self.blinds) == 2 else 0
+
+    @property
+    def big_blind(self) -> int:
+        return self.blinds[-1]
+
+    @property
+    def limit_bets(self) -> tuple[int, int]:
+        """Fixed-limit small and big bet (the big blind and its double when not given)."""
+        return self.bets or (self.big_blind, 2 * self.big_blind)
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int  # bool is an int subclass and a JSON true is no chip count
+
+
+def _check_spec(spec: HandSpec) -> None:
+    if spec.structure not in STRUCTURES:
+        raise RuleError(
+            f"structure: must be one of {', '.join(STRUCTURES)}, got {spec.structure!r}"
+        )
+    if len(spec.blinds) not in (1, 2) or not all(_is_int(b) and b > 0 for b in spec.blinds):
+        raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
+    if len(spec.blinds) == 2 and spec.blinds[0] > spec.blinds[1]:
+        raise RuleError(
+            f"blinds: the small blind {spec.blinds[0]} is larger than the big blind "
+            f"{spec.blinds[1]}",
+            rule="D7",
+        )
+    if not _is_int(spec.ante) or spec.ante < 0:
+        raise RuleError(f"ante: must be a whole number of chips, 0 or more, got {spec.ante!r}")
+    if spec.ante_type not in ANTE_TYPES:
+        raise RuleError(
+            f"ante_type: must be one of {', '.join(ANTE_TYPES)}, got {spec.ante_type!r}"
+        )
+    if spec.incomplete_raise not in INCOMPLETE_RAISE_RULES:
+        raise RuleError(
+            "incomplete_raise: must be one of "
+            f"{', '.join(INCOMPLETE_RAISE_RULES)}, got {spec.incomplete_raise!r}"
+        )
+    if spec.pot_limit_preflop not in POT_LIMIT_PREFLOP:
+        raise RuleError(
+            "pot_limit_preflop: must be one of "
+            f"{', '.join(POT_LIMIT_PREFLOP)}, got {spec.pot_limit_preflop!r}"
+        )
+    if type(spec.bb_must_cover_sb) is not bool:
+        raise RuleError("bb_must_cover_sb: must be true or false")
+    _check_limit_settings(spec)
+    if len(spec.players) < 2:
+        raise RuleError("players: a hand needs at least 2 players")
+    seen: set[str] = set()
+    for i, player in enumerate(spec.players):
+        if not isinstance(player.name, str) or not player.name.strip():
+            raise RuleError(f"players[{i}].name: must be a non-empty text")
+        if not _is_int(player.stack) or player.stack <= 0:
+            raise RuleError(
+                f"players[{i}].stack: must be a positive whole number of chips, "
+                f"got {player.stack!r}"
+            )
+        if player.name in seen:
+            raise RuleError(f"players: {player.name} is listed twice")
+        seen.add(player.name)
+    for i, action in enumerate(spec.actions):
+        _check_action(action, i)
+
+
+def _check_limit_settings(spec: HandSpec) -> None:
+    fixed = spec.structure == "fixed-limit"
+    if spec.bets is not None:
+        if not fixed:
+            raise RuleError("bets: only a fixed-limit game has fixed bets")
+        if len(spec.bets) != 2 or not all(_is_int(b) and b > 0 for b in spec.bets):
+            raise RuleError("bets: two positive whole numbers of chips (small bet, big bet)")
+        if spec.bets[0] > spec.bets[1]:
+            raise RuleError(f"bets: the small bet {spec.bets[0]} is larger than the big bet")
+    if fixed and spec.big_blind > spec.limit_bets[0]:
+        raise RuleError(
+            f"bets: the big blind {spec.big_blind} is larger than the small bet "
+            f"{spec.limit_bets[0]}",
+            rule="D5",
+        )
+    if spec.raise_cap is not None:
+        if not fixed:
+            raise RuleError("raise_cap: only a fixed-limit game caps the raises")
+        if not _is_int(spec.raise_cap) or spec.raise_cap < 0:
+            raise RuleError(f"raise_cap: must be a whole number, 0 or more, got {spec.raise_cap!r}")
+    if spec.incomplete_raise == "half-bet" and not fixed:
+        raise RuleError("incomplete_raise: the half-bet rule is for fixed-limit games", rule="D9")
+
+
+def _check_action(action: Action, index: int) -> None:
+    if not isinstance(action.player, str):
+        raise RuleError("'player' must be a player's name", index)
+    if action.do not in DOS:
+        raise RuleError(f"'do' must be one of {', '.join(DOS)}, got {action.do!r}", index)
+    if action.do in ("bet", "raise"):
+        if action.to is None:
+            raise RuleError(f"{action.do} needs 'to', the player's total for the round", index)
+        if not _is_int(action.to) or action.to <= 0:
+            raise RuleError(
+                f"'to' must be a positive whole number of chips, got {action.to!r}", index
+            )
+    elif action.to is not None:
+        raise RuleError(f"{action.do} takes no 'to'", index)
+
+
+def parse_hand(data: Any) -> HandSpec:
+    """Read the command line's JSON object (already decoded) into a ``HandSpec``."""
+    if not isinstance(data, Mapping):
+        raise RuleError("the hand must be a JSON object")
+    unknown = sorted(set(data) - _HAND_KEYS, key=str)
+    if unknown:
+        raise RuleError(f"unknown field {unknown[0]!r}")
+    for key in ("structure", "blinds", "players"):
+        if key not in data:
+            raise RuleError(f"missing field {key!r}")
+    blinds = data["blinds"]
+    if _is_int(blinds):
+        blinds = [blinds]
+    if not isinstance(blinds, list):
+        raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
+    bets = data.get("bets")
+    if bets is not None:
+        if not isinstance(bets, list):
+            raise RuleError("bets: two positive whole numbers of chips (small bet, big bet)")
+        bets = tuple(bets)
+    return HandSpec(
+        structure=data["structure"],
+        blinds=tuple(blinds),
+        players=_parse_players(data["players"]),
+        actions=_parse_actions(data.get("actions", [])),
+        ante=_opt(data, "ante", 0),
+        ante_type=_opt(data, "ante_type", "each"),
+        bets=bets,
+        raise_cap=data.get("raise_cap"),
+        incomplete_raise=_opt(data, "incomplete_raise", "full-bet"),
+        pot_limit_preflop=_opt(data, "pot_limit_preflop", "true-pot"),
+        bb_must_cover_sb=_opt(data, "bb_must_cover_sb", False),
+    )
+
+
+def _opt(data: Mapping, key: str, default: Any) -> Any:
+    """A field that may be absent or null (null reads as "not given")."""
+    value = data.get(key)
+    return default if value is None else value
+
+
+def _parse_players(raw: Any) -> tuple[PlayerSpec, ...]:
+    if not isinstance(raw, list):
+        raise RuleError("players: must be a list of {name, stack}, from the button clockwise")
+    players = []
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, Mapping):
+            raise RuleError(f"players[{i}]: must be an object with name and stack")
+        extra = sorted(set(entry) - {"name", "stack"}, key=str)
+        if extra:
+            raise RuleError(f"players[{i}]: unknown field {extra[0]!r}")
+        for key in ("name", "stack"):
+            if key not in entry:
+                raise RuleError(f"players[{i}]: missing field {key!r}")
+        players.append(PlayerSpec(entry["name"], entry["stack"]))
+    return tuple(players)
+
+
+def _parse_actions(raw: Any) -> tuple[Action, ...]:
+    if not isinstance(raw, list):
+        raise RuleError("actions: must be a list of {player, do, to}")
+    actions = []
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, Mapping):
+            raise RuleError("must be an object with player and do", i)
+        extra = sorted(set(entry) - {"player", "do", "to"}, key=str)
+        if extra:
+            raise RuleError(f"unknown field {extra[0]!r}", i)
+        for key in ("player", "do"):
+            if key not in entry:
+                raise RuleError(f"missing field {key!r}", i)
+        actions.append(Action(entry["player"], entry["do"], entry.get("to")))
+    return tuple(actions)
