@@ -85,7 +85,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
-ROOT_URLCONF = "tdsystem.urls"
+ROOT_URLCONF = os.environ.get("ROOT_URLCONF", "tdsystem.urls")
 WSGI_APPLICATION = "tdsystem.wsgi.application"
 ASGI_APPLICATION = "tdsystem.asgi.application"
 

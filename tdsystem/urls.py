@@ -5,7 +5,6 @@ from django.urls import include, path
 from tdsystem.core import views as core_views
 from tdsystem.events import api as events_api
 from tdsystem.events import views as events_views
-from tdsystem.seating import views as seating_views
 
 urlpatterns = [
     path("", core_views.home, name="home"),
@@ -17,8 +16,7 @@ urlpatterns = [
     path("console/", include("tdsystem.events.urls_console")),
     path("events/<int:event_id>/clock/", events_views.clock_screen, name="clock_screen"),
     path("events/<int:event_id>/schedule/", events_views.schedule, name="schedule"),
-    path("events/<int:event_id>/seats/", seating_views.seat_lookup, name="seat_lookup"),
     path("api/events", events_api.events, name="api_events"),
     path("api/events/<int:event_id>/clock", events_api.clock, name="api_clock"),
-    path("api/events/<int:event_id>/seats", seating_views.api_seats, name="api_seats"),
+    path("", include("tdsystem.seating.urls")),
 ]

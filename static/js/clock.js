@@ -94,6 +94,7 @@
     setText("resume", n ? `Play resumes at level ${n.level}: ${fmt(n.small_blind)} / ${fmt(n.big_blind)}${n.ante ? " ante " + fmt(n.ante) : ""}` : "");
     const moves = d.moves || [];
     setText("moves", moves.map((m) => m.text).join("   •   "));
+    root.classList.toggle("has-moves", moves.length > 0);
     render();
   }
 

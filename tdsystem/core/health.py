@@ -21,12 +21,12 @@ def check_database() -> tuple[bool, str]:
 
 
 def check_broker() -> tuple[bool, str]:
-    from tdsystem.celery import app
+    from kombu import Connection
 
     try:
-        with app.connection_for_write() as conn:
+        with Connection(settings.CELERY_BROKER_URL, connect_timeout=2) as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
-            return True, conn.transport_cls if isinstance(conn.transport_cls, str) else "ok"
+            return True, settings.CELERY_BROKER_URL.split("://", 1)[0]
     except Exception as exc:
         return False, f"{type(exc).__name__}: {exc}"[:200]
 

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from django.db.models import Count, Q, Sum
 
 from tdsystem.engine import clock as clockrules
+from tdsystem.seating.selectors import recent_moves
 from tdsystem.structures.models import Level
 
 from .models import Clock, Event
@@ -174,6 +175,7 @@ def clock_payload(event: Event, clock: Clock, now: datetime, rows: list[Segment]
             else None
         ),
         "ms_to_break": to_break,
+        "moves": recent_moves(event.pk),
         **field_figures(event),
     }
 

@@ -7,6 +7,7 @@ app_name = "console"
 
 urlpatterns = [
     path("", views.console_home, name="home"),
+    path("events/new/", views.event_new, name="event_new"),
     path("events/<int:event_id>/", views.console_event, name="event"),
     path("events/<int:event_id>/clock", views.clock_control, name="clock"),
     path("structures/", structure_views.structure_list, name="structures"),

@@ -12,6 +12,7 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.engine.clock import ClockError
 
 from . import selectors, services
+from .forms import EventForm
 from .models import Event
 
 PAUSE_RIGHTS = {"pause", "resume"}
@@ -54,6 +55,21 @@ def _console_context(event: Event) -> dict:
 def console_home(request: HttpRequest) -> HttpResponse:
     events = Event.objects.select_related("clock").order_by("-created_at")
     return render(request, "events/console_home.html", {"events": events})
+
+
+@staff_required("events")
+def event_new(request: HttpRequest) -> HttpResponse:
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = services.event_create(
+            name=form.cleaned_data["name"],
+            template=form.cleaned_data["template"],
+            actor=services.Actor.of(request.user),
+            **form.event_settings(),
+        )
+        messages.success(request, f"Created {event.name}")
+        return redirect("console:event", event.pk)
+    return render(request, "events/event_new.html", {"form": form})
 
 
 @require_GET

@@ -36,3 +36,29 @@ def seat_search(event_id: int, query: str, limit: int = 20) -> list[Entry]:
         .select_related("player", "table")
         .order_by("status", "player__name")[:limit]
     )
+
+
+def recent_moves(event_id: int, minutes: int = 5) -> list[dict]:
+    """Move slips of the last minutes, newest first, for the clock screen and the lookup."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from .models import Move
+
+    since = timezone.now() - timedelta(minutes=minutes)
+    moves = (
+        Move.objects.filter(event_id=event_id, created_at__gte=since)
+        .select_related("entry__player")
+        .order_by("-created_at", "-id")[:20]
+    )
+    return [
+        {
+            "text": str(m),
+            "entry": m.entry.number,
+            "to_table": m.to_table,
+            "to_seat": m.to_seat,
+            "acknowledged": m.acknowledged_at is not None,
+        }
+        for m in moves
+    ]

@@ -36,9 +36,7 @@ def test_an_old_heartbeat_means_no_worker(client, monkeypatch):
 
 
 def test_a_broker_that_is_down_is_reported(client, settings, monkeypatch):
-    from tdsystem.celery import app
-
-    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     ok, detail = health.check_broker()
     assert ok is False and detail
 

@@ -1,0 +1,113 @@
+"""Shared set-up for benchmarks: a database of their own, processes, a free port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VAR = ROOT / "var"
+
+
+def bench_env(**extra: str) -> dict:
+    """Benchmarks use BENCH_DATABASE_URL, else an SQLite file of their own (never your data)."""
+    VAR.mkdir(exist_ok=True)
+    env = dict(os.environ)
+    env["DATABASE_URL"] = (
+        os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{VAR / 'bench.sqlite3'}"
+    )
+    if os.environ.get("BENCH_BROKER_URL"):
+        env["CELERY_BROKER_URL"] = os.environ["BENCH_BROKER_URL"]
+    else:
+        env.setdefault("CELERY_BROKER_URL", f"sqla+sqlite:///{VAR / 'bench-broker.sqlite3'}")
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def django_setup(env: dict) -> None:
+    os.environ.update({k: env[k] for k in ("DATABASE_URL", "CELERY_BROKER_URL")})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdsystem.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(cmd: list[str], env: dict, log: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def wait_http(port: int, path: str = "/healthz", timeout: float = 30) -> None:
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return  # it answers (503 while no worker is fine here)
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"nothing answered on port {port}")
+
+
+def gunicorn(env: dict, port: int, log: Path, *, workers: int = 3, threads: int = 8):
+    return start(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "tdsystem.wsgi",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--worker-class",
+            "gthread",
+            "--workers",
+            str(workers),
+            "--threads",
+            str(threads),
+            "--keep-alive",
+            "30",
+            "--backlog",
+            "2048",
+            "--pythonpath",
+            str(ROOT / "benchmarks"),
+            "--log-level",
+            "warning",
+        ],
+        env,
+        log,
+    )

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from django import forms
+
+from tdsystem.structures.models import Structure
+
+from .models import Event
+
+
+class EventForm(forms.ModelForm):
+    template = forms.ModelChoiceField(
+        queryset=Structure.objects.filter(is_template=True),
+        help_text="The event gets its own copy of the template's levels.",
+    )
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "game",
+            "betting",
+            "ante_type",
+            "starting_stack",
+            "buy_in",
+            "fee",
+            "seats_per_table",
+            "button_rule",
+            "incomplete_raise",
+            "pot_limit_preflop",
+            "bb_must_cover_sb",
+            "late_registration_end_level",
+            "reentry_allowed",
+            "scheduled_start",
+        ]
+        widgets = {"scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["ante_type"].required = False
+        self.fields["ante_type"].help_text = "Empty: the template's ante type."
+        self.fields["starting_stack"].required = False
+        self.fields["starting_stack"].help_text = "Empty: the template's starting stack."
+
+    def clean_seats_per_table(self) -> int:
+        seats = self.cleaned_data["seats_per_table"]
+        if not 6 <= seats <= 10:
+            raise forms.ValidationError("Tables have 6 to 10 seats.")
+        return seats
+
+    def clean(self):
+        data = super().clean()
+        buy_in, fee = data.get("buy_in"), data.get("fee")
+        if buy_in is not None and buy_in < 0:
+            self.add_error("buy_in", "The buy-in cannot be negative.")
+        if fee is not None and fee < 0:
+            self.add_error("fee", "The fee cannot be negative.")
+        return data
+
+    def event_settings(self) -> dict:
+        data = dict(self.cleaned_data)
+        data.pop("template")
+        data.pop("name")
+        return {k: v for k, v in data.items() if v not in (None, "")}

@@ -1,0 +1,67 @@
+"""The clock with a real Celery worker on the real broker (Redis in CI)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tdsystem.events import services
+from tdsystem.events.models import Clock, LogEntry
+from tdsystem.events.tasks import clock_advance
+from tests.fixtures import make_event
+from tests.worker import Worker, wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def worker(tmp_path):
+    w = Worker(tmp_path)
+    w.purge()
+    w.start()
+    yield w
+    w.stop()
+
+
+def level_changes(event):
+    return list(LogEntry.objects.filter(event=event, action="clock.level").order_by("at", "id"))
+
+
+def test_one_second_levels_advance_on_their_own(worker):
+    event = make_event(1, 1, 1, 1, 600)
+    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    started = Clock.objects.get(pk=event.pk).ends_at - timedelta(seconds=1)
+    assert wait_for(lambda: Clock.objects.get(pk=event.pk).level_index == 4, timeout=20)
+    changes = level_changes(event)
+    assert [c.data["to"] for c in changes] == [1, 2, 3, 4]
+    assert [c.at for c in changes] == [started + timedelta(seconds=s) for s in (1, 2, 3, 4)]
+    # Applied by the exact task, close to the scheduled time (figures in make bench).
+    assert all(c.data["late_ms"] < 1500 for c in changes), [c.data for c in changes]
+
+
+def test_a_worker_down_for_three_levels_catches_all_three_up(worker):
+    event = make_event(2, 2, 2, 600)
+    worker.kill()
+    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    start = Clock.objects.get(pk=event.pk).ends_at - timedelta(seconds=2)
+    wait_for(lambda: timezone.now() > start + timedelta(seconds=6.5), timeout=10)
+    assert Clock.objects.get(pk=event.pk).level_index == 0  # nobody advanced it
+    worker.start()
+    assert wait_for(lambda: Clock.objects.get(pk=event.pk).level_index == 3, timeout=20)
+    changes = level_changes(event)
+    assert [c.data["to"] for c in changes] == [1, 2, 3]
+    assert [c.at for c in changes] == [start + timedelta(seconds=s) for s in (2, 4, 6)]
+    assert all(c.data["late_ms"] > 0 for c in changes)
+
+
+def test_the_same_transition_delivered_twice_advances_once(worker):
+    event = make_event(2, 600, 600)
+    clock = services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    for _ in range(2):  # on top of the one the start scheduled
+        clock_advance.apply_async(args=[event.pk, clock.version], eta=clock.ends_at)
+    assert wait_for(lambda: Clock.objects.get(pk=event.pk).level_index == 1, timeout=15)
+    wait_for(lambda: False, timeout=2)  # let the duplicates arrive
+    assert Clock.objects.get(pk=event.pk).level_index == 1
+    assert len(level_changes(event)) == 1
