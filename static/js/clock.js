@@ -72,7 +72,10 @@
     if (lastKey !== null && lastKey !== levelKey) beep(3);  // the server's level changed
     lastKey = levelKey;
     data = d;
+    root.classList.remove("running", "not-started");
+    if (d.status === "running" || d.status === "not-started") root.classList.add(d.status);
     setText("status", d.status.replace("-", " "));
+    setText("paused-label", d.status === "not-started" ? "Not started" : "Paused");
     $("status").className = "badge " + d.status;
     setText("level-label", d.on_break ? "Break" : `Level ${d.level}`);
     setText("sb", fmt(d.small_blind)); setText("bb", fmt(d.big_blind));
