@@ -72,6 +72,14 @@ class _Planner:
             # one trip, for the first reason.
             journey[2:4] = [target, to_seat]
 
+    def balanced_in(self, table: int) -> list[int]:
+        """Seats at `table` of the players this plan balances in so far."""
+        return [
+            to_seat
+            for _, _, to_table, to_seat, reason in self.journeys.values()
+            if to_table == table and reason is Reason.BALANCE
+        ]
+
     def plan(self) -> Plan:
         moves = tuple(
             Move(
@@ -81,7 +89,7 @@ class _Planner:
                 to_table,
                 to_seat,
                 reason,
-                is_dealt_in(self.tables[to_table], to_seat),
+                is_dealt_in(self.tables[to_table], to_seat, self.rule),
             )
             for entry, (from_table, from_seat, to_table, to_seat, reason) in self.journeys.items()
         )
@@ -120,7 +128,9 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
         short.sort(key=lambda table: (table.count, -rank(table)))
         for receiver in short:
             try:
-                to_seat = balance_seat(receiver, planner.rule)
+                to_seat = balance_seat(
+                    receiver, planner.rule, movers=planner.balanced_in(receiver.number)
+                )
             except SeatingError:
                 continue  # full (a smaller table) or only the small blind is free
             break

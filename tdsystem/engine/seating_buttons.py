@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right, insort
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from .seating_model import ButtonRule, SeatingError, Table, button_rule
@@ -38,16 +38,24 @@ def _strictly_between(seat: int, start: int, end: int, seats: int) -> bool:
     return 0 < _distance(start, seat, seats) < _distance(start, end, seats)
 
 
-def _waiting(seats: int, occupied: Sequence[int], last: Positions) -> list[int]:
-    """Occupied seats that sit out the coming hand: strictly between the last blinds.
+def _waiting(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonRule) -> list[int]:
+    """Occupied seats whose players sit out the coming hand, waiting for the button.
 
-    Nobody sat there when the last hand was dealt (the big blind went to the first player
-    after the small blind), so these players arrived since. The coming hand's button and
-    small blind would pass them by, so they wait for the button (TDA 8-A, 10). If that
-    would leave fewer than two players to deal to, nobody waits.
+    Dead button: the seats strictly between the last hand's blinds. Nobody was dealt in
+    there (the big blind went to the first player after the small blind), so these
+    players arrived since; the coming button and small blind pass them by (TDA 8-A, 10).
+    Moving button: also the seats strictly between the last button and small blind,
+    since the button moves to the next live player and would otherwise land on a
+    newcomer there and make the last blinds post again. If waiting would leave fewer
+    than two players to deal to, nobody waits.
     """
-    _, small_blind, big_blind = last
-    waiting = [seat for seat in occupied if _strictly_between(seat, small_blind, big_blind, seats)]
+    button, small_blind, big_blind = last
+    start = button if rule is ButtonRule.MOVING else small_blind
+    waiting = [
+        seat
+        for seat in occupied
+        if seat != small_blind and _strictly_between(seat, start, big_blind, seats)
+    ]
     return waiting if len(occupied) - len(waiting) >= 2 else []
 
 
@@ -55,7 +63,7 @@ def _positions(seats: int, occupied: Sequence[int], last: Positions, rule: Butto
     """The next hand's positions, from the last hand's and the seats occupied now."""
     if len(occupied) < 2:
         raise SeatingError("a hand needs two players")
-    waiting = _waiting(seats, occupied, last)
+    waiting = _waiting(seats, occupied, last, rule)
     live = [seat for seat in occupied if seat not in waiting] if waiting else occupied
     button, small_blind, big_blind = last
     if len(live) == 2:
@@ -133,26 +141,28 @@ def next_big_blind_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:
     return _coming_positions(table, rule)[2]
 
 
-def is_dealt_in(table: Table, seat: int) -> bool:
+def is_dealt_in(table: Table, seat: int, rule: str = ButtonRule.DEAD) -> bool:
     """Whether the player now at `seat` gets a hand next (TDA 8-A and 10).
 
     Not when the seat lies between the button and the small blind of the coming hand:
     the button would pass that player by without a blind posted, so the player waits
-    for it. Those are the seats strictly between the last hand's blinds; under either
-    button rule the coming hand's positions skip them.
+    for it, and the coming hand's positions skip the seat (see `_waiting`).
     """
     if not table.started or table.count < 2:
         return True
-    return seat not in _waiting(table.seats, table.occupied_seats, _last_positions(table))
+    last = _last_positions(table)
+    return seat not in _waiting(table.seats, table.occupied_seats, last, button_rule(rule))
 
 
-def balance_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:
+def balance_seat(table: Table, rule: str = ButtonRule.DEAD, *, movers: Collection[int] = ()) -> int:
     """The worst position at `table` for a player moved in to balance (TDA 11-A).
 
     That is the empty seat whose player posts the big blind soonest: the first empty
     seat clockwise after the big blind (so the newcomer may post the big blind right
     away, even having just posted one elsewhere), never the coming hand's small blind.
-    Before the first hand, the lowest empty seat.
+    `movers` are seats of players already balanced in by the same plan: the new seat
+    must not make one of them the small blind either (possible under the moving
+    button). Before the first hand, the lowest empty seat.
     """
     rule = button_rule(rule)
     empty = table.empty_seats
@@ -167,10 +177,8 @@ def balance_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:
     for seat in clockwise:
         occupied = list(table.occupied_seats)
         insort(occupied, seat)
-        if len(occupied) < 2:
-            return seat
         _, small_blind, new_big = _positions(table.seats, occupied, last, rule)
-        if seat == small_blind:
+        if small_blind == seat or small_blind in movers:
             continue
         # Hands until this seat posts the big blind: it moves one seated player a hand.
         wait = 0

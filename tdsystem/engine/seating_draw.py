@@ -7,6 +7,7 @@ from collections.abc import Collection, Sequence
 
 from .seating_buttons import is_dealt_in, start_hands
 from .seating_model import (
+    ButtonRule,
     Draw,
     Move,
     Placement,
@@ -97,6 +98,8 @@ def seat_new_entry(
     tables: Sequence[Table],
     entry: int,
     rng: random.Random,
+    *,
+    rule: str = ButtonRule.DEAD,
 ) -> Placement:
     """Seat a late registration or a re-entry (TDA 8-A).
 
@@ -117,7 +120,7 @@ def seat_new_entry(
     if not pool:
         raise SeatingError(f"no empty seat for entry {entry}")
     table, seat = rng.choice(pool)
-    dealt_in = is_dealt_in(table.with_entry(entry, seat), seat)
+    dealt_in = is_dealt_in(table.with_entry(entry, seat), seat, rule)
     return Placement(entry, table.number, seat, dealt_in)
 
 

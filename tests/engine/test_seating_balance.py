@@ -9,6 +9,7 @@ from tdsystem.engine.seating import (
     SeatingError,
     Table,
     apply_moves,
+    balance_seat,
     break_sequence,
     check_invariants,
     initial_draw,
@@ -282,3 +283,24 @@ def test_it_builds_tables_that_cannot_break_the_seat_rules():
         Table(1, 9, {1: 1}, button=1)
     with pytest.raises(SeatingError, match="shares a seat"):
         Table(1, 9, {1: 1, 2: 2}, 1, 2, 2)
+
+
+def test_it_waits_a_hand_when_the_moving_button_leaves_only_small_blind_seats():
+    # The big blind (seat 1) busted. Under the moving button the button goes to seat 6
+    # and the next player after it posts the small blind: a newcomer on seat 1 or 2.
+    short = Table(2, 6, {3: 22, 4: 31, 5: 2, 6: 20}, 5, 6, 1)
+    tables = [Table(1, 6, {s: 10 + s for s in range(1, 7)}, 1, 2, 3), short]
+    assert plan_balance(tables, rule="moving").moves == ()
+    (move,) = plan_balance(tables).moves  # the dead button has seat 2 to offer
+    assert move.to_seat == 2
+
+
+def test_it_keeps_an_earlier_balanced_player_off_the_small_blind():
+    # Seats 1-3 empty: last hand button 7, small blind 1, big blind 2, and seat 8's player
+    # arrived since (waiting). Under the moving button the first player in takes seat 3
+    # (the button); a second one on seat 1 would make that player the small blind.
+    receiving = Table(4, 8, {4: 36, 5: 19, 6: 8, 7: 21, 8: 12}, 7, 1, 2)
+    assert balance_seat(receiving, "moving") == 3
+    assert balance_seat(receiving.with_entry(6, 3), "moving") == 1
+    with pytest.raises(SeatingError, match="small blind"):
+        balance_seat(receiving.with_entry(6, 3), "moving", movers=[3])

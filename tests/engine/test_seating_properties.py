@@ -1,0 +1,148 @@
+"""Random events played out: bust-outs, late entries and hands, with every plan applied."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tdsystem.engine.seating import (
+    Reason,
+    SeatingError,
+    Table,
+    apply_moves,
+    balance_seat,
+    check_invariants,
+    initial_draw,
+    is_dealt_in,
+    next_hand,
+    plan_after_elimination,
+    plan_break,
+    seat_new_entry,
+    start_hands,
+)
+
+operations = st.lists(
+    st.tuples(st.sampled_from(["bust", "bust", "bust", "join", "hand"]), st.integers(0, 10_000)),
+    min_size=1,
+    max_size=80,
+)
+
+
+def clockwise_order(table: Table) -> bool:
+    """Button, small blind, big blind in clockwise order (button = small blind heads-up)."""
+
+    def steps(seat: int) -> int:
+        return (seat - table.button) % table.seats
+
+    return steps(table.button) <= steps(table.small_blind) < steps(table.big_blind)
+
+
+def play_hand(table: Table, rule: str) -> Table:
+    before = table
+    table = next_hand(table, rule) if table.started else start_hands(table, random.Random(0))
+    big = table.entry_at(table.big_blind)
+    assert big is not None, "the big blind is a seated player"
+    assert clockwise_order(table)
+    if not before.started:
+        return table
+    for seat in (table.button, table.small_blind, table.big_blind):
+        assert table.entry_at(seat) is None or is_dealt_in(before, seat, rule), (
+            "no waiting player posts"
+        )
+    live = [seat for seat in table.occupied_seats if is_dealt_in(before, seat, rule)]
+    if len(live) == 2:
+        assert table.button == table.small_blind, "heads-up the button posts the small blind"
+        assert table.entry_at(table.button) is not None
+    if before.entry_at(before.big_blind) is not None:
+        assert big != before.entry_at(before.big_blind), "nobody posts the big blind twice"
+    return table
+
+
+def check_plan(tables, plan, rule):
+    applied = apply_moves(tables, plan.moves)
+    assert [t.occupants for t in applied] == [t.occupants for t in plan.tables]
+    entries = [move.entry for move in plan.moves]
+    assert len(entries) == len(set(entries)), "each player moves once"
+    by_number = {table.number: table for table in plan.tables}
+    for move in plan.moves:
+        table = by_number[move.to_table]
+        assert table.entry_at(move.to_seat) == move.entry
+        assert move.dealt_in == is_dealt_in(table, move.to_seat, rule)
+        if move.reason is Reason.BALANCE and table.started and table.count >= 2:
+            coming = next_hand(table, rule)
+            assert move.to_seat != coming.small_blind, "never moved into the small blind"
+
+
+def assert_balance_deferred(plan, threshold):
+    """Under the moving button a short table may have no seat but the coming small blind.
+
+    (Or no seat that keeps a player balanced in by the same plan off the small blind.)
+    The move then waits for that table's next hand; nothing else may be left undone.
+    """
+    most = max(table.count for table in plan.tables)
+    for table in plan.tables:
+        if table.occupants and table.count < most - threshold:
+            movers = [
+                move.to_seat
+                for move in plan.moves
+                if move.reason is Reason.BALANCE and move.to_table == table.number
+            ]
+            with pytest.raises(SeatingError, match="small blind"):
+                balance_seat(table, "moving", movers=movers)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 70),
+    seats=st.integers(6, 10),
+    rule=st.sampled_from(["dead", "moving"]),
+    threshold=st.sampled_from([1, 1, 2]),
+    ops=operations,
+)
+def test_it_keeps_every_rule_through_a_random_event(seed, players, seats, rule, threshold, ops):
+    rng = random.Random(seed)
+    spare = 2
+    table_count = -(-players // seats) + spare
+    tables = list(
+        initial_draw(
+            [Table(n, seats) for n in range(1, table_count + 1)], range(players), rng
+        ).tables
+    )
+    active = set(range(players))
+    next_entry = players
+    break_order = rng.sample(range(1, table_count + 1), table_count)
+    for kind, pick in ops:
+        if kind == "hand":
+            playable = [i for i, t in enumerate(tables) if t.count >= 2]
+            if playable:
+                index = playable[pick % len(playable)]
+                tables[index] = play_hand(tables[index], rule)
+            continue
+        if kind == "bust":
+            if len(active) <= 1:
+                break
+            entry = sorted(active)[pick % len(active)]
+            index = next(i for i, t in enumerate(tables) if t.seat_of(entry) is not None)
+            tables[index] = tables[index].without_entry(entry)
+            active.discard(entry)
+        else:
+            if sum(t.seats for t in tables) == len(active):
+                continue
+            placement = seat_new_entry(tables, next_entry, rng, rule=rule)
+            index = next(i for i, t in enumerate(tables) if t.number == placement.table)
+            tables[index] = tables[index].with_entry(next_entry, placement.seat)
+            active.add(next_entry)
+            next_entry += 1
+        plan = plan_after_elimination(
+            tables, break_order=break_order, threshold=threshold, rng=rng, rule=rule
+        )
+        check_plan(tables, plan, rule)
+        tables = list(plan.tables)
+        problems = check_invariants(tables, active, threshold=threshold)
+        if problems and rule == "moving" and all("fewer than" in p for p in problems):
+            assert_balance_deferred(plan, threshold)
+        else:
+            assert problems == []
+        assert plan_break(tables, break_order=break_order, rng=rng).broken == ()
