@@ -67,13 +67,18 @@ def player(result: dict[str, Any], name: str) -> dict[str, Any]:
     return next(p for p in result["players"] if p["name"] == name)
 
 
-def run_cli(data: Any, *args: str, raw: str | None = None) -> subprocess.CompletedProcess:
-    """``python -m tdsystem.engine adjudicate -`` with ``data`` (or ``raw`` text) on stdin."""
+def run_cli(
+    data: Any, *args: str, raw: str | None = None, bare: bool = False
+) -> subprocess.CompletedProcess:
+    """``python -m tdsystem.engine adjudicate -`` (or ``args``; none at all with ``bare``)
+    with ``data`` as JSON (or ``raw`` text) on standard input."""
     text = raw if raw is not None else json.dumps(data)
+    if not bare:
+        args = args or ("adjudicate", "-")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("DJANGO_SETTINGS_MODULE", None)
     return subprocess.run(
-        [sys.executable, "-m", "tdsystem.engine", *(args or ("adjudicate", "-"))],
+        [sys.executable, "-m", "tdsystem.engine", *args],
         input=text,
         capture_output=True,
         text=True,
