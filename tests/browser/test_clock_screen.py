@@ -86,3 +86,40 @@ def expect_text(page, selector: str, text: str, timeout: int = 2500) -> None:
         arg=[selector, text],
         timeout=timeout,
     )
+
+
+def test_a_screen_whose_clock_is_seven_minutes_off_shows_the_right_time(live_server, new_page):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tdsystem.events import services
+
+    event = make_event(600, 600, name="Skewed screen")
+    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    page = new_page(TV_SMALL)
+    page.clock.install(time=timezone.now() + timedelta(minutes=7))
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function("window.tdClock && window.tdClock.data")
+    page.wait_for_timeout(600)
+    shown = seconds_shown(page)
+    assert 590 <= shown <= 600, shown  # not 180 s, as the screen's own clock would say
+
+
+def test_the_screen_marks_a_lost_network_and_recovers_by_itself(live_server, new_page):
+    from tdsystem.events import services
+
+    event = make_event(600, 600, name="Flaky network")
+    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    page = new_page(TV_SMALL)
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function("window.tdClock && window.tdClock.data")
+    page.context.set_offline(True)
+    page.wait_for_function("document.body.classList.contains('is-stale')", timeout=12000)
+    before = seconds_shown(page)
+    page.wait_for_timeout(1200)
+    assert seconds_shown(page) < before  # still counting while offline
+    services.clock_action(event_id=event.pk, action="pause", actor=services.Actor())
+    page.context.set_offline(False)
+    page.wait_for_function("!document.body.classList.contains('is-stale')", timeout=5000)
+    page.wait_for_function("document.body.classList.contains('paused')", timeout=3000)
