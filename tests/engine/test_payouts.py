@@ -1,0 +1,88 @@
+"""Payouts: the amounts always sum to the pool; places for simultaneous bust-outs."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tdsystem.engine import payouts as p
+
+D = Decimal
+
+
+def test_it_splits_a_pool_by_a_fixed_table():
+    assert p.split_pool(D(1000), p.FIXED_TABLES["top-3"], D(1)) == [D(500), D(300), D(200)]
+
+
+def test_leftover_units_go_to_the_places_that_lost_most_to_rounding():
+    amounts = p.split_pool(D(1001), p.FIXED_TABLES["top-3"], D(5))
+    assert sum(amounts) == D(1001)
+    assert amounts == [D(501), D(300), D(200)]
+
+
+@given(
+    pool=st.integers(min_value=0, max_value=10_000_000),
+    entries=st.integers(min_value=1, max_value=5000),
+    unit=st.sampled_from([D(1), D(5), D(25), D("0.01"), D(100)]),
+    fraction=st.sampled_from([0.1, 0.15, 0.2]),
+)
+def test_amounts_always_sum_to_the_pool_and_never_increase_down_the_table(
+    pool, entries, unit, fraction
+):
+    table = p.standard_table(entries, fraction)
+    assert sum(table) == 100
+    amounts = p.split_pool(D(pool), table, unit)
+    assert sum(amounts) == D(pool)
+    assert all(a >= 0 for a in amounts)
+    assert all(a % unit == 0 for a in amounts[1:])
+
+
+def test_a_standard_table_pays_about_the_top_fraction():
+    assert len(p.standard_table(1000, 0.15)) == 150
+    assert len(p.standard_table(5, 0.15)) == 1
+    assert p.standard_table(1000)[0] > p.standard_table(1000)[1]
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ([60, 30], "add up to 90"),
+        ([30, 70], "may not pay more"),
+        ([100, 0], "above 0"),
+        ([], "at least"),
+    ],
+)
+def test_custom_tables_are_checked(values, message):
+    with pytest.raises(p.PayoutError, match=message):
+        p.check_custom(values)
+
+
+def test_the_bigger_starting_stack_finishes_higher():
+    finishes = p.finishing_places(10, [(1, 300), (2, 500)])
+    assert finishes == [p.Finish(2, 9, 9), p.Finish(1, 10, 10)]
+
+
+def test_equal_starting_stacks_share_the_places():
+    finishes = p.finishing_places(10, [(1, 300), (2, 500), (3, 300)])
+    assert finishes == [p.Finish(2, 8, 8), p.Finish(1, 9, 10), p.Finish(3, 9, 10)]
+
+
+def test_ties_across_the_money_line_split_the_prizes_of_the_places_they_share():
+    prizes = [D(500), D(300), D(200)]  # three paid
+    finishes = p.finishing_places(4, [(7, 1000), (8, 1000)])  # places 3 and 4 shared
+    assert {f.place for f in finishes} == {3}
+    assert p.prizes_for(finishes, prizes, D(1)) == {7: D(100), 8: D(100)}
+
+
+def test_an_odd_split_stays_exact():
+    finishes = p.finishing_places(5, [(1, 10), (2, 10), (3, 10)])  # places 3-5
+    won = p.prizes_for(finishes, [D(50), D(30), D(10), D(7), D(3)], D(1))
+    assert sum(won.values()) == D(20) and sorted(won.values()) == [D(6), D(7), D(7)]
+
+
+def test_everyone_busting_at_once_is_refused():
+    with pytest.raises(p.PayoutError, match="one must win"):
+        p.finishing_places(2, [(1, 5), (2, 5)])
