@@ -75,7 +75,15 @@ def _positions(seats: int, occupied: Sequence[int], last: Positions, rule: Butto
     if rule is ButtonRule.MOVING:
         new_button = _next_occupied(live, button)
         new_small = _next_occupied(live, new_button)
-        return new_button, new_small, _next_occupied(live, new_small)
+        new_big = _next_occupied(live, new_small)
+        if new_big != big_blind:
+            return new_button, new_small, new_big
+        # Only when newcomers between the last button and big blind are dealt in (too few
+        # others to play): they would take the button and small blind, and the big blind
+        # would post again. The big blind moves forward instead, the others follow it.
+        new_big = _next_occupied(live, big_blind)
+        new_small = _previous_occupied(live, new_big)
+        return _previous_occupied(live, new_small), new_small, new_big
     new_big = _next_occupied(live, big_blind)
     new_small = big_blind
     new_button = small_blind

@@ -231,3 +231,12 @@ def test_it_skips_the_small_blind_for_the_worst_position_under_the_moving_button
     after = next_hand(table.with_entry(99, seat), "moving")
     assert positions(after) == (2, 5, 6)
     assert next_hand(after, "moving").big_blind == seat
+
+
+def test_it_never_gives_the_big_blind_twice_when_only_newcomers_are_left_to_play():
+    # Heads-up last hand: seat 1 button and small blind, seat 4 big blind. Seat 1 left,
+    # seats 2 and 3 filled since: with them out there would be no hand, so they play.
+    table = Table(1, 4, {2: 100, 3: 101, 4: 4}, 1, 1, 4)
+    assert is_dealt_in(table, 2, "moving") and is_dealt_in(table, 3)
+    assert positions(next_hand(table, "moving")) == (3, 4, 2)
+    assert positions(next_hand(table, "dead")) == (3, 4, 2)

@@ -146,3 +146,35 @@ def test_it_keeps_every_rule_through_a_random_event(seed, players, seats, rule, 
         else:
             assert problems == []
         assert plan_break(tables, break_order=break_order, rng=rng).broken == ()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    seats=st.integers(2, 10),
+    rule=st.sampled_from(["dead", "moving"]),
+    ops=st.lists(st.sampled_from(["leave", "join", "hand", "hand"]), min_size=1, max_size=40),
+)
+def test_it_moves_the_blinds_through_any_comings_and_goings(seed, seats, rule, ops):
+    rng = random.Random(seed)
+    table = Table(1, seats, {seat: seat for seat in rng.sample(range(1, seats + 1), 2)})
+    table = start_hands(table, rng)
+    next_entry = 100
+    for kind in ops:
+        if kind == "leave" and table.count > 2:
+            table = table.without_entry(rng.choice(table.entries))
+        elif kind == "join" and table.empty_seats:
+            table = table.with_entry(next_entry, rng.choice(table.empty_seats))
+            next_entry += 1
+        elif kind == "hand":
+            last = table
+            table = play_hand(table, rule)
+            live = [seat for seat in last.occupied_seats if is_dealt_in(last, seat, rule)]
+            newcomers_between_blinds = any(
+                0 < (seat - last.small_blind) % seats < (last.big_blind - last.small_blind) % seats
+                for seat in last.occupied_seats
+            )
+            if rule == "dead" and len(live) >= 3 and not newcomers_between_blinds:
+                # TDA 32: the small blind takes the last big blind's seat, the button the
+                # last small blind's, whoever sits there now.
+                assert (table.button, table.small_blind) == (last.small_blind, last.big_blind)
