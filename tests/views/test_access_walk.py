@@ -1,0 +1,95 @@
+"""Walk every URL pattern: a staff page or write endpoint is never left open.
+
+Every view is either on the public list below or carries a staff right (set by
+`staff_required` / `api_staff_required`); an anonymous request and a request from a role
+without that right are refused and change nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tdsystem.events.models import LogEntry
+
+pytestmark = pytest.mark.django_db
+
+PUBLIC = {
+    "home",
+    "healthz",
+    "login",
+    "logout",
+    "clock_screen",
+    "schedule",
+    "api_events",
+    "api_clock",
+    "seating:lookup",
+    "seating:api_seats",
+}
+PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
+
+
+def walk(resolver=None, prefix="", namespace=""):
+    resolver = resolver or get_resolver()
+    for p in resolver.url_patterns:
+        if isinstance(p, URLResolver):
+            ns = f"{namespace}{p.namespace}:" if p.namespace else namespace
+            yield from walk(p, prefix + str(p.pattern), ns)
+        elif isinstance(p, URLPattern):
+            yield namespace + (p.name or "?"), prefix + str(p.pattern), p.callback
+
+
+def concrete(route: str, pk: int) -> str:
+    route = re.sub(r"<int:[^>]+>", str(pk), route)
+    route = re.sub(r"<(str:)?[^>]+>", "json", route)
+    return "/" + route.lstrip("^").rstrip("$")
+
+
+def rights(callback) -> str | None:
+    while callback is not None:
+        if hasattr(callback, "staff_right"):
+            return callback.staff_right
+        callback = getattr(callback, "__wrapped__", None)
+    return None
+
+
+def staff_routes():
+    return [
+        (n, r, c) for n, r, c in walk() if n not in PUBLIC and not n.startswith(PUBLIC_PREFIXES)
+    ]
+
+
+def test_every_view_is_public_by_name_or_guarded():
+    unguarded = [name for name, _, callback in staff_routes() if rights(callback) is None]
+    assert unguarded == [], f"views with neither a staff right nor a public listing: {unguarded}"
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_anonymous_requests_to_staff_urls_are_refused(client, event, method):
+    before = LogEntry.objects.count()
+    for name, route, _ in staff_routes():
+        response = getattr(client, method)(concrete(route, event.pk))
+        if response.status_code == 302:
+            assert "/login/" in response["Location"], name
+        else:
+            assert response.status_code in (401, 403, 405), (name, response.status_code)
+    assert LogEntry.objects.count() == before
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_table_device_is_refused_everywhere_but_table_pages(client, event, table_device, method):
+    from tests.personas import make_token
+
+    client.force_login(table_device)
+    token = make_token(table_device)
+    before = LogEntry.objects.count()
+    for name, route, callback in staff_routes():
+        if rights(callback) == "table":
+            continue
+        response = getattr(client, method)(
+            concrete(route, event.pk), HTTP_AUTHORIZATION=f"Bearer {token}"
+        )
+        assert response.status_code in (403, 405), (name, response.status_code)
+    assert LogEntry.objects.count() == before
