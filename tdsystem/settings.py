@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "tdsystem.structures",
     "tdsystem.events",
     "tdsystem.seating",
+    "tdsystem.rulings",
 ]
 
 MIDDLEWARE = [

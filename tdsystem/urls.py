@@ -19,4 +19,5 @@ urlpatterns = [
     path("api/events", events_api.events, name="api_events"),
     path("api/events/<int:event_id>/clock", events_api.clock, name="api_clock"),
     path("", include("tdsystem.seating.urls")),
+    path("", include("tdsystem.rulings.urls")),
 ]

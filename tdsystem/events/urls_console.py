@@ -17,5 +17,4 @@ urlpatterns = [
         structure_views.structure_export,
         name="structure_export",
     ),
-    path("rulings/", structure_views.ruling_placeholder, name="ruling"),
 ]

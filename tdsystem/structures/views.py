@@ -72,8 +72,3 @@ def structure_export(request: HttpRequest, structure_id: int, fmt: str) -> HttpR
     slug = "".join(c if c.isalnum() else "-" for c in structure.name.lower()).strip("-")
     response["Content-Disposition"] = f'attachment; filename="{slug}.{fmt}"'
     return response
-
-
-@staff_required("ruling")
-def ruling_placeholder(request: HttpRequest) -> HttpResponse:
-    return redirect("console:home")

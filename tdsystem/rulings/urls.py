@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "rulings"
+
+urlpatterns = [
+    path("console/rulings/", views.ruling, name="page"),
+]
