@@ -18,10 +18,10 @@ from .seating_model import (
     tables_by_number,
 )
 
-# Final table sizes by the number of seats at the event's tables. The final table forms
-# once the last two tables would otherwise play with about half a table each: two tables
-# of five (9- and 8-handed) become one table of nine, two of four (7- and 6-handed) one
-# of seven; 10-handed tables seat ten at the final table, as two tables of five fit.
+# Final table sizes by the number of seats at the event's tables. The last two tables
+# play with five each (8- to 10-handed) or four each (6- and 7-handed); the players
+# combine when one more busts (nine, or seven), or at once when the tables seat all of
+# them (ten at 10-handed tables). An 8- or 6-handed final table thus has one seat more.
 FINAL_TABLE_SIZES = {10: 10, 9: 9, 8: 9, 7: 7, 6: 7}
 
 
