@@ -61,7 +61,9 @@ class _Planner:
     def in_play(self) -> list[Table]:
         return [table for table in self.tables.values() if table.occupants]
 
-    def move(self, entry: int, source: Table, seat: int, target: int, to_seat: int, reason: Reason):
+    def move(
+        self, entry: int, source: Table, seat: int, target: int, to_seat: int, reason: Reason
+    ) -> None:
         self.tables[source.number] = self.tables[source.number].without_entry(entry)
         self.tables[target] = self.tables[target].with_entry(entry, to_seat)
         journey = self.journeys.get(entry)
