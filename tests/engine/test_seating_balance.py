@@ -1,5 +1,4 @@
 import random
-import time
 
 import pytest
 
@@ -220,19 +219,21 @@ def test_it_plans_nothing_when_the_tables_are_fine():
     assert plan.tables == tuple(tables)
 
 
-def test_it_plans_after_an_elimination_quickly_at_ten_thousand_entries():
+def test_it_keeps_ten_thousand_entries_seated_and_balanced_through_eliminations():
     rng = random.Random(7)
     tables = list(initial_draw([Table(n, 9) for n in range(1, 1113)], range(10_000), rng).tables)
     order = list(range(1112, 0, -1))
-    started = time.perf_counter()
+    active = set(range(10_000))
     for _ in range(20):
         table = rng.choice([t for t in tables if t.count])
         index = tables.index(table)
-        tables[index] = table.without_entry(rng.choice(table.entries))
+        gone = rng.choice(table.entries)
+        active.discard(gone)
+        tables[index] = table.without_entry(gone)
         plan = plan_after_elimination(tables, break_order=order, rng=rng)
         tables = list(plan.tables)
-    per_call = (time.perf_counter() - started) / 20
-    assert per_call < 0.05  # the benchmark reports the figure; this only catches blow-ups
+    # Speed is the benchmark's business (benchmarks/bench_seating.py), not a test's.
+    assert check_invariants(tables, active) == []
 
 
 def test_it_orders_the_break_sequence_by_the_event_then_highest_number():
