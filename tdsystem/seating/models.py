@@ -62,7 +62,7 @@ class EventTable(models.Model):
     broken_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "number"]
+        ordering = ["event_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="event_table_unique"),
             models.UniqueConstraint(
@@ -105,7 +105,7 @@ class Entry(models.Model):
     prize = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
 
     class Meta:
-        ordering = ["event", "number"]
+        ordering = ["event_id", "number"]
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="entry_number_unique"),
@@ -160,9 +160,56 @@ class Move(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["event", "acknowledged_at"], name="move_event_pending")]
 
     def __str__(self) -> str:
-        return (
+        text = (
             f"{self.entry.player.name}: table {self.from_table} seat {self.from_seat} "
             f"to table {self.to_table} seat {self.to_seat}"
         )
+        return text if self.dealt_in else f"{text} (waits for the button)"
+
+
+class Purchase(models.Model):
+    """One buy of chips by an entry: its buy-in, a rebuy or an add-on.
+
+    Entry.chips and Entry.paid are the running sums of these rows; the rows say who bought
+    what and when, for the prize pool and for disputes.
+    """
+
+    class Kind(models.TextChoices):
+        ENTRY = "entry", "Buy-in"
+        REENTRY = "reentry", "Re-entry"
+        REBUY = "rebuy", "Rebuy"
+        ADDON = "addon", "Add-on"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="purchases")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="purchases")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    amount = models.DecimalField(
+        max_digits=12, decimal_places=2, help_text="Share of the prize pool."
+    )
+    chips = models.PositiveBigIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    actor_label = models.CharField(max_length=150)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gte=0), name="purchase_amount_not_negative")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of entry {self.entry_id}: {self.chips} chips"
+
+
+class TableDevice(models.Model):
+    """A tablet fixed to a venue table: its login opens that table's page and no other."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_device"
+    )
+    venue_table = models.ForeignKey(VenueTable, on_delete=models.CASCADE, related_name="devices")
+
+    def __str__(self) -> str:
+        return f"{self.user} at table {self.venue_table.number}"

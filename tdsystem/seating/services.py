@@ -1,134 +1,583 @@
-"""Seating services: registration, the event's tables and the seat draw.
+"""Seating services: the event's tables, entries and buys, the seat draw, hands, move slips.
 
 Seating decisions are the engine's (tdsystem.engine.seating); these functions turn rows
-into engine values, call it, and write the plan back inside one transaction.
+into engine values, call it, and write the result back inside one transaction that
+locks the event's row first (see seatmap.py for the lock order). Balancing, breaking
+and redraws after eliminations live in balancing.py.
 """
 
 from __future__ import annotations
 
 import random
-import secrets
+from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
 
-from tdsystem.events.models import Event
+from tdsystem.engine import clock as clockrules
+from tdsystem.engine import seating as rules
+from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import Actor, log_record
 
-from .models import Entry, EventTable, Player, VenueTable
+from .errors import SeatingError
+from .models import Entry, EventTable, Move, Player, Purchase, VenueTable
+from .seatmap import (
+    Applied,
+    SeatMap,
+    engine_call,
+    engine_table,
+    event_lock,
+    new_seed,
+    next_entry_number,
+    plan_apply,
+)
+
+__all__ = [
+    "Enrolment",
+    "SeatingError",
+    "entry_purchase",
+    "entry_reenter",
+    "move_acknowledge",
+    "player_register",
+    "players_import",
+    "registration_closed_reason",
+    "seats_draw",
+    "table_hand_finish",
+    "tables_release",
+    "tables_reorder",
+    "tables_setup",
+]
+
+MIN_TABLE_SEATS, MAX_TABLE_SEATS = 6, 10
 
 
-class SeatingError(ValueError):
-    """A seating request that cannot be carried out; nothing was changed."""
+# Tables ---------------------------------------------------------------------------------
 
 
 def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) -> list[EventTable]:
-    """Put venue tables into play for the event; they break highest number first."""
-    if not 2 <= seats <= 10:
-        raise SeatingError("a table has 2 to 10 seats")
-    created = []
+    """Put venue tables into play for the event; the break order becomes highest first."""
+    if not MIN_TABLE_SEATS <= seats <= MAX_TABLE_SEATS:
+        raise SeatingError(
+            f"a table has {MIN_TABLE_SEATS} to {MAX_TABLE_SEATS} seats", field="seats"
+        )
+    if not numbers or any(number < 1 for number in numbers):
+        raise SeatingError("give table numbers from 1 up", field="numbers")
     with transaction.atomic():
-        for number in numbers:
+        event = event_lock(event.pk)
+        seated = set(
+            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
+            .values_list("table__number", flat=True)
+            .distinct()
+        )
+        created = []
+        for number in sorted(set(numbers)):
             venue, _ = VenueTable.objects.get_or_create(number=number, defaults={"seats": seats})
             busy = EventTable.objects.filter(venue_table=venue, in_play=True).exclude(event=event)
             if busy.exists():
-                raise SeatingError(f"table {number} is in use by another event")
+                raise SeatingError(f"table {number} is in use by another event", field="numbers")
+            old = EventTable.objects.filter(event=event, number=number).first()
+            if old and number in seated and old.seats != seats:
+                raise SeatingError(f"players sit at table {number}: its seats cannot change")
             table, _ = EventTable.objects.update_or_create(
                 event=event,
                 number=number,
-                defaults={"venue_table": venue, "seats": seats, "in_play": True},
+                defaults={"venue_table": venue, "seats": seats, "in_play": True, "broken_at": None},
             )
             created.append(table)
-        ranked = sorted(event.tables.filter(in_play=True), key=lambda t: -t.number)
-        for rank, table in enumerate(ranked):
-            EventTable.objects.filter(pk=table.pk).update(break_rank=rank)
+        _rank_tables(event, [])
         log_record(
             event=event,
             actor=actor,
             action="tables.setup",
-            summary=f"Tables in play: {', '.join(str(n) for n in numbers)} ({seats} seats)",
+            summary=f"Tables in play: {_numbers(numbers)} ({seats} seats)",
+            data={"numbers": sorted(set(numbers)), "seats": seats},
         )
     return created
 
 
-def player_register(
-    *, event: Event, name: str, actor: Actor, member_id: str = "", reentry: bool = False
-) -> Entry:
-    name = " ".join(name.split())
-    if not name:
-        raise SeatingError("the player needs a name")
+def _numbers(numbers) -> str:
+    return ", ".join(str(n) for n in sorted(set(numbers)))
+
+
+def _rank_tables(event: Event, first: list[int]) -> list[int]:
+    """Rank the tables in play: `first` in that order, then highest number first."""
+    tables = list(EventTable.objects.filter(event=event, in_play=True))
+    position = {number: index for index, number in enumerate(dict.fromkeys(first))}
+    tables.sort(key=lambda t: (position.get(t.number, len(position)), -t.number))
+    for rank, table in enumerate(tables):
+        table.break_rank = rank
+    EventTable.objects.bulk_update(tables, ["break_rank"])
+    return [table.number for table in tables]
+
+
+def tables_reorder(*, event_id: int, numbers: list[int], actor: Actor) -> list[int]:
+    """Set the break order: `numbers` break first, in that order; the rest highest first."""
     with transaction.atomic():
-        locked = Event.objects.select_for_update().get(pk=event.pk)
-        player = None
-        if member_id:
-            player = Player.objects.filter(member_id=member_id).first()
-        if player is None:
-            player = Player.objects.create(name=name[:120], member_id=member_id[:40])
-        if Entry.objects.filter(event=locked, player=player, status=Entry.Status.ACTIVE).exists():
-            raise SeatingError(f"{player.name} already has an active entry")
-        number = (Entry.objects.filter(event=locked).aggregate(n=Max("number"))["n"] or 0) + 1
-        entry = Entry.objects.create(
-            event=locked,
-            player=player,
-            number=number,
-            is_reentry=reentry,
-            chips=locked.starting_stack,
-            paid=Decimal(locked.buy_in),
+        event = event_lock(event_id)
+        in_play = set(
+            EventTable.objects.filter(event=event, in_play=True).values_list("number", flat=True)
+        )
+        unknown = [n for n in numbers if n not in in_play]
+        if unknown:
+            raise SeatingError(f"not in play: table {_numbers(unknown)}", field="numbers")
+        order = _rank_tables(event, numbers)
+        log_record(
+            event=event,
+            actor=actor,
+            action="tables.order",
+            summary=f"Break order: {', '.join(str(n) for n in order)}",
+            data={"order": order},
+        )
+    return order
+
+
+def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
+    """Take empty tables out of the event (they go back to the venue)."""
+    with transaction.atomic():
+        event = event_lock(event_id)
+        tables = list(
+            EventTable.objects.select_for_update().filter(
+                event=event, number__in=numbers, in_play=True
+            )
+        )
+        if len(tables) != len(set(numbers)):
+            raise SeatingError("only tables in play can be released", field="numbers")
+        occupied = Entry.objects.filter(table__in=tables, status=Entry.Status.ACTIVE)
+        if occupied.exists():
+            raise SeatingError("players sit at that table: break or balance it first")
+        EventTable.objects.filter(pk__in=[t.pk for t in tables]).update(
+            in_play=False, button=None, small_blind=None, big_blind=None
+        )
+        _rank_tables(event, [])
+        log_record(
+            event=event,
+            actor=actor,
+            action="tables.release",
+            summary=f"Tables released: {_numbers(numbers)}",
+            data={"numbers": sorted(set(numbers))},
+        )
+
+
+# Registration, re-entries and buys ------------------------------------------------------
+
+
+def registration_closed_reason(event: Event, *, now: datetime | None = None) -> str | None:
+    """Why no new entry is taken now, or None while registration is open.
+
+    `late_registration_end_level` is a level number (breaks are not levels): entries are
+    taken until that level ends. 0 means no late registration: until the clock starts.
+    """
+    clock = Clock.objects.filter(pk=event.pk).first()
+    if clock is None:
+        return None
+    levels = list(
+        event.structure.levels.order_by("position").values_list("kind", "duration_seconds")
+    )
+    state = clockrules.ClockState(
+        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
+    )
+    if levels:
+        # A level may have run out with no worker to record it yet: count it as over.
+        state, _ = clockrules.settle(state, [d for _, d in levels], now or timezone.now())
+    if state.status == clockrules.FINISHED:
+        return "the event has finished"
+    last = event.late_registration_end_level
+    if last == 0:
+        if state.status == clockrules.NOT_STARTED:
+            return None
+        return "registration closed when the clock started (no late registration)"
+    positions = [index for index, (kind, _) in enumerate(levels) if kind == "level"]
+    if last <= len(positions) and state.level_index > positions[last - 1]:
+        return f"late registration closed at the end of level {last}"
+    return None
+
+
+@dataclass(frozen=True)
+class Enrolment:
+    """A new entry and where it sits (no seat before the draw), with any moves it caused."""
+
+    entry: Entry
+    dealt_in: bool
+    seed: int
+    applied: Applied | None
+
+
+def player_register(
+    *,
+    event: Event,
+    name: str,
+    actor: Actor,
+    member_id: str = "",
+    rng_seed: int | None = None,
+) -> Enrolment:
+    """Register a player's entry. After the draw the entry is seated at once (TDA 8-A).
+
+    A member id finds the player again; a member who busted may only come back as a
+    re-entry (see entry_reenter).
+    """
+    name = " ".join(name.split())
+    member_id = member_id.strip()
+    if not name:
+        raise SeatingError("the player needs a name", field="name")
+    if len(name) > 120:
+        raise SeatingError("the name is longer than 120 characters", field="name")
+    if len(member_id) > 40:
+        raise SeatingError("the member id is longer than 40 characters", field="member_id")
+    with transaction.atomic():
+        event = event_lock(event.pk)
+        _check_open(event)
+        player = Player.objects.filter(member_id=member_id).first() if member_id else None
+        if player is not None:
+            if Entry.objects.filter(event=event, player=player).exists():
+                if not event.reentry_allowed:
+                    raise SeatingError(f"{player.name} has entered already", field="member_id")
+                raise SeatingError(
+                    f"{player.name} has entered already: use a re-entry", field="member_id"
+                )
+        else:
+            player = Player.objects.create(name=name, member_id=member_id)
+        return _enrol(event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed))
+
+
+def players_import(*, event_id: int, names: list[str], actor: Actor) -> int:
+    """Register a list of pre-registered players at once, before the seat draw."""
+    names = [" ".join(name.split()) for name in names]
+    names = [name for name in names if name]
+    if not names:
+        raise SeatingError("no names to register", field="names")
+    if any(len(name) > 120 for name in names):
+        raise SeatingError("a name is longer than 120 characters", field="names")
+    with transaction.atomic():
+        event = event_lock(event_id)
+        _check_open(event)
+        if SeatMap.read(event).drawn:
+            raise SeatingError("the seats are drawn: register late players one by one")
+        first = next_entry_number(event)
+        players = Player.objects.bulk_create(Player(name=name) for name in names)
+        entries = Entry.objects.bulk_create(
+            Entry(
+                event=event,
+                player=player,
+                number=first + index,
+                chips=event.starting_stack,
+                paid=Decimal(event.buy_in),
+            )
+            for index, player in enumerate(players)
+        )
+        Purchase.objects.bulk_create(
+            Purchase(
+                event=event,
+                entry=entry,
+                kind=Purchase.Kind.ENTRY,
+                amount=entry.paid,
+                chips=entry.chips,
+                actor_label=actor.label,
+            )
+            for entry in entries
         )
         log_record(
-            event=locked,
+            event=event,
             actor=actor,
-            action="entry.register",
-            summary=f"{'Re-entry' if reentry else 'Entry'} #{number}: {player.name}",
-            data={"entry": entry.pk},
+            action="entry.import",
+            summary=f"Registered {len(entries)} players: #{first} to #{entries[-1].number}",
+            data={"first": first, "count": len(entries)},
         )
-    return entry
+    return len(entries)
+
+
+def entry_reenter(
+    *, event_id: int, entry_id: int, actor: Actor, rng_seed: int | None = None
+) -> Enrolment:
+    """A busted player buys a new entry, seated by a new random draw (TDA 8-A)."""
+    with transaction.atomic():
+        event = event_lock(event_id)
+        old = Entry.objects.select_related("player").filter(pk=entry_id, event=event).first()
+        if old is None:
+            raise SeatingError(f"no entry {entry_id} in this event", field="entry")
+        if not event.reentry_allowed:
+            raise SeatingError("this event does not allow re-entries")
+        if old.status == Entry.Status.ACTIVE:
+            raise SeatingError(f"{old.player.name} is still playing: no re-entry needed")
+        _check_open(event)
+        playing = Entry.objects.filter(player_id=old.player_id, status=Entry.Status.ACTIVE)
+        if playing.filter(event=event).exists():
+            raise SeatingError(f"{old.player.name} has re-entered already")
+        return _enrol(event, old.player, Purchase.Kind.REENTRY, actor, new_seed(rng_seed))
+
+
+def _check_open(event: Event) -> None:
+    reason = registration_closed_reason(event)
+    if reason:
+        raise SeatingError(f"No new entries: {reason}.")
+
+
+def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> Enrolment:
+    """Create the entry, seat it if the seats are drawn, and rebalance around it."""
+    rng = random.Random(seed)
+    seatmap = SeatMap.read(event)
+    placement = None
+    if seatmap.drawn:
+        # The entry has no id yet; 0 stands in for it (no row has id 0).
+        placement = engine_call(
+            rules.seat_new_entry, seatmap.engine_tables(), 0, rng, rule=event.button_rule
+        )
+    number = next_entry_number(event)
+    try:
+        entry = Entry.objects.create(
+            event=event,
+            player=player,
+            number=number,
+            is_reentry=kind == Purchase.Kind.REENTRY,
+            chips=event.starting_stack,
+            paid=Decimal(event.buy_in),
+            table=seatmap.by_number[placement.table] if placement else None,
+            seat=placement.seat if placement else None,
+        )
+    except IntegrityError:
+        raise SeatingError(f"{player.name} already has an active entry") from None
+    Purchase.objects.create(
+        event=event,
+        entry=entry,
+        kind=kind,
+        amount=entry.paid,
+        chips=entry.chips,
+        actor_label=actor.label,
+    )
+    applied = None
+    where = "seat at the draw"
+    if placement:
+        seatmap.seated[entry.pk] = (placement.table, placement.seat)
+        where = f"table {placement.table} seat {placement.seat}"
+        if not placement.dealt_in:
+            where += " (waits for the button)"
+        plan = engine_call(
+            rules.plan_after_elimination,
+            seatmap.engine_tables(),
+            break_order=seatmap.break_order,
+            threshold=event.balance_threshold,
+            rng=rng,
+            rule=event.button_rule,
+        )
+        if plan.moves or plan.broken:
+            applied = plan_apply(seatmap, plan, rng)
+    label = "Re-entry" if kind == Purchase.Kind.REENTRY else "Entry"
+    log_record(
+        event=event,
+        actor=actor,
+        action="entry.reenter" if kind == Purchase.Kind.REENTRY else "entry.register",
+        summary=f"{label} #{number}: {player.name}, {where}",
+        data={
+            "entry": entry.pk,
+            "number": number,
+            "seed": seed,
+            "table": placement.table if placement else None,
+            "seat": placement.seat if placement else None,
+            "dealt_in": placement.dealt_in if placement else True,
+            **(applied.as_log() if applied else {}),
+        },
+    )
+    return Enrolment(entry, placement.dealt_in if placement else True, seed, applied)
+
+
+def entry_purchase(
+    *,
+    event_id: int,
+    entry_id: int,
+    kind: str,
+    actor: Actor,
+    chips: int | None = None,
+    amount: Decimal | None = None,
+) -> Purchase:
+    """A rebuy or an add-on: chips for the entry, money for the prize pool.
+
+    By default a buy costs the event's buy-in and brings its starting stack.
+    """
+    if kind not in (Purchase.Kind.REBUY, Purchase.Kind.ADDON):
+        raise SeatingError("a buy is a rebuy or an add-on", field="kind")
+    with transaction.atomic():
+        event = event_lock(event_id)
+        chips = event.starting_stack if chips is None else int(chips)
+        amount = Decimal(event.buy_in) if amount is None else Decimal(amount)
+        if chips <= 0:
+            raise SeatingError("a buy brings at least one chip", field="chips")
+        if amount < 0:
+            raise SeatingError("the amount cannot be negative", field="amount")
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("player")
+            .filter(pk=entry_id, event=event)
+            .first()
+        )
+        if entry is None:
+            raise SeatingError(f"no entry {entry_id} in this event", field="entry")
+        if entry.status != Entry.Status.ACTIVE:
+            raise SeatingError(f"{entry.player.name} is out: a re-entry, not a {kind}")
+        Entry.objects.filter(pk=entry.pk).update(chips=F("chips") + chips, paid=F("paid") + amount)
+        purchase = Purchase.objects.create(
+            event=event, entry=entry, kind=kind, amount=amount, chips=chips, actor_label=actor.label
+        )
+        log_record(
+            event=event,
+            actor=actor,
+            action=f"entry.{kind}",
+            summary=(
+                f"{purchase.get_kind_display()} for #{entry.number} {entry.player.name}: "
+                f"{chips} chips, {amount} to the prize pool"
+            ),
+            data={"entry": entry.pk, "chips": chips, "amount": str(amount)},
+        )
+    return purchase
+
+
+# The draw and the hands -------------------------------------------------------------------
 
 
 def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
-    """Random draw of every unseated active entry, filling the tables evenly.
+    """Random draw of every active entry (TDA 7), even counts, a drawn button per table.
 
-    The seed is logged so the draw can be reproduced in a dispute.
+    The seed is logged: the same seed with the same entries and tables gives the same
+    draw, so a draw can be reproduced in a dispute. Returns how many were seated.
     """
-    seed = secrets.randbits(48) if seed is None else seed
+    seed = new_seed(seed)
     rng = random.Random(seed)
     with transaction.atomic():
-        Event.objects.select_for_update().get(pk=event.pk)
-        tables = list(event.tables.filter(in_play=True).order_by("number"))
-        if not tables:
+        event = event_lock(event.pk)
+        list(EventTable.objects.select_for_update().filter(event=event, in_play=True).values("pk"))
+        seatmap = SeatMap.read(event)
+        if seatmap.drawn:
+            raise SeatingError("the seats are drawn already: use a redraw to draw again")
+        if not seatmap.tables:
             raise SeatingError("put tables into play before the draw")
         entries = list(
-            Entry.objects.filter(
-                event=event, status=Entry.Status.ACTIVE, table__isnull=True
-            ).order_by("number")
+            Entry.objects.select_for_update()
+            .filter(event=event, status=Entry.Status.ACTIVE)
+            .order_by("number")
+            .values_list("pk", flat=True)
         )
-        taken = {
-            (e.table_id, e.seat) for e in Entry.objects.filter(event=event, table__isnull=False)
-        }
-        free = [(t, s) for t in tables for s in range(1, t.seats + 1) if (t.pk, s) not in taken]
-        if len(entries) > len(free):
-            raise SeatingError(f"{len(entries)} players but only {len(free)} free seats")
-        counts = {t.pk: sum(1 for tid, _ in taken if tid == t.pk) for t in tables}
-        rng.shuffle(entries)
-        by_table = {t.pk: [s for (tt, s) in free if tt.pk == t.pk] for t in tables}
-        for seats in by_table.values():
-            rng.shuffle(seats)
-        for entry in entries:
-            table = min(tables, key=lambda t: (counts[t.pk], rng.random()))
-            entry.table, entry.seat = table, by_table[table.pk].pop()
-            counts[table.pk] += 1
-        Entry.objects.bulk_update(entries, ["table", "seat"])
-        for table in tables:
-            seated = sorted(e.seat for e in entries if e.table_id == table.pk)
-            if table.button is None and seated:
-                table.button = rng.choice(seated)
-                table.save(update_fields=["button"])
+        if not entries:
+            raise SeatingError("nobody to seat: register players first")
+        draw = engine_call(rules.initial_draw, seatmap.engine_tables(), entries, rng)
+        Entry.objects.bulk_update(
+            [
+                Entry(pk=p.entry, table_id=seatmap.by_number[p.table].pk, seat=p.seat)
+                for p in draw.placements
+            ],
+            ["table", "seat"],
+            batch_size=500,
+        )
+        rows = []
+        for table in draw.tables:
+            row = seatmap.by_number[table.number]
+            row.button, row.small_blind, row.big_blind = (
+                table.button,
+                table.small_blind,
+                table.big_blind,
+            )
+            rows.append(row)
+        EventTable.objects.bulk_update(rows, ["button", "small_blind", "big_blind"])
+        opened = sorted({p.table for p in draw.placements})
         log_record(
             event=event,
             actor=actor,
             action="seats.draw",
-            summary=f"Seat draw: {len(entries)} players at {len(tables)} tables",
-            data={"seed": seed, "entries": len(entries)},
+            summary=f"Seat draw: {len(entries)} players at {len(opened)} tables (seed {seed})",
+            data={"seed": seed, "entries": len(entries), "tables": opened},
         )
     return len(entries)
+
+
+def table_hand_finish(
+    *,
+    event_id: int,
+    table_number: int,
+    actor: Actor,
+    expected_hand: int | None = None,
+    rng_seed: int | None = None,
+) -> EventTable:
+    """The hand at a table is over: move the button and blinds by the event's rule (D11).
+
+    `expected_hand` is the table's hand count the caller saw; a second tap on the same
+    hand (or a page that is out of date) then changes nothing.
+    """
+    seed = new_seed(rng_seed)
+    with transaction.atomic():
+        event = event_lock(event_id)
+        row = (
+            EventTable.objects.select_for_update()
+            .filter(event=event, number=table_number, in_play=True)
+            .first()
+        )
+        if row is None:
+            raise SeatingError(f"table {table_number} is not in play", field="table")
+        if expected_hand is not None and expected_hand != row.hand_number:
+            raise SeatingError(
+                f"table {table_number} has finished that hand already "
+                f"({row.hand_number} hands so far): reload the page"
+            )
+        occupants = Entry.objects.filter(table=row, status=Entry.Status.ACTIVE).values_list(
+            "seat", "pk"
+        )
+        table = engine_table(row, occupants)
+        if table.count < 2:
+            raise SeatingError(f"table {table_number} has {table.count} player: no hand to deal")
+        if table.started:
+            new = engine_call(rules.next_hand, table, event.button_rule)
+        else:
+            new = engine_call(rules.start_hands, table, random.Random(seed))
+        row.button, row.small_blind, row.big_blind = new.button, new.small_blind, new.big_blind
+        row.hand_number += 1
+        row.save(update_fields=["button", "small_blind", "big_blind", "hand_number"])
+        notes = []
+        if new.entry_at(new.button) is None:
+            notes.append("dead button")
+        if new.entry_at(new.small_blind) is None:
+            notes.append("dead small blind")
+        if new.button == new.small_blind:
+            notes.append("heads-up")
+        log_record(
+            event=event,
+            actor=actor,
+            action="table.hand",
+            summary=(
+                f"Table {table_number}, hand {row.hand_number + 1}: button seat {new.button}, "
+                f"blinds seats {new.small_blind} and {new.big_blind}"
+                + (f" ({', '.join(notes)})" if notes else "")
+            ),
+            data={
+                "table": table_number,
+                "hand": row.hand_number,
+                "positions": [new.button, new.small_blind, new.big_blind],
+                "seed": None if table.started else seed,
+            },
+        )
+    return row
+
+
+# Move slips ------------------------------------------------------------------------------
+
+
+def move_acknowledge(*, event_id: int, move_id: int, actor: Actor) -> Move:
+    """The floor confirms a move slip was carried out. A second confirmation is a no-op."""
+    now = timezone.now()
+    with transaction.atomic():
+        updated = Move.objects.filter(
+            pk=move_id, event_id=event_id, acknowledged_at__isnull=True
+        ).update(acknowledged_at=now, acknowledged_by=actor.user)
+        move = Move.objects.select_related("entry__player", "event").filter(
+            pk=move_id, event_id=event_id
+        )
+        move = move.first()
+        if move is None:
+            raise SeatingError(f"no move slip {move_id} in this event", field="move")
+        if updated:
+            log_record(
+                event=move.event,
+                actor=actor,
+                action="move.ack",
+                summary=f"Move done: {move}",
+                data={"move": move.pk},
+            )
+    return move

@@ -1,0 +1,207 @@
+"""Eliminations and what they set off: balancing, table breaks and redraws (TDA 10, 11).
+
+`entry_eliminate` is the minimal bust-out (the entry leaves its seat with its finishing
+place); `tables_rebalance` asks the engine what the seating needs now and carries it
+out as move slips. Callers that bust a player run both in one transaction
+(`entry_eliminate_and_rebalance`) so the floor never sees a half-done change.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from tdsystem.engine import seating as rules
+from tdsystem.events.models import Event
+from tdsystem.events.services import Actor, log_record
+
+from .errors import SeatingError
+from .models import Entry, EventTable, Move
+from .seatmap import SeatMap, engine_call, event_lock, new_seed, plan_apply
+
+REDRAW_TABLE_COUNTS = (1, 2, 3)
+
+
+@dataclass(frozen=True)
+class Rebalance:
+    """What a rebalance did: "balance", "break" or "redraw" (None: nothing was needed)."""
+
+    kind: str | None
+    seed: int
+    moves: list[Move]
+    broken: list[int]
+
+
+def entry_eliminate(*, event_id: int, entry_id: int, actor: Actor) -> Entry:
+    """The entry is out: its seat is freed, and it finishes in the place it busted in.
+
+    The place is the number of active entries before this one left. Nothing is
+    rebalanced here: call tables_rebalance next (in the same transaction).
+    """
+    with transaction.atomic():
+        event = event_lock(event_id)
+        seat_of = Entry.objects.filter(pk=entry_id, event=event).values_list("table_id", flat=True)
+        table_id = seat_of.first()
+        if table_id is not None:
+            list(EventTable.objects.select_for_update().filter(pk=table_id).values("pk"))
+        entry = (
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("player", "table")
+            .filter(pk=entry_id, event=event)
+            .first()
+        )
+        if entry is None:
+            raise SeatingError(f"no entry {entry_id} in this event", field="entry")
+        if entry.status != Entry.Status.ACTIVE:
+            raise SeatingError(f"#{entry.number} {entry.player.name} is out already")
+        where = f"table {entry.table.number} seat {entry.seat}" if entry.table else "no seat"
+        place = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).count()
+        now = timezone.now()
+        Entry.objects.filter(pk=entry.pk).update(
+            status=Entry.Status.BUSTED, table=None, seat=None, busted_at=now, place=place
+        )
+        entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
+        entry.busted_at, entry.place = now, place
+        log_record(
+            event=event,
+            actor=actor,
+            action="entry.eliminate",
+            summary=f"#{entry.number} {entry.player.name} is out in place {place} ({where})",
+            at=now,
+            data={"entry": entry.pk, "place": place, "from": where},
+        )
+    return entry
+
+
+def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None) -> Rebalance:
+    """Carry out what the seating needs after players left or joined.
+
+    The final table is redrawn once its players fit it; before that the next table in
+    the break order breaks when the players fit one table fewer, then the tables are
+    balanced to the event's threshold (TDA 10, 11-A). The seed is logged.
+    """
+    seed = new_seed(rng_seed)
+    rng = random.Random(seed)
+    with transaction.atomic():
+        event = event_lock(event_id)
+        seatmap = SeatMap.read(event)
+        tables = seatmap.engine_tables()
+        if _redraw_due(event, tables) == 1:
+            kind, plan = "redraw", _redraw_plan(event, seatmap, tables, 1, rng)
+        else:
+            plan = engine_call(
+                rules.plan_after_elimination,
+                tables,
+                break_order=seatmap.break_order,
+                threshold=event.balance_threshold,
+                rng=rng,
+                rule=event.button_rule,
+            )
+            kind = "break" if plan.broken else "balance"
+        if not plan.moves and not plan.broken:
+            return Rebalance(None, seed, [], [])
+        applied = plan_apply(seatmap, plan, rng)
+        log_record(
+            event=event,
+            actor=actor,
+            action=f"seats.{kind}",
+            summary=_summary(kind, applied.moves, applied.broken),
+            data={"seed": seed, **applied.as_log()},
+        )
+    return Rebalance(kind, seed, applied.moves, applied.broken)
+
+
+def entry_eliminate_and_rebalance(
+    *, event_id: int, entry_id: int, actor: Actor, rng_seed: int | None = None
+) -> tuple[Entry, Rebalance]:
+    """A bust-out as the floor records it: the player leaves, the tables follow at once."""
+    with transaction.atomic():
+        entry = entry_eliminate(event_id=event_id, entry_id=entry_id, actor=actor)
+        result = tables_rebalance(event_id=event_id, actor=actor, rng_seed=rng_seed)
+    return entry, result
+
+
+def tables_redraw(
+    *, event_id: int, table_count: int, actor: Actor, rng_seed: int | None = None
+) -> Rebalance:
+    """The director redraws every seat into `table_count` tables (3, 2, or the final 1).
+
+    The tables that stay are the last ones in the break order; all players get a move
+    slip with reason "redraw", and each table a fresh button by draw.
+    """
+    if table_count not in REDRAW_TABLE_COUNTS:
+        raise SeatingError("redraw into 1, 2 or 3 tables", field="tables")
+    seed = new_seed(rng_seed)
+    rng = random.Random(seed)
+    with transaction.atomic():
+        event = event_lock(event_id)
+        seatmap = SeatMap.read(event)
+        tables = seatmap.engine_tables()
+        refusal = redraw_refusal(event, tables, table_count)
+        if refusal:
+            raise SeatingError(refusal)
+        plan = _redraw_plan(event, seatmap, tables, table_count, rng)
+        applied = plan_apply(seatmap, plan, rng)
+        log_record(
+            event=event,
+            actor=actor,
+            action="seats.redraw",
+            summary=_summary("redraw", applied.moves, applied.broken),
+            data={"seed": seed, "tables": table_count, **applied.as_log()},
+        )
+    return Rebalance("redraw", seed, applied.moves, applied.broken)
+
+
+def final_table_size(event: Event) -> int | None:
+    try:
+        return rules.final_table_size(event.seats_per_table)
+    except rules.SeatingError:
+        return None  # tables of 2 to 5 seats: no final table redraw
+
+
+def redraw_refusal(event: Event, tables, table_count: int) -> str | None:
+    """Why a redraw into `table_count` tables cannot be done now, or None."""
+    playing = [table for table in tables if table.occupants]
+    players = sum(table.count for table in playing)
+    final = final_table_size(event)
+    if table_count == 1 and final is None:
+        return f"no final table size for {event.seats_per_table}-handed tables"
+    capacity = final if table_count == 1 else table_count * event.seats_per_table
+    if len(playing) < table_count:
+        return f"only {len(playing)} table(s) in play"
+    if players > (capacity or 0):
+        return f"{players} players do not fit {table_count} table(s) of {capacity // table_count}"
+    return None
+
+
+def _redraw_due(event: Event, tables) -> int | None:
+    if final_table_size(event) is None:
+        return None
+    return rules.redraw_due(tables, event.seats_per_table, redraw_at=(1,))
+
+
+def _redraw_plan(event: Event, seatmap: SeatMap, tables, table_count: int, rng) -> rules.Plan:
+    """The redraw into the tables that break last; the final table gets its full size."""
+    staying = rules.break_sequence(tables, seatmap.break_order)[-table_count:]
+    final = final_table_size(event) if table_count == 1 else None
+    targets = []
+    for number in reversed(staying):
+        seats = seatmap.by_number[number].seats
+        targets.append(rules.Table(number, max(seats, final or 0)))
+    return engine_call(rules.plan_redraw, tables, target_tables=targets, rng=rng)
+
+
+def _summary(kind: str, moves: list[Move], broken: list[int]) -> str:
+    if kind == "redraw":
+        tables = sorted({m.to_table for m in moves})
+        label = "Final table redraw" if len(tables) == 1 else "Redraw"
+        return f"{label}: {len(moves)} players to table {', '.join(map(str, tables))}"
+    if broken:
+        return f"Table {', '.join(map(str, broken))} breaks: {len(moves)} move slips"
+    return "Balancing: " + "; ".join(
+        f"table {m.from_table} seat {m.from_seat} to table {m.to_table} seat {m.to_seat}"
+        for m in moves
+    )

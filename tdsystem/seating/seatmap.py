@@ -1,0 +1,221 @@
+"""The event's seating as engine values, and engine plans written back to rows.
+
+Every change of seats takes the event's row lock first (`event_lock`), so one event's
+seating changes one at a time and the reads here need no lock of their own. The rows a
+plan writes are then locked in a fixed order (tables, then entries, each by primary key)
+and checked unchanged, which also guards against code that edits entries without going
+through seating. A whole read-plan-write costs a constant number of queries, whatever
+the size of the field.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, field
+
+from django.db.models import Max
+from django.utils import timezone
+
+from tdsystem.engine import seating as rules
+from tdsystem.events.models import Event
+
+from .errors import SeatingError
+from .models import Entry, EventTable, Move
+
+# Batches keep bulk_update's CASE expressions short: PostgreSQL evaluates them row by
+# row, so one statement for ten thousand rows would cost quadratic time.
+BATCH = 500
+
+
+def new_seed(seed: int | None) -> int:
+    """A seed for the engine's random choices; it is logged so a draw can be replayed."""
+    return secrets.randbits(48) if seed is None else int(seed)
+
+
+def engine_call(function, /, *args, **kwargs):
+    """Call an engine function, turning its refusal into the services' SeatingError."""
+    try:
+        return function(*args, **kwargs)
+    except rules.SeatingError as exc:
+        raise SeatingError(str(exc)) from exc
+
+
+def event_lock(event_id: int) -> Event:
+    """Lock the event's row: the first lock of every seating change."""
+    try:
+        return Event.objects.select_for_update().get(pk=event_id)
+    except Event.DoesNotExist:
+        raise SeatingError(f"no event {event_id}", field="event") from None
+
+
+def next_entry_number(event: Event) -> int:
+    return (Entry.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+@dataclass
+class SeatMap:
+    """The tables an event uses and who sits where, read once under the event's lock."""
+
+    event: Event
+    tables: list[EventTable]  # in break order: the first breaks first
+    seated: dict[int, tuple[int, int]]  # entry id -> (table number, seat)
+    by_number: dict[int, EventTable] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_number = {table.number: table for table in self.tables}
+
+    @classmethod
+    def read(cls, event: Event) -> SeatMap:
+        tables = sorted(
+            EventTable.objects.filter(event=event, in_play=True),
+            key=lambda table: (table.break_rank, -table.number),
+        )
+        numbers = {table.pk: table.number for table in tables}
+        rows = (
+            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
+            .order_by()
+            .values_list("pk", "table_id", "seat")
+        )
+        seated = {pk: (numbers[table_id], seat) for pk, table_id, seat in rows}
+        return cls(event, tables, seated)
+
+    @property
+    def drawn(self) -> bool:
+        return bool(self.seated)
+
+    @property
+    def break_order(self) -> list[int]:
+        return [table.number for table in self.tables]
+
+    def engine_tables(self) -> list[rules.Table]:
+        """The tables in the order they open: the reverse of the break order."""
+        occupants: dict[int, list[tuple[int, int]]] = {}
+        for entry, (number, seat) in self.seated.items():
+            occupants.setdefault(number, []).append((seat, entry))
+        return [
+            engine_table(table, occupants.get(table.number, ())) for table in reversed(self.tables)
+        ]
+
+
+def engine_table(table: EventTable, occupants) -> rules.Table:
+    positions = (table.button, table.small_blind, table.big_blind)
+    if None in positions:
+        positions = (None, None, None)
+    return rules.Table(table.number, table.seats, tuple(occupants), *positions)
+
+
+def _positions(table: rules.Table) -> tuple[int | None, int | None, int | None]:
+    return table.button, table.small_blind, table.big_blind
+
+
+def first_buttons(tables, rng: random.Random) -> list[rules.Table]:
+    """Deal a first button at tables that gained a second player; forget it at empty ones."""
+    ready = []
+    for table in tables:
+        if table.count >= 2 and not table.started:
+            table = rules.start_hands(table, rng)
+        elif table.count == 0 and table.started:
+            table = table.emptied()
+        ready.append(table)
+    return ready
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What a plan changed: the Move rows (move slips) and the tables that broke."""
+
+    moves: list[Move]
+    broken: list[int]
+
+    def as_log(self) -> dict:
+        return {
+            "moves": [
+                [m.entry_id, m.from_table, m.from_seat, m.to_table, m.to_seat, m.reason]
+                for m in self.moves
+            ],
+            "broken": self.broken,
+        }
+
+
+def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applied:
+    """Write the plan's seats, move slips and table changes.
+
+    Movers first leave their seats, then sit down, so a plan that frees and fills the
+    same seat never trips the one-player-per-seat constraint half way.
+    """
+    now = timezone.now()
+    broken = set(plan.broken)
+    changed: dict[int, rules.Table] = {}
+    for table in first_buttons(plan.tables, rng):
+        row = seatmap.by_number[table.number]
+        before = (row.button, row.small_blind, row.big_blind)
+        if table.number in broken or _positions(table) != before or table.seats != row.seats:
+            changed[table.number] = table
+    touched = set(changed) | {m.from_table for m in plan.moves} | {m.to_table for m in plan.moves}
+    _lock_tables([seatmap.by_number[number].pk for number in touched])
+    _lock_entries(seatmap, {m.entry: (m.from_table, m.from_seat) for m in plan.moves})
+
+    movers = [m.entry for m in plan.moves]
+    Entry.objects.filter(pk__in=movers).update(table=None, seat=None)
+    Entry.objects.bulk_update(
+        [
+            Entry(pk=m.entry, table_id=seatmap.by_number[m.to_table].pk, seat=m.to_seat)
+            for m in plan.moves
+        ],
+        ["table", "seat"],
+        batch_size=BATCH,
+    )
+    for m in plan.moves:
+        seatmap.seated[m.entry] = (m.to_table, m.to_seat)
+
+    rows = []
+    for number, table in changed.items():
+        row = seatmap.by_number[number]
+        row.button, row.small_blind, row.big_blind = _positions(table)
+        row.seats = table.seats
+        if number in broken:
+            row.in_play, row.broken_at = False, now
+        rows.append(row)
+    EventTable.objects.bulk_update(
+        rows, ["button", "small_blind", "big_blind", "seats", "in_play", "broken_at"]
+    )
+    slips = Move.objects.bulk_create(
+        Move(
+            event=seatmap.event,
+            entry_id=m.entry,
+            from_table=m.from_table,
+            from_seat=m.from_seat,
+            to_table=m.to_table,
+            to_seat=m.to_seat,
+            reason=str(m.reason),
+            dealt_in=m.dealt_in,
+        )
+        for m in plan.moves
+    )
+    return Applied(slips, sorted(broken))
+
+
+def _lock_tables(pks) -> None:
+    if pks:
+        list(EventTable.objects.select_for_update().filter(pk__in=pks).order_by("pk").values("pk"))
+
+
+def _lock_entries(seatmap: SeatMap, expected: dict[int, tuple[int, int]]) -> None:
+    """Lock the entries about to move and check they still sit where the plan thinks."""
+    if not expected:
+        return
+    numbers = {table.pk: table.number for table in seatmap.tables}
+    rows = (
+        Entry.objects.select_for_update()
+        .filter(pk__in=expected)
+        .order_by("pk")
+        .values_list("pk", "status", "table_id", "seat")
+    )
+    found = {
+        pk: (numbers.get(table_id), seat)
+        for pk, status, table_id, seat in rows
+        if status == Entry.Status.ACTIVE
+    }
+    if found != expected:
+        raise SeatingError("the seating changed meanwhile: nothing was done, try again")
