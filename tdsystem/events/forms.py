@@ -33,13 +33,31 @@ class EventForm(forms.ModelForm):
             "scheduled_start",
         ]
         widgets = {"scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+        labels = {
+            "buy_in": "Buy-in (to the prize pool)",
+            "fee": "Fee (kept by the house)",
+            "bb_must_cover_sb": "House rule: a big blind who cannot cover the small blind is out",
+            "late_registration_end_level": "Late registration closes after level",
+            "reentry_allowed": "Re-entries allowed",
+            "pot_limit_preflop": "Pot-limit preflop",
+            "incomplete_raise": "Incomplete all-in raises",
+        }
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["ante_type"].required = False
-        self.fields["ante_type"].help_text = "Empty: the template's ante type."
+        self.order_fields(["name", "template"])
+        ante = self.fields["ante_type"]
+        ante.required = False
+        ante.choices = [
+            ("", "The template's ante type"),
+            *Event._meta.get_field("ante_type").choices,
+        ]
+        ante.initial = ""
         self.fields["starting_stack"].required = False
+        self.fields["starting_stack"].initial = None
         self.fields["starting_stack"].help_text = "Empty: the template's starting stack."
+        self.fields["bb_must_cover_sb"].help_text = ""
+        self.fields["late_registration_end_level"].help_text = "0: no late registration."
 
     def clean_seats_per_table(self) -> int:
         seats = self.cleaned_data["seats_per_table"]

@@ -33,6 +33,13 @@ class Structure(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def counts(self) -> str:
+        """ "28 levels, 5 breaks" (uses prefetched levels when there are)."""
+        kinds = [lv.kind for lv in self.levels.all()]
+        breaks = kinds.count("break")
+        text = f"{len(kinds) - breaks} levels"
+        return text + (f", {breaks} breaks" if breaks else "")
+
 
 class Level(models.Model):
     class Kind(models.TextChoices):

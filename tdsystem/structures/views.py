@@ -52,11 +52,13 @@ def structure_list(request: HttpRequest) -> HttpResponse:
 @staff_required("console")
 def structure_detail(request: HttpRequest, structure_id: int) -> HttpResponse:
     structure = get_object_or_404(Structure, pk=structure_id)
-    return render(
-        request,
-        "structures/detail.html",
-        {"structure": structure, "levels": structure.levels.order_by("position")},
-    )
+    levels = list(structure.levels.order_by("position"))
+    number = 0
+    for level in levels:
+        if not level.is_break:
+            number += 1
+            level.number = number
+    return render(request, "structures/detail.html", {"structure": structure, "levels": levels})
 
 
 @staff_required("console")
