@@ -133,6 +133,14 @@ class HandState:
             if self.actor is None:
                 self._end_round()
 
+    def copy(self) -> HandState:
+        """An independent copy, to try an action without changing this hand."""
+        other = HandState.__new__(HandState)
+        for name in HandState.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, value.copy() if isinstance(value, list | dict) else value)
+        return other
+
     # -- forced bets (D6, D7, D8) ------------------------------------------------------
 
     def _put(self, seat: int, chips: int) -> int:

@@ -6,10 +6,18 @@ minimum and maximum raise-to, and the pots with their players at the end of ever
 
 The generator stays away from the differences that are on purpose (each has its own tests):
 no blind is posted short (pokerkit lets the next player call the short blind; callers owe the
-full blind here), only traditional antes, no limit games. Two more are recognised while
-playing: after an all-in that is not a full bet or raise, a player who has already acted may
-raise in pokerkit more often than here (the full-bet rule is applied per player, D9); and an
-uncalled bet goes back to its owner in pokerkit but stays in a one-player pot here.
+full blind here), only traditional antes, no limit games. Three more are recognised while
+playing, where the full-bet rule (D9) is read differently:
+- an all-in that is the first wager of a round and not a full one (a short raise over the big
+  blind, a bet below the minimum) reopens the betting in pokerkit, which measures a full raise
+  from nothing; here the big blind is the opening bet and such an all-in does not reopen the
+  betting for the limpers or checkers who already acted (TDA rule 47);
+- pokerkit adds up short all-ins only until they make a full raise and then starts again, so a
+  later short all-in can shut out a player who faces more than a full raise since acting;
+  here each player who already acted is measured from their own last action;
+- an uncalled bet goes back to its owner in pokerkit but stays in a one-player pot here;
+- pokerkit asks a player who has nothing to decide (nobody left could answer a raise) for a
+  check; the betting is simply over here.
 """
 
 from __future__ import annotations
@@ -145,7 +153,7 @@ def play_and_compare(rng: random.Random, stats: OracleStats, structure: str | No
     pk = pokerkit_state(spec)
     actions: list[Action] = []
     acted_this_round: set[int] = set()
-    short_all_in_this_round = False
+    short_all_in_this_round = full_wager_this_round = False
     street = ours.street
     while True:
         options = ours.next_action()
@@ -163,6 +171,10 @@ def play_and_compare(rng: random.Random, stats: OracleStats, structure: str | No
         if pk_may_raise != may_raise:
             # The one place the full-bet rule is read differently (see the module text).
             assert seat in acted_this_round and short_all_in_this_round, context
+            if pk_may_raise:  # a first wager that is not full reopens nothing here
+                assert not full_wager_this_round, context
+            else:  # short all-ins since this player acted add up to a full raise
+                assert ours.last_full_seq <= ours.acted_seq[seat], context
             stats.known_reopen_differences += 1
             may_raise = False
         elif may_raise:
@@ -176,13 +188,16 @@ def play_and_compare(rng: random.Random, stats: OracleStats, structure: str | No
         actions.append(action)
         _apply_pk(pk, action)
         acted_this_round.add(seat)
-        if action.to is not None and action.to == stack_before and action.to < before:
-            short_all_in_this_round = True
+        if action.to is not None:
+            if action.to == stack_before and action.to < before:
+                short_all_in_this_round = True
+            else:
+                full_wager_this_round = True
         if ours.street != street:
             _skip_formal_checks(pk, ours.next_action(), ours, n)
             street = ours.street
             acted_this_round.clear()
-            short_all_in_this_round = False
+            short_all_in_this_round = full_wager_this_round = False
             _compare_pots(ours, pk, stats, spec, actions)
     _skip_formal_checks(pk, None, ours, n)
     if ours.street == COMPLETE:
