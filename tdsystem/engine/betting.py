@@ -254,27 +254,24 @@ class HandState:
 
     def _next_pending(self, start: int) -> int | None:
         """The first seat from ``start`` clockwise that still has to act in this round."""
-        n, level, bet, stack, folded, acted = (
-            self.n,
-            self.level,
-            self.bet,
-            self.stack,
-            self.folded,
-            self.acted,
-        )
-        responders = 0  # seats that could still answer a raise
-        for j in range(n):
-            if not folded[j] and stack[j] and bet[j] + stack[j] > level:
-                responders += 1
+        n, level, bet, stack, folded = self.n, self.level, self.bet, self.stack, self.folded
         virtual = level > max(bet)
+        responders = -1  # seats that could still answer a raise, counted when needed
         for k in range(n):
-            seat = (start + k) % n
+            seat = start + k
+            if seat >= n:
+                seat -= n
             if folded[seat] or not stack[seat]:
                 continue
-            target = self._target(seat) if virtual else level
-            if bet[seat] < target:
+            if bet[seat] < (self._target(seat) if virtual else level):
                 return seat
-            if not acted[seat]:
+            if not self.acted[seat]:
+                if responders < 0:
+                    responders = sum(
+                        1
+                        for j in range(n)
+                        if not folded[j] and stack[j] and bet[j] + stack[j] > level
+                    )
                 own = 1 if bet[seat] + stack[seat] > level else 0
                 if responders - own > 0:
                     return seat
@@ -363,7 +360,9 @@ class HandState:
                 why = f"it is {self.names[actor]}'s turn"
             raise RuleError(f"{name} may not act: {why}", index, "D1")
         do = action.do
-        call = max(0, min(self.stack[seat], self._target(seat) - self.bet[seat]))
+        call = 0
+        if do == "check" or do == "call":
+            call = max(0, min(self.stack[seat], self._target(seat) - self.bet[seat]))
         if do == "fold":
             self.folded[seat] = True
             self.in_hand -= 1

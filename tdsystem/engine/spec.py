@@ -36,6 +36,8 @@ _HAND_KEYS = frozenset(
         "actions",
     }
 )
+_PLAYER_KEYS = frozenset({"name", "stack"})
+_ACTION_KEYS = frozenset({"player", "do", "to"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,8 +190,8 @@ def parse_hand(data: Any) -> HandSpec:
     """Read the command line's JSON object (already decoded) into a ``HandSpec``."""
     if not isinstance(data, Mapping):
         raise RuleError("the hand must be a JSON object")
-    unknown = sorted(set(data) - _HAND_KEYS, key=str)
-    if unknown:
+    if not _HAND_KEYS.issuperset(data):
+        unknown = sorted(set(data) - _HAND_KEYS, key=str)
         raise RuleError(f"unknown field {unknown[0]!r}")
     for key in ("structure", "blinds", "players"):
         if key not in data:
@@ -197,18 +199,18 @@ def parse_hand(data: Any) -> HandSpec:
     blinds = data["blinds"]
     if _is_int(blinds):
         blinds = [blinds]
-    if not isinstance(blinds, list):
+    if not isinstance(blinds, list | tuple):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
     bets = data.get("bets")
     if bets is not None:
-        if not isinstance(bets, list):
+        if not isinstance(bets, list | tuple):
             raise RuleError("bets: two positive whole numbers of chips (small bet, big bet)")
         bets = tuple(bets)
     return HandSpec(
         structure=data["structure"],
         blinds=tuple(blinds),
         players=_parse_players(data["players"]),
-        actions=_parse_actions(data.get("actions", [])),
+        actions=_parse_actions(_opt(data, "actions", ())),
         ante=_opt(data, "ante", 0),
         ante_type=_opt(data, "ante_type", "each"),
         bets=bets,
@@ -225,15 +227,19 @@ def _opt(data: Mapping, key: str, default: Any) -> Any:
     return default if value is None else value
 
 
+def _object(entry: Any) -> bool:
+    return type(entry) is dict or isinstance(entry, Mapping)
+
+
 def _parse_players(raw: Any) -> tuple[PlayerSpec, ...]:
-    if not isinstance(raw, list):
+    if not isinstance(raw, list | tuple):
         raise RuleError("players: must be a list of {name, stack}, from the button clockwise")
     players = []
     for i, entry in enumerate(raw):
-        if not isinstance(entry, Mapping):
+        if not _object(entry):
             raise RuleError(f"players[{i}]: must be an object with name and stack")
-        extra = sorted(set(entry) - {"name", "stack"}, key=str)
-        if extra:
+        if not _PLAYER_KEYS.issuperset(entry):
+            extra = sorted(set(entry) - _PLAYER_KEYS, key=str)
             raise RuleError(f"players[{i}]: unknown field {extra[0]!r}")
         for key in ("name", "stack"):
             if key not in entry:
@@ -243,17 +249,16 @@ def _parse_players(raw: Any) -> tuple[PlayerSpec, ...]:
 
 
 def _parse_actions(raw: Any) -> tuple[Action, ...]:
-    if not isinstance(raw, list):
+    if not isinstance(raw, list | tuple):
         raise RuleError("actions: must be a list of {player, do, to}")
     actions = []
     for i, entry in enumerate(raw):
-        if not isinstance(entry, Mapping):
+        if not _object(entry):
             raise RuleError("must be an object with player and do", i)
-        extra = sorted(set(entry) - {"player", "do", "to"}, key=str)
-        if extra:
+        if not _ACTION_KEYS.issuperset(entry):
+            extra = sorted(set(entry) - _ACTION_KEYS, key=str)
             raise RuleError(f"unknown field {extra[0]!r}", i)
-        for key in ("player", "do"):
-            if key not in entry:
-                raise RuleError(f"missing field {key!r}", i)
+        if "player" not in entry or "do" not in entry:
+            raise RuleError(f"missing field {'player' if 'player' not in entry else 'do'!r}", i)
         actions.append(Action(entry["player"], entry["do"], entry.get("to")))
     return tuple(actions)
