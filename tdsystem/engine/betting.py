@@ -224,6 +224,9 @@ class HandState:
         self.stack[bb] = 0
         self.folded[bb] = True
         what = "the small blind and the ante" if owed_ante else "the small blind"
+        self.virtual_note = Note(
+            "D8", f"{name} was eliminated before posting: callers owe the full {spec.big_blind}"
+        )
         self.notes.append(
             Note(
                 "D8",
@@ -479,25 +482,22 @@ class HandState:
             self.virtual_note = None
 
     def _note_short_all_in(self, seat: int, to: int, full: int) -> None:
-        name = self.names[seat]
+        name, reopen = self.names[seat], self._reopen_size()
         kind = "raise" if any(self.bet[j] for j in range(self.n) if j != seat) else "bet"
-        shut = [
-            self.names[j]
-            for j in range(self.n)
-            if j != seat
-            and self.acted[j]
-            and not self.folded[j]
-            and self.stack[j]
-            and self.level - self.acted_level[j] < self._reopen_size()
-        ]
-        who = ", ".join(shut) if shut else "players who have already acted"
-        self.notes.append(
-            Note(
-                "D9",
-                f"{name}'s all-in for {to} is not a full {kind} (that is to {full}): betting "
-                f"is not reopened for {who}",
+        shut, reopened = [], []
+        for j in range(self.n):
+            if j != seat and self.acted[j] and not self.folded[j] and self.stack[j]:
+                closed = self.level - self.acted_level[j] < reopen
+                (shut if closed else reopened).append(self.names[j])
+        text = f"{name}'s all-in for {to} is not a full {kind} (that is to {full})"
+        if shut:
+            text += f": betting is not reopened for {', '.join(shut)}"
+        if reopened:
+            text += (
+                f"{'; ' if shut else ': '}with the all-ins before it, {', '.join(reopened)} "
+                "now face a full raise, so the betting is reopened for them"
             )
-        )
+        self.notes.append(Note("D9", text))
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""
@@ -574,8 +574,9 @@ class HandState:
         elif not level:
             reasons.append(Note("D3", f"the minimum bet is the big blind, {low}"))
         else:
-            first = "the big blind, the opening bet" if self.increment == self.big_blind else ""
-            size = first or "the largest full bet or raise this round"
+            size = "the largest full bet or raise this round"
+            if self.street == PREFLOP and self.increment == self.big_blind:
+                size = "the big blind, which counts as the opening bet"
             reasons.append(
                 Note(
                     "D3",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdsystem.engine.betting import HandState
+from tdsystem.engine.betting import HandState, Note
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import adjudicate, replay, rule_on, ruling_of
 from tdsystem.engine.spec import Action, HandSpec, PlayerSpec
@@ -245,6 +245,23 @@ def test_it_explains_why_a_short_all_in_does_not_reopen_the_betting():
     assert "not reopened" in ruling.next.reasons[0].text
 
 
+def test_it_explains_when_short_all_ins_add_up_to_a_full_raise():
+    seats = ["E 50", "A 1000", "B 1000", "C 35", "D 45"]
+    moves = ["C call", "D call", "E call", "A call", "B check"]
+    moves += ["A bet 20", "B call", "C all-in", "D all-in"]
+
+    ruling = rule_on(hand(seats, moves, blinds=(2, 5)))
+
+    assert (
+        Note(
+            "D9",
+            "D's all-in for 40 is not a full raise (that is to 50): with the all-ins before it, "
+            "A, B now face a full raise, so the betting is reopened for them",
+        )
+        in ruling.notes
+    )
+
+
 def test_it_gives_the_pot_limit_reason_for_the_maximum():
     ruling = rule_on(hand(FOUR, structure="pot-limit"))
 
@@ -272,10 +289,16 @@ def test_it_eliminates_a_big_blind_who_cannot_cover_the_small_blind():
 def test_it_says_why_the_big_blind_was_eliminated():
     table = hand(["E 500", "B 500", "A 3", "D 500"], ante=1, bb_must_cover_sb=True)
 
-    notes = rule_on(table).notes
+    ruling = rule_on(table)
 
-    assert notes[0].rule == "D8"
-    assert notes[0].text.startswith("house rule: A cannot cover the small blind and the ante")
+    assert ruling.notes[0].rule == "D8"
+    assert ruling.notes[0].text.startswith(
+        "house rule: A cannot cover the small blind and the ante"
+    )
+    assert ruling.next.reasons[0] == Note(
+        "D8", "A was eliminated before posting: callers owe the full 8"
+    )
+    assert ruling.removed_from_play == (("A", 3),)
 
 
 def test_it_keeps_a_big_blind_who_covers_the_small_blind():
