@@ -237,6 +237,21 @@ def test_it_uses_the_big_bet_on_the_turn_and_river():
     assert result["next"]["min_raise_to"] == 20
 
 
+def test_it_completes_a_big_blind_smaller_than_the_small_bet():
+    # Blinds 2/5 with bets of 10/20: the first raise completes to 10 and counts as the bet,
+    # so a cap of one raise still allows the raise to 20 after it.
+    table = hand(FOUR_SEATS, structure="fixed-limit", blinds=(2, 5), bets=[10, 20], raise_cap=1)
+    first = adjudicate(table)["next"]
+    table["actions"] = hand([], ["C raise 10"])["actions"]
+    second = adjudicate(table)["next"]
+    table["actions"] += hand([], ["D raise 20"])["actions"]
+    third = adjudicate(table)["next"]
+
+    assert (first["call"], first["min_raise_to"], first["max_raise_to"]) == (5, 10, 10)
+    assert (second["player"], second["min_raise_to"]) == ("D", 20)
+    assert (third["player"], third["call"], third["min_raise_to"]) == ("A", 18, None)
+
+
 def test_it_rejects_a_limit_bet_of_the_wrong_size():
     with pytest.raises(RuleError) as caught:
         adjudicate(flop(["A bet 7"], **LIMIT))

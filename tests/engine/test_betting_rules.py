@@ -221,6 +221,32 @@ def test_it_posts_a_short_small_blind_all_in():
     assert result["next"]["call"] == 8
 
 
+def test_it_asks_no_more_than_a_short_big_blind_can_match_heads_up():
+    result = adjudicate(hand(["Btn 500", "Other 5"]))
+
+    assert result["next"] == {
+        "player": "Btn",
+        "check": False,
+        "call": 1,
+        "min_raise_to": None,
+        "max_raise_to": None,
+    }
+
+
+def test_it_asks_nothing_of_a_small_blind_that_covers_a_short_big_blind():
+    result = adjudicate(hand(["E 500", "B 500", "A 3", "D 500"], ["D fold", "E fold"]))
+
+    assert (result["street"], result["next"]) == ("showdown", None)
+    assert pots(result) == [(6, ["B", "A"]), (1, ["B"])]
+
+
+def test_it_lets_the_button_act_first_heads_up_with_equal_blinds():
+    table = hand(["Btn 500", "Other 500"], ["Btn check", "Other check"], blinds=(8, 8))
+
+    assert adjudicate(dict(table, actions=[]))["next"]["player"] == "Btn"
+    assert adjudicate(table)["street"] == "flop"
+
+
 def test_it_explains_the_short_big_blind_of_the_reference_case():
     ruling = rule_on(dict(REFERENCE_HAND, actions=[]))
 
