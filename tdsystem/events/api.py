@@ -46,11 +46,13 @@ def events(request: HttpRequest) -> JsonResponse:
 @csrf_exempt
 @require_http_methods(["GET", "POST"])
 def clock(request: HttpRequest, event_id: int) -> JsonResponse:
-    if not Event.objects.filter(pk=event_id).exists():
+    try:
+        if request.method == "POST":
+            Event.objects.only("pk").get(pk=event_id)
+            return clock_post(request, event_id)
+        return JsonResponse(selectors.event_clock_payload(event_id, timezone.now()))
+    except Event.DoesNotExist:
         return JsonResponse({"error": f"no event {event_id}"}, status=404)
-    if request.method == "POST":
-        return clock_post(request, event_id)
-    return JsonResponse(selectors.event_clock_payload(event_id, timezone.now()))
 
 
 @api_staff_required("clock.pause")

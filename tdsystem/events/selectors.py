@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from django.db.models import Count, Q, Sum
 
 from tdsystem.engine import clock as clockrules
+from tdsystem.engine.schedule import level_values
 from tdsystem.seating.selectors import recent_moves
 from tdsystem.structures.models import Level
 
@@ -33,12 +35,29 @@ class Segment:
     assumption: str = ""
 
 
+@lru_cache(maxsize=8192)
+def _level_values(**kwargs):
+    """The engine replays a full table per level: same inputs, same figures, so keep them."""
+    return level_values(**kwargs)
+
+
 def schedule(event: Event, levels: list[Level] | None = None) -> list[Segment]:
     """Every level with the engine's printed-schedule values; nothing else computes them."""
-    from tdsystem.engine.schedule import level_values
-
     if levels is None:
-        levels = list(event.structure.levels.order_by("position"))
+        levels = list(
+            Level.objects.filter(structure_id=event.structure_id)
+            .order_by("position")
+            .only(
+                "kind",
+                "small_blind",
+                "big_blind",
+                "ante",
+                "small_bet",
+                "big_bet",
+                "duration_seconds",
+                "note",
+            )
+        )
     rows: list[Segment] = []
     number = 0
     for index, lv in enumerate(levels):
@@ -47,7 +66,7 @@ def schedule(event: Event, levels: list[Level] | None = None) -> list[Segment]:
             continue
         number += 1
         bets = (lv.small_bet, lv.big_bet) if lv.small_bet and lv.big_bet else None
-        values = level_values(
+        values = _level_values(
             structure=event.betting,
             small_blind=lv.small_blind,
             big_blind=lv.big_blind,
@@ -181,6 +200,7 @@ def clock_payload(event: Event, clock: Clock, now: datetime, rows: list[Segment]
 
 
 def event_clock_payload(event_id: int, now: datetime) -> dict:
+    """Raises Event.DoesNotExist for an unknown event."""
     event = Event.objects.select_related("clock").get(pk=event_id)
     rows = schedule(event)
     return clock_payload(event, event.clock, now, rows)
