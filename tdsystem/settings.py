@@ -120,7 +120,9 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
         "PRAGMA busy_timeout=20000;",
     }
-    _db["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # A file (not memory) so a real Celery worker in the tests can share it; one per
+    # process so two test runs on one machine do not trample each other.
+    _db["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
     if _db["NAME"] != ":memory:":
         VAR_DIR.mkdir(exist_ok=True)
 elif _db["ENGINE"] == "django.db.backends.postgresql":
