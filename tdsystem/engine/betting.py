@@ -1,9 +1,9 @@
 """Replaying a hand: forced bets, whose turn it is, what they may do, street by street.
 
-``HandState`` is the working state of one replay. It is mutable on purpose: a referee that
-re-reads every hand from its first action on every page view has to be quick, and copying
-a frozen value per action was most of the cost. Everything it hands out (``NextAction``,
-``Note``, pots, the ``Ruling`` built in ``tdsystem.engine.ruling``) is frozen.
+``HandState`` is the working state of one replay. It is mutable on purpose, so that an
+action changes a few numbers instead of building a new value: pages replay every hand from
+its first action each time they show it. Everything it hands out (``NextAction``, ``Note``,
+pots, the ``Ruling`` built in ``tdsystem.engine.ruling``) is frozen.
 
 Rules by number (docs/engine.md has the full list): D1 order of action, D2 the betting
 round, D3 minimum bets and raises, D4 the pot-limit maximum, D5 fixed limit and its raise
@@ -15,18 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tdsystem.engine.errors import RuleError
-from tdsystem.engine.spec import Action, HandSpec
+from tdsystem.engine.explain import Note, block_note, option_reasons, short_all_in_note
+from tdsystem.engine.spec import COMPLETE, PREFLOP, RIVER, SHOWDOWN, STREETS, Action, HandSpec
 
-STREETS = ("preflop", "flop", "turn", "river", "showdown", "complete")
-PREFLOP, RIVER, SHOWDOWN, COMPLETE = 0, 3, 4, 5
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    """One sentence of a ruling, with the rule it applies ("D8")."""
-
-    rule: str
-    text: str
+__all__ = ["COMPLETE", "SHOWDOWN", "STREETS", "HandState", "NextAction", "Note"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,10 +167,9 @@ class HandState:
         for seat, blind, label in ((sb, spec.small_blind, "small"), (bb, spec.big_blind, "big")):
             if seat is None or self.folded[seat]:
                 continue
-            owed = self.stack[seat]
             self.bet[seat] = self._put(seat, blind)
             if self.bet[seat] < blind:
-                self._note_short_blind(seat, label, blind, owed)
+                self._note_short_blind(seat, label, blind)
         if ante and kind == "big-blind" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted after the blind)")
 
@@ -194,7 +185,7 @@ class HandState:
             )
         self.notes.append(Note("D6", text))
 
-    def _note_short_blind(self, seat: int, label: str, blind: int, had: int) -> None:
+    def _note_short_blind(self, seat: int, label: str, blind: int) -> None:
         name, posted = self.names[seat], self.bet[seat]
         if label == "small":
             text = f"{name} is all-in for {posted} of the {blind} small blind"
@@ -282,7 +273,7 @@ class HandState:
 
     # -- what the player to act may do --------------------------------------------------
 
-    def _reopen_size(self) -> int:
+    def reopen_size(self) -> int:
         return self.bet_sizes[self.street >= 2] if self.fixed else self.increment
 
     def _raise_block(self, seat: int) -> str | None:
@@ -290,7 +281,7 @@ class HandState:
         level = self.level
         if self.bet[seat] + self.stack[seat] <= level:
             return "short"
-        if self.acted[seat] and level - self.acted_level[seat] < self._reopen_size():
+        if self.acted[seat] and level - self.acted_level[seat] < self.reopen_size():
             return "not-reopened"
         if self.cap_applies and self.full_level > 0 and self.raises >= self.spec.raise_cap:
             return "capped"
@@ -304,7 +295,7 @@ class HandState:
                 return None
         return "nobody"
 
-    def _pot_after_call(self, seat: int) -> int:
+    def pot_after_call(self, seat: int) -> int:
         pot = sum(self.committed) + (self.level - self.bet[seat])
         if self.street == PREFLOP:
             pot += self.shortfall  # D4, TDA 54-B: a short blind counts in full
@@ -327,7 +318,7 @@ class HandState:
             return size, size
         low = min(total, self.level + self.increment)
         if self.pot_limit:
-            return low, min(total, max(low, self.level + self._pot_after_call(seat)))
+            return low, min(total, max(low, self.level + self.pot_after_call(seat)))
         return low, total
 
     def next_action(self, explain: bool = False) -> NextAction | None:
@@ -339,7 +330,7 @@ class HandState:
         low = high = None
         if block is None:
             low, high = self._raise_range(seat)
-        reasons = self._explain(seat, call, block, low, high) if explain else ()
+        reasons = option_reasons(self, seat, call, block, low, high) if explain else ()
         return NextAction(self.names[seat], call == 0, call, low, high, reasons)
 
     # -- actions ------------------------------------------------------------------------
@@ -429,7 +420,7 @@ class HandState:
             )
         block = self._raise_block(seat)
         if block is not None:
-            note = self._block_note(seat, block)
+            note = block_note(self, seat, block)
             raise RuleError(f"{name} may not {verb}: {note.text}", index, note.rule)
         low, high = self._raise_range(seat)
         if to < low or to > high:
@@ -451,7 +442,7 @@ class HandState:
             self.virtual_note = None
         else:
             self.level = to
-            self._note_short_all_in(seat, to, level + self.increment)
+            self.notes.append(short_all_in_note(self, seat, to, level + self.increment))
 
     def _settle_limit_raise(self, seat: int, to: int) -> None:
         size = self.bet_sizes[self.street >= 2]
@@ -469,7 +460,7 @@ class HandState:
             self.notes.append(self.virtual_note)
         else:
             self.level = max(self.level, to)
-            self._note_short_all_in(seat, to, full)
+            self.notes.append(short_all_in_note(self, seat, to, full))
             return
         self.last_full_seq = self.seq + 1
         if counted:
@@ -480,24 +471,6 @@ class HandState:
                 )
         if to >= full:
             self.virtual_note = None
-
-    def _note_short_all_in(self, seat: int, to: int, full: int) -> None:
-        name, reopen = self.names[seat], self._reopen_size()
-        kind = "raise" if any(self.bet[j] for j in range(self.n) if j != seat) else "bet"
-        shut, reopened = [], []
-        for j in range(self.n):
-            if j != seat and self.acted[j] and not self.folded[j] and self.stack[j]:
-                closed = self.level - self.acted_level[j] < reopen
-                (shut if closed else reopened).append(self.names[j])
-        text = f"{name}'s all-in for {to} is not a full {kind} (that is to {full})"
-        if shut:
-            text += f": betting is not reopened for {', '.join(shut)}"
-        if reopened:
-            text += (
-                f"{'; ' if shut else ': '}with the all-ins before it, {', '.join(reopened)} "
-                "now face a full raise, so the betting is reopened for them"
-            )
-        self.notes.append(Note("D9", text))
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""
@@ -522,85 +495,3 @@ class HandState:
                 Note("D9", f"all players still in the pot {who} all-in: no more betting")
             )
             self.street = SHOWDOWN
-
-    # -- explanations -------------------------------------------------------------------
-
-    def _block_note(self, seat: int, block: str) -> Note:
-        name = self.names[seat]
-        if block == "short":
-            return Note("D3", f"{name} has no chips beyond a call (table stakes)")
-        if block == "not-reopened":
-            return Note(
-                "D9",
-                f"{name} has already acted and the all-ins since add up to less than a full "
-                f"raise ({self.level - self.acted_level[seat]} of {self._reopen_size()}): the "
-                "betting is not reopened",
-            )
-        if block == "capped":
-            return Note("D5", f"the betting is capped at one bet and {self.raises} raises")
-        return Note("D9", "every other player is all-in or out of the hand: no more raising")
-
-    def _explain(
-        self, seat: int, call: int, block: str | None, low: int | None, high: int | None
-    ) -> tuple[Note, ...]:
-        name, level, reasons = self.names[seat], self.level, []
-        if call and self.virtual_note is not None and level > max(self.bet):
-            reasons.append(self.virtual_note)
-        if block is not None:
-            reasons.append(self._block_note(seat, block))
-            return tuple(reasons)
-        assert low is not None and high is not None
-        total = self.bet[seat] + self.stack[seat]
-        if self.acted[seat] and self.last_full_seq <= self.acted_seq[seat]:
-            reasons.append(
-                Note(
-                    "D9",
-                    f"the all-ins since {name} acted add up to a full raise "
-                    f"({level - self.acted_level[seat]} of {self._reopen_size()}): the betting "
-                    f"is reopened for {name}",
-                )
-            )
-        if self.fixed:
-            size = self.bet_sizes[self.street >= 2]
-            text = f"fixed limit: every bet and raise is {size}, so the only size is to {low}"
-            if low == total and low < self.full_level + size:
-                text = f"{name} may go all-in for {low}, short of the fixed {size} (table stakes)"
-            reasons.append(Note("D5", text))
-            return tuple(reasons)
-        if low == total and low < level + self.increment:
-            reasons.append(
-                Note("D3", f"{name} may go all-in for {low}, short of a full raise (table stakes)")
-            )
-        elif not level:
-            reasons.append(Note("D3", f"the minimum bet is the big blind, {low}"))
-        else:
-            size = "the largest full bet or raise this round"
-            if self.street == PREFLOP and self.increment == self.big_blind:
-                size = "the big blind, which counts as the opening bet"
-            reasons.append(
-                Note(
-                    "D3",
-                    f"the minimum raise is to {low}: the bet of {level} plus "
-                    f"{self.increment}, {size}",
-                )
-            )
-        if not self.pot_limit:
-            reasons.append(Note("D3", f"no limit: the most is all {total} chips"))
-        elif high == total and total < level + self._pot_after_call(seat):
-            reasons.append(
-                Note("D4", f"the pot-limit maximum is more than {name}'s {total}: all-in")
-            )
-        else:
-            extra = ""
-            if self.street == PREFLOP and self.shortfall:
-                extra = "; the short big blind counts in full (TDA 54-B)"
-            if self.street == PREFLOP and self.spec.pot_limit_preflop == "assumed-call":
-                extra += "; the small blind is counted as called (assumed call)"
-            reasons.append(
-                Note(
-                    "D4",
-                    f"the pot-limit maximum is to {high}: the {level} faced plus the whole pot "
-                    f"after the call, {high - level} (antes and dead money included){extra}",
-                )
-            )
-        return tuple(reasons)

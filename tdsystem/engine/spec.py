@@ -20,6 +20,8 @@ ANTE_TYPES = ("each", "big-blind", "button", "big-blind-ante-first")
 INCOMPLETE_RAISE_RULES = ("full-bet", "half-bet")
 POT_LIMIT_PREFLOP = ("true-pot", "assumed-call")
 DOS = ("fold", "check", "call", "bet", "raise", "all-in")
+STREETS = ("preflop", "flop", "turn", "river", "showdown", "complete")
+PREFLOP, RIVER, SHOWDOWN, COMPLETE = 0, 3, 4, 5  # indices into STREETS
 
 _HAND_KEYS = frozenset(
     {
