@@ -39,7 +39,7 @@ def _read(source: str, stdin: TextIO) -> Any:
         raise _InputError(f"cannot read {where}: {exc}") from exc
     try:
         return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
+    except ValueError as exc:  # JSONDecodeError, or a number too long to read
         raise _InputError(f"not valid JSON: {exc}") from exc
 
 

@@ -100,6 +100,7 @@ def test_it_reports_a_file_that_is_not_text(tmp_path):
         ("[1, 2]", "the hand must be a JSON object"),
         ('"hand"', "the hand must be a JSON object"),
         ("[" * 50000, "nested too deeply"),
+        ('{"ante": ' + "9" * 5000 + "}", "not valid JSON"),
     ],
 )
 def test_it_reports_input_that_is_not_a_hand(raw, part):
