@@ -21,6 +21,9 @@ _ANTE_WORDS = {
 }
 
 
+_DEEP = 10**18  # stacks no level's figures can reach: nobody is ever short
+
+
 @dataclass(frozen=True, slots=True)
 class LevelValues:
     small_blind: int
@@ -50,13 +53,14 @@ def level_values(
     """
     if type(table_size) is not int or table_size < 2:
         raise RuleError(f"table_size: a table has at least 2 seats, got {table_size!r}")
+    if bets is not None and not isinstance(bets, tuple | list):
+        raise RuleError(f"bets: the small and the big bet, got {bets!r}")
     if type(small_blind) is not int or small_blind <= 0:
         raise RuleError(f"small_blind: must be a positive whole number, got {small_blind!r}")
-    deep = 1000 * (big_blind + ante + sum(bets or (0, 0))) if type(big_blind) is int else 0
     spec = HandSpec(
         structure=structure,
         blinds=(small_blind, big_blind),
-        players=tuple(PlayerSpec(f"seat {i + 1}", max(deep, 1)) for i in range(table_size)),
+        players=tuple(PlayerSpec(f"seat {i + 1}", _DEEP) for i in range(table_size)),
         ante=ante,
         ante_type=ante_type,
         bets=tuple(bets) if bets is not None else None,

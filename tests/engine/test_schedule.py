@@ -114,6 +114,8 @@ def test_it_agrees_with_a_ruling_on_the_same_table(structure, blinds, ante, ante
         ({"small_blind": 0, "big_blind": 100}, None),
         ({"small_blind": 50, "big_blind": 100, "table_size": 1}, None),
         ({"small_blind": 50, "big_blind": 100, "ante_type": "dealer"}, None),
+        ({"small_blind": 50, "big_blind": 100, "ante": "25"}, None),
+        ({"small_blind": 50, "big_blind": "100"}, None),
     ],
 )
 def test_it_refuses_a_level_no_table_could_play(kwargs, rule):
