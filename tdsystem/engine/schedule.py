@@ -63,7 +63,8 @@ def level_values(
         players=tuple(PlayerSpec(f"seat {i + 1}", _DEEP) for i in range(table_size)),
         ante=ante,
         ante_type=ante_type,
-        bets=tuple(bets) if bets is not None else None,
+        # A schedule row may carry bets whatever the game; only fixed limit uses them.
+        bets=tuple(bets) if bets is not None and structure == "fixed-limit" else None,
         pot_limit_preflop=pot_limit_preflop,
     )
     options = HandState(spec).next_action()

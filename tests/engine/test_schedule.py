@@ -67,6 +67,12 @@ def test_it_gives_the_fixed_limit_raise():
     assert (values.min_raise_to, values.max_raise_to) == (16, None)
 
 
+def test_it_ignores_bets_outside_fixed_limit():
+    values = level_values(structure="no-limit", small_blind=4, big_blind=8, bets=(8, 16))
+
+    assert values.min_raise_to == 16
+
+
 def test_it_gives_the_heads_up_figures_for_the_small_blind():
     values = level_values(structure="pot-limit", small_blind=1, big_blind=2, table_size=2)
 
