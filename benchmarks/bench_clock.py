@@ -119,7 +119,7 @@ def load(env: dict) -> None:
 
 
 def main() -> None:
-    env = bench_env()
+    env = bench_env("bench-clock")
     django_setup(env)
     lateness(env)
     load(env)
