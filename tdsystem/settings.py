@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "tdsystem.events",
     "tdsystem.seating",
     "tdsystem.rulings",
+    "tdsystem.results",
 ]
 
 MIDDLEWARE = [

@@ -20,4 +20,5 @@ urlpatterns = [
     path("api/events/<int:event_id>/clock", events_api.clock, name="api_clock"),
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),
+    path("", include("tdsystem.results.urls")),
 ]

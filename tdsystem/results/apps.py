@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ResultsConfig(AppConfig):
+    name = "tdsystem.results"
+    label = "results"
