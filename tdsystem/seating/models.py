@@ -59,6 +59,11 @@ class EventTable(models.Model):
     small_blind = models.PositiveSmallIntegerField(null=True, blank=True)
     big_blind = models.PositiveSmallIntegerField(null=True, blank=True)
     hand_number = models.PositiveIntegerField(default=0)
+    sitting_out = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Seats not dealt into the current hand: newcomers waiting for the button.",
+    )
     broken_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

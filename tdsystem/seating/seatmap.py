@@ -172,13 +172,15 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
     rows = []
     for number, table in changed.items():
         row = seatmap.by_number[number]
+        if _positions(table) != (row.button, row.small_blind, row.big_blind):
+            row.sitting_out = []  # a new first hand: nobody waits
         row.button, row.small_blind, row.big_blind = _positions(table)
         row.seats = table.seats
         if number in broken:
             row.in_play, row.broken_at = False, now
         rows.append(row)
     EventTable.objects.bulk_update(
-        rows, ["button", "small_blind", "big_blind", "seats", "in_play", "broken_at"]
+        rows, ["button", "small_blind", "big_blind", "sitting_out", "seats", "in_play", "broken_at"]
     )
     slips = Move.objects.bulk_create(
         Move(

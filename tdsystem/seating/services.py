@@ -233,10 +233,8 @@ def player_register(
         if player is not None:
             if Entry.objects.filter(event=event, player=player).exists():
                 if not event.reentry_allowed:
-                    raise SeatingError(f"{player.name} has entered already", field="member_id")
-                raise SeatingError(
-                    f"{player.name} has entered already: use a re-entry", field="member_id"
-                )
+                    raise SeatingError(f"{player.name} has entered already")
+                raise SeatingError(f"{player.name} has entered already: use a re-entry")
         else:
             player = Player.objects.create(name=name, member_id=member_id)
         return _enrol(event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed))
@@ -477,7 +475,8 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
                 table.big_blind,
             )
             rows.append(row)
-        EventTable.objects.bulk_update(rows, ["button", "small_blind", "big_blind"])
+            row.sitting_out = []
+        EventTable.objects.bulk_update(rows, ["button", "small_blind", "big_blind", "sitting_out"])
         opened = sorted({p.table for p in draw.placements})
         log_record(
             event=event,
@@ -523,13 +522,21 @@ def table_hand_finish(
         table = engine_table(row, occupants)
         if table.count < 2:
             raise SeatingError(f"table {table_number} has {table.count} player: no hand to deal")
+        sitting_out = []
         if table.started:
             new = engine_call(rules.next_hand, table, event.button_rule)
+            # Asked of the table before the move: who the coming hand's button passes by.
+            sitting_out = [
+                seat
+                for seat in table.occupied_seats
+                if not rules.is_dealt_in(table, seat, event.button_rule)
+            ]
         else:
             new = engine_call(rules.start_hands, table, random.Random(seed))
         row.button, row.small_blind, row.big_blind = new.button, new.small_blind, new.big_blind
         row.hand_number += 1
-        row.save(update_fields=["button", "small_blind", "big_blind", "hand_number"])
+        row.sitting_out = sitting_out
+        row.save(update_fields=["button", "small_blind", "big_blind", "hand_number", "sitting_out"])
         notes = []
         if new.entry_at(new.button) is None:
             notes.append("dead button")
@@ -537,6 +544,8 @@ def table_hand_finish(
             notes.append("dead small blind")
         if new.button == new.small_blind:
             notes.append("heads-up")
+        if sitting_out:
+            notes.append(f"seat {', '.join(map(str, sitting_out))} waits for the button")
         log_record(
             event=event,
             actor=actor,
@@ -550,6 +559,7 @@ def table_hand_finish(
                 "table": table_number,
                 "hand": row.hand_number,
                 "positions": [new.button, new.small_blind, new.big_blind],
+                "sitting_out": sitting_out,
                 "seed": None if table.started else seed,
             },
         )

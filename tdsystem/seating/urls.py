@@ -1,10 +1,44 @@
 from django.urls import path
 
-from . import views
+from . import api, views, views_staff
 
 app_name = "seating"
 
+CONSOLE = "console/events/<int:event_id>/"
+SEATING = CONSOLE + "seating/"
+API = "api/events/<int:event_id>/"
+
 urlpatterns = [
+    # Public: players and venue screens
     path("events/<int:event_id>/seats/", views.seat_lookup, name="lookup"),
-    path("api/events/<int:event_id>/seats", views.api_seats, name="api_seats"),
+    path("events/<int:event_id>/seats/poster/", views.seat_poster, name="poster"),
+    path("events/<int:event_id>/seats/draw/", views.draw_screen, name="draw_screen"),
+    # Staff: the seating console, move slips, table pages
+    path(SEATING, views_staff.console, name="console"),
+    path(SEATING + "register", views_staff.register, name="register"),
+    path(SEATING + "register-many", views_staff.register_many, name="register_many"),
+    path(SEATING + "tables", views_staff.tables, name="tables"),
+    path(SEATING + "break-order", views_staff.break_order, name="break_order"),
+    path(SEATING + "draw", views_staff.draw, name="draw"),
+    path(SEATING + "rebalance", views_staff.rebalance, name="rebalance"),
+    path(SEATING + "redraw", views_staff.redraw, name="redraw"),
+    path(SEATING + "search", views_staff.entry_search, name="search"),
+    path(SEATING + "entries/<int:entry_id>/", views_staff.entry_panel, name="entry"),
+    path(
+        SEATING + "entries/<int:entry_id>/<str:action>",
+        views_staff.entry_action,
+        name="entry_action",
+    ),
+    path(CONSOLE + "moves/", views_staff.moves_page, name="moves"),
+    path(CONSOLE + "moves/<int:move_id>/ack", views_staff.move_ack, name="move_ack"),
+    path(CONSOLE + "tables/<int:number>/", views_staff.table_page, name="table"),
+    path(CONSOLE + "tables/<int:number>/hand", views_staff.table_hand, name="table_hand"),
+    # JSON: public reads, staff writes
+    path(API + "seats", views.api_seats, name="api_seats"),
+    path(API + "moves", views.api_moves, name="api_moves"),
+    path(API + "entries", api.register, name="api_register"),
+    path(API + "draw", api.draw, name="api_draw"),
+    path(API + "tables/<int:number>/hand", api.hand, name="api_hand"),
+    path(API + "entries/<int:number>/eliminate", api.eliminate, name="api_eliminate"),
+    path(API + "moves/<int:move_id>/ack", api.acknowledge, name="api_ack"),
 ]

@@ -1,27 +1,80 @@
-"""Player-facing seat pages and the seats JSON."""
+"""Public seating pages: the seat lookup, its QR poster, the table draw screen, seats JSON."""
 
 from __future__ import annotations
 
+import qrcode
+import qrcode.image.svg
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tdsystem.events.models import Event
 
 from . import selectors
 
+DRAW_PAGE_SECONDS = 10
+
 
 @require_GET
 def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Search by name or entry number; a single match (or a tapped one) shows in full."""
     event = get_object_or_404(Event, pk=event_id)
     query = request.GET.get("q", "")[:80]
-    results = selectors.seat_search(event.pk, query) if query else []
+    chosen = request.GET.get("entry", "")
+    if chosen.isdigit():
+        entry = selectors.entry_by_number(event.pk, int(chosen))
+        results = [entry] if entry else []
+    else:
+        results = selectors.seat_search(event.pk, query) if query else []
+    shown = results[0] if len(results) == 1 else None
+    moves = selectors.moves_of([shown.pk]).get(shown.pk, []) if shown else []
+    context = {"event": event, "q": query, "results": results, "shown": shown, "moves": moves}
     template = "seating/lookup.html#results" if request.htmx else "seating/lookup.html"
-    return render(request, template, {"event": event, "q": query, "results": results})
+    return render(request, template, context)
 
 
+def qr_svg(data: str) -> str:
+    """An inline SVG QR code (no image files, no outside service)."""
+    image = qrcode.make(data, image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    return image.to_string(encoding="unicode")
+
+
+@require_GET
+def seat_poster(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A page to print and stick on the wall: scan to find your seat."""
+    event = get_object_or_404(Event, pk=event_id)
+    url = request.build_absolute_uri(reverse("seating:lookup", args=[event.pk]))
+    return render(
+        request, "seating/poster.html", {"event": event, "url": url, "qr": mark_safe(qr_svg(url))}
+    )
+
+
+@require_GET
+def draw_screen(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The table draw for venue TVs: every player A to Z, paging by itself."""
+    event = get_object_or_404(Event, pk=event_id)
+    try:
+        seconds = max(3, min(60, int(request.GET.get("seconds", DRAW_PAGE_SECONDS))))
+    except ValueError:
+        seconds = DRAW_PAGE_SECONDS
+    context = {"event": event, "rows": selectors.seat_list(event.pk), "seconds": seconds}
+    return render(request, "seating/draw_screen.html", context)
+
+
+@never_cache
 @require_GET
 def api_seats(request: HttpRequest, event_id: int) -> JsonResponse:
     if not Event.objects.filter(pk=event_id).exists():
         return JsonResponse({"error": f"no event {event_id}"}, status=404)
     return JsonResponse(selectors.seat_list(event_id), safe=False)
+
+
+@never_cache
+@require_GET
+def api_moves(request: HttpRequest, event_id: int) -> JsonResponse:
+    if not Event.objects.filter(pk=event_id).exists():
+        return JsonResponse({"error": f"no event {event_id}"}, status=404)
+    return JsonResponse(selectors.recent_moves(event_id), safe=False)

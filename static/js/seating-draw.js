@@ -1,0 +1,107 @@
+// The table draw screen: every player A to Z in columns that fill the screen, a new page
+// every few seconds, fresh seats from the JSON API at the start of every round.
+(function () {
+  "use strict";
+  var body = document.body;
+  var board = document.getElementById("board");
+  var pageLabel = document.getElementById("page");
+  var countLabel = document.getElementById("count");
+  var progress = document.getElementById("progress");
+  var seconds = Math.max(3, parseInt(body.dataset.seconds, 10) || 10);
+  var rows = JSON.parse(document.getElementById("seat-data").textContent);
+  var page = 0;
+  var layout = null;
+
+  function measure() {
+    // One probe row tells the row height at this screen size (it is set in vh).
+    var style = getComputedStyle(board);
+    var probe = document.createElement("div");
+    probe.className = "p";
+    probe.style.height = "var(--row-h, 4.2vh)";
+    probe.textContent = "M";
+    board.appendChild(probe);
+    var rowHeight = probe.getBoundingClientRect().height || 40;
+    board.removeChild(probe);
+    var height = board.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    var width = board.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    var perColumn = Math.max(2, Math.floor(height / rowHeight));
+    // A column wide enough for a long name at this screen's text size.
+    var columns = Math.max(1, Math.floor(width / Math.max(260, window.innerHeight * 0.33)));
+    return { perColumn: perColumn, columns: columns, perPage: columns * (perColumn - 1) };
+  }
+
+  function cell(tag, cls, text) {
+    var el = document.createElement(tag);
+    el.className = cls;
+    el.textContent = text;
+    return el;
+  }
+
+  function row(r) {
+    var el = cell("div", "p", "");
+    el.appendChild(cell("span", "name", r.player));
+    el.appendChild(cell("span", "t", r.table == null ? "–" : String(r.table)));
+    el.appendChild(cell("span", "s", r.seat == null ? "" : String(r.seat)));
+    return el;
+  }
+
+  function header() {
+    var el = cell("div", "p head", "");
+    el.appendChild(cell("span", "name", "Player"));
+    var both = cell("span", "t", "Table · Seat");
+    both.style.gridColumn = "2 / span 2";
+    el.appendChild(both);
+    return el;
+  }
+
+  function pages() {
+    return Math.max(1, Math.ceil(rows.length / layout.perPage));
+  }
+
+  function render() {
+    layout = layout || measure();
+    if (page >= pages()) page = 0;
+    board.style.setProperty("--rows", layout.perColumn);
+    board.style.gridTemplateColumns = "repeat(" + layout.columns + ", minmax(0, 1fr))";
+    var start = page * layout.perPage;
+    var slice = rows.slice(start, start + layout.perPage);
+    var fragment = document.createDocumentFragment();
+    if (!rows.length) {
+      fragment.appendChild(cell("p", "muted", "No seats drawn yet."));
+    }
+    for (var i = 0; i < slice.length; i++) {
+      if (i % (layout.perColumn - 1) === 0) fragment.appendChild(header());
+      fragment.appendChild(row(slice[i]));
+    }
+    board.replaceChildren(fragment);
+    pageLabel.textContent = "page " + (page + 1) + " of " + pages();
+    countLabel.textContent = rows.length;
+    progress.style.transition = "none";
+    progress.style.width = "0";
+    void progress.offsetWidth; // restart the bar's animation from empty
+    progress.style.transition = "width " + seconds + "s linear";
+    progress.style.width = "100%";
+  }
+
+  function refresh() {
+    return fetch(body.dataset.seatsUrl, { headers: { Accept: "application/json" } })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) { if (Array.isArray(data)) rows = data.filter(function (r) { return r.table != null; }); })
+      .catch(function () { /* keep showing the last seats we had */ });
+  }
+
+  function tick() {
+    page += 1;
+    if (page >= pages()) {
+      page = 0;
+      refresh().then(render);
+    } else {
+      render();
+    }
+  }
+
+  rows = rows.filter(function (r) { return r.table != null; });
+  window.addEventListener("resize", function () { layout = null; render(); });
+  render();
+  setInterval(tick, seconds * 1000);
+})();

@@ -1,0 +1,162 @@
+"""Seating writes for integrations and floor apps: bearer token, JSON in and out.
+
+Bad input answers 400 with {"error", "field"}; a request the rules refuse answers 409
+with {"error"}; in both cases nothing has changed. Entries are named by their entry
+number within the event, as players and the public seats JSON know them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from tdsystem.core.access import api_staff_required
+from tdsystem.events.api import bad_request, read_json
+from tdsystem.events.models import Event
+from tdsystem.events.services import Actor
+
+from . import balancing, services
+from .errors import SeatingError
+from .models import Entry, Move
+
+
+def _move(move: Move) -> dict:
+    return {
+        "id": move.pk,
+        "entry": move.entry.number,
+        "player": move.entry.player.name,
+        "from_table": move.from_table,
+        "from_seat": move.from_seat,
+        "to_table": move.to_table,
+        "to_seat": move.to_seat,
+        "reason": move.reason,
+        "dealt_in": move.dealt_in,
+        "acknowledged": move.acknowledged_at is not None,
+    }
+
+
+def _moves(moves: list[Move]) -> list[dict]:
+    named = Move.objects.filter(pk__in=[m.pk for m in moves]).select_related("entry__player")
+    return [_move(m) for m in named.order_by("pk")]
+
+
+def _entry(entry: Entry) -> dict:
+    return {
+        "entry": entry.number,
+        "player": entry.player.name,
+        "status": entry.status,
+        "table": entry.table.number if entry.table else None,
+        "seat": entry.seat,
+        "chips": entry.chips,
+        "place": entry.place,
+    }
+
+
+def seating_write(view: Callable) -> Callable:
+    """POST only, staff token, a JSON object body; SeatingError becomes 400 or 409."""
+
+    @never_cache
+    @csrf_exempt
+    @require_POST
+    @api_staff_required("seating")
+    @wraps(view)
+    def wrapped(request: HttpRequest, event_id: int, *args, **kwargs) -> JsonResponse:
+        if not Event.objects.filter(pk=event_id).exists():
+            return JsonResponse({"error": f"no event {event_id}"}, status=404)
+        try:
+            data = read_json(request)
+            return view(request, data, event_id, *args, **kwargs)
+        except ValueError as exc:
+            if isinstance(exc, SeatingError) and not exc.field:
+                return JsonResponse({"error": str(exc)}, status=409)
+            return bad_request(str(exc), getattr(exc, "field", None))
+
+    return wrapped
+
+
+def _int_field(data: dict, name: str) -> int | None:
+    value = data.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise SeatingError(f"{name} must be a whole number", field=name)
+    return value
+
+
+def _text_field(data: dict, name: str, *, required: bool = False) -> str:
+    value = data.get(name, "")
+    if not isinstance(value, str) or (required and not value.strip()):
+        kind = "a non-empty string" if required else "a string"
+        raise SeatingError(f"{name} must be {kind}", field=name)
+    return value
+
+
+@seating_write
+def register(request: HttpRequest, data: dict, event_id: int) -> JsonResponse:
+    enrolment = services.player_register(
+        event=Event.objects.get(pk=event_id),
+        name=_text_field(data, "name", required=True),
+        member_id=_text_field(data, "member_id"),
+        actor=Actor.of(request.api_user),
+    )
+    moves = enrolment.applied.moves if enrolment.applied else []
+    body = _entry(enrolment.entry) | {"dealt_in": enrolment.dealt_in, "moves": _moves(moves)}
+    return JsonResponse(body, status=201)
+
+
+@seating_write
+def draw(request: HttpRequest, data: dict, event_id: int) -> JsonResponse:
+    seated = services.seats_draw(
+        event=Event.objects.get(pk=event_id),
+        seed=_int_field(data, "seed"),
+        actor=Actor.of(request.api_user),
+    )
+    return JsonResponse({"seated": seated})
+
+
+@seating_write
+def hand(request: HttpRequest, data: dict, event_id: int, number: int) -> JsonResponse:
+    table = services.table_hand_finish(
+        event_id=event_id,
+        table_number=number,
+        expected_hand=_int_field(data, "hand"),
+        actor=Actor.of(request.api_user),
+    )
+    return JsonResponse(
+        {
+            "table": table.number,
+            "hand": table.hand_number,
+            "button": table.button,
+            "small_blind": table.small_blind,
+            "big_blind": table.big_blind,
+        }
+    )
+
+
+@seating_write
+def eliminate(request: HttpRequest, data: dict, event_id: int, number: int) -> JsonResponse:
+    entry_id = (
+        Entry.objects.filter(event_id=event_id, number=number).values_list("pk", flat=True).first()
+    )
+    if entry_id is None:
+        return JsonResponse({"error": f"no entry #{number}", "field": "entry"}, status=404)
+    entry, result = balancing.entry_eliminate_and_rebalance(
+        event_id=event_id, entry_id=entry_id, actor=Actor.of(request.api_user)
+    )
+    return JsonResponse(
+        _entry(entry)
+        | {"rebalance": result.kind, "broken": result.broken, "moves": _moves(result.moves)}
+    )
+
+
+@seating_write
+def acknowledge(request: HttpRequest, data: dict, event_id: int, move_id: int) -> JsonResponse:
+    if not Move.objects.filter(pk=move_id, event_id=event_id).exists():
+        return JsonResponse({"error": f"no move slip {move_id}", "field": "move"}, status=404)
+    move = services.move_acknowledge(
+        event_id=event_id, move_id=move_id, actor=Actor.of(request.api_user)
+    )
+    return JsonResponse(_move(move))

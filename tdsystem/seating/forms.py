@@ -1,0 +1,83 @@
+"""Forms of the seating console: quick to fill on a tablet, strict about numbers."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+
+from .models import Purchase
+
+RANGE = re.compile(r"^(\d+)\s*(?:-\s*(\d+))?$")
+
+
+def parse_numbers(text: str, *, limit: int = 500) -> list[int]:
+    """Read "1-12, 15 17" as [1, ..., 12, 15, 17], keeping the order given."""
+    numbers: list[int] = []
+    for part in re.split(r"[,;\s]+", re.sub(r"\s*-\s*", "-", text.strip())):
+        if not part:
+            continue
+        match = RANGE.match(part)
+        if not match:
+            raise forms.ValidationError(f"“{part}” is not a table number or a range like 1-12")
+        low = int(match.group(1))
+        high = int(match.group(2) or low)
+        if low < 1 or high < low:
+            raise forms.ValidationError(f"“{part}” is not a range from low to high, from 1 up")
+        numbers.extend(range(low, high + 1))
+        if len(numbers) > limit:
+            raise forms.ValidationError(f"at most {limit} tables at once")
+    return list(dict.fromkeys(numbers))
+
+
+class NumbersField(forms.CharField):
+    def clean(self, value):
+        value = super().clean(value)
+        return parse_numbers(value) if value else []
+
+
+class RegisterForm(forms.Form):
+    name = forms.CharField(
+        max_length=120,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+    member_id = forms.CharField(max_length=40, required=False, label="Member id (optional)")
+
+
+class ImportForm(forms.Form):
+    names = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 6}), help_text="One player per line."
+    )
+
+    def clean_names(self) -> list[str]:
+        names = [line.strip() for line in self.cleaned_data["names"].splitlines()]
+        return [name for name in names if name]
+
+
+class TablesForm(forms.Form):
+    numbers = NumbersField(label="Table numbers", help_text="For example 1-12, 15")
+    seats = forms.IntegerField(min_value=6, max_value=10)
+
+
+class BreakOrderForm(forms.Form):
+    numbers = NumbersField(
+        label="Break first", required=False, help_text="Tables in the order they break"
+    )
+
+
+class PurchaseForm(forms.Form):
+    kind = forms.ChoiceField(
+        choices=[(Purchase.Kind.REBUY, "Rebuy"), (Purchase.Kind.ADDON, "Add-on")]
+    )
+    chips = forms.IntegerField(min_value=1, required=False)
+    amount = forms.DecimalField(min_value=0, max_digits=12, decimal_places=2, required=False)
+
+
+class RedrawForm(forms.Form):
+    tables = forms.TypedChoiceField(choices=[(3, "3"), (2, "2"), (1, "1")], coerce=int)
+
+
+def first_error(form: forms.Form) -> tuple[str, str]:
+    """The first problem of a bound form as (field, message), for the API and flashes."""
+    name, errors = next(iter(form.errors.items()))
+    return name, f"{name.replace('_', ' ')}: {errors[0]}" if name != "__all__" else errors[0]

@@ -1,0 +1,394 @@
+"""Staff pages: the seating console, move slips, and the table pages.
+
+Every action is a POST answered, under HTMX, with the fragment it changed and a
+`seating-changed` client event that makes the other fragments reload; without HTMX it
+redirects back with a message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
+
+from tdsystem.core.access import has_right, staff_required
+from tdsystem.events.models import Event
+from tdsystem.events.services import Actor
+
+from . import balancing, selectors, services
+from .errors import SeatingError
+from .forms import (
+    BreakOrderForm,
+    ImportForm,
+    PurchaseForm,
+    RedrawForm,
+    RegisterForm,
+    TablesForm,
+    first_error,
+)
+from .models import Entry, Move, TableDevice
+
+CONSOLE = "seating/console.html"
+CONSOLE_PARTS = ("status", "tables", "slips", "register", "setup")
+CHANGED = "seating-changed"
+
+
+def _event(event_id: int) -> Event:
+    return get_object_or_404(Event, pk=event_id)
+
+
+def _context(event: Event, **extra) -> dict:
+    overview = SimpleLazyObject(lambda: selectors.seating_overview(event))
+    return {"event": event, "overview": overview, **extra}
+
+
+def _answer(request, event, part: str, error: str | None, message: str | None, **extra):
+    """The changed fragment (HTMX) or a redirect to the console with a flash."""
+    if not request.htmx:
+        if error or message:
+            (messages.error if error else messages.success)(request, error or message)
+        return redirect("seating:console", event.pk)
+    context = _context(event, error=error, message=message, **extra)
+    response = render(request, f"{CONSOLE}#{part}", context)
+    return response if error else trigger_client_event(response, CHANGED)
+
+
+def _attempt(action: Callable, describe: Callable) -> tuple[str | None, str | None]:
+    try:
+        result = action()
+    except SeatingError as exc:
+        return str(exc), None
+    return None, describe(result)
+
+
+@require_GET
+@staff_required("seating")
+def console(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    part = request.GET.get("part")
+    template = f"{CONSOLE}#{part}" if request.htmx and part in CONSOLE_PARTS else CONSOLE
+    seats = event.tables.filter(in_play=True).values_list("seats", flat=True).first()
+    forms = {
+        "register_form": RegisterForm(),
+        "tables_form": TablesForm(initial={"seats": seats or event.seats_per_table}),
+    }
+    return render(request, template, _context(event, **forms))
+
+
+@require_POST
+@staff_required("seating")
+def register(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = RegisterForm(request.POST)
+    error = message = None
+    if form.is_valid():
+        error, message = _attempt(
+            lambda: services.player_register(
+                event=event, actor=Actor.of(request.user), **form.cleaned_data
+            ),
+            _enrolled,
+        )
+    else:
+        error = first_error(form)[1]
+    fresh = RegisterForm() if message else form
+    return _answer(request, event, "register", error, message, register_form=fresh)
+
+
+def _enrolled(enrolment: services.Enrolment) -> str:
+    entry = enrolment.entry
+    text = f"#{entry.number} {entry.player.name}: "
+    if entry.table is None:
+        return text + "registered, seated at the draw"
+    text += f"table {entry.table.number} seat {entry.seat}"
+    return text + ("" if enrolment.dealt_in else " (waits for the button)")
+
+
+@require_POST
+@staff_required("seating")
+def register_many(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = ImportForm(request.POST)
+    error = message = None
+    if not form.is_valid():
+        error = first_error(form)[1]
+    else:
+        error, message = _attempt(
+            lambda: services.players_import(
+                event_id=event.pk, names=form.cleaned_data["names"], actor=Actor.of(request.user)
+            ),
+            lambda count: f"{count} players registered",
+        )
+    return _answer(request, event, "register", error, message, register_form=RegisterForm())
+
+
+@require_POST
+@staff_required("seating")
+def tables(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = TablesForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, event, "setup", first_error(form)[1], None, tables_form=form)
+    error, message = _attempt(
+        lambda: services.tables_setup(
+            event=event, actor=Actor.of(request.user), **form.cleaned_data
+        ),
+        lambda made: f"{len(made)} tables in play",
+    )
+    return _answer(request, event, "setup", error, message, tables_form=form)
+
+
+@require_POST
+@staff_required("seating")
+def break_order(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = BreakOrderForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, event, "status", first_error(form)[1], None)
+    error, message = _attempt(
+        lambda: services.tables_reorder(
+            event_id=event.pk, numbers=form.cleaned_data["numbers"], actor=Actor.of(request.user)
+        ),
+        lambda order: "Break order: " + ", ".join(map(str, order)),
+    )
+    return _answer(request, event, "status", error, message)
+
+
+@require_POST
+@staff_required("seating")
+def draw(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    error, message = _attempt(
+        lambda: services.seats_draw(event=event, actor=Actor.of(request.user)),
+        lambda count: f"Seats drawn for {count} players",
+    )
+    return _answer(request, event, "status", error, message)
+
+
+@require_POST
+@staff_required("seating")
+def rebalance(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    error, message = _attempt(
+        lambda: balancing.tables_rebalance(event_id=event.pk, actor=Actor.of(request.user)),
+        _rebalanced,
+    )
+    return _answer(request, event, "status", error, message)
+
+
+def _rebalanced(result: balancing.Rebalance) -> str:
+    if result.kind is None:
+        return "Nothing to do: the tables are balanced"
+    if result.broken:
+        return f"Table {', '.join(map(str, result.broken))} breaks: {len(result.moves)} moves"
+    return f"{result.kind.capitalize()}: {len(result.moves)} move slip(s)"
+
+
+@require_POST
+@staff_required("seating")
+def redraw(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = RedrawForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, event, "status", first_error(form)[1], None)
+    error, message = _attempt(
+        lambda: balancing.tables_redraw(
+            event_id=event.pk,
+            table_count=form.cleaned_data["tables"],
+            actor=Actor.of(request.user),
+        ),
+        lambda result: f"Redraw: {len(result.moves)} move slips",
+    )
+    return _answer(request, event, "status", error, message)
+
+
+# One entry: the panel the console opens for a player --------------------------------------
+
+
+def _entry(event: Event, entry_id: int) -> Entry:
+    entries = Entry.objects.select_related("player", "table")
+    return get_object_or_404(entries, pk=entry_id, event=event)
+
+
+def _entry_panel(request, event, entry_id: int, error=None, message=None) -> HttpResponse:
+    entry = _entry(event, entry_id)
+    context = {
+        "event": event,
+        "entry": entry,
+        "purchases": list(entry.purchases.all()),
+        "moves": selectors.moves_of([entry.pk], minutes=24 * 60).get(entry.pk, []),
+        "error": error,
+        "message": message,
+        "purchase_form": PurchaseForm(),
+    }
+    response = render(request, "seating/console.html#entry", context)
+    return response if error or not message else trigger_client_event(response, CHANGED)
+
+
+@require_GET
+@staff_required("seating")
+def entry_panel(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    return _entry_panel(request, _event(event_id), entry_id)
+
+
+@require_GET
+@staff_required("seating")
+def entry_search(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    results = selectors.seat_search(event.pk, request.GET.get("q", "")[:80])
+    return render(request, f"{CONSOLE}#search", {"event": event, "results": results})
+
+
+@require_POST
+@staff_required("seating")
+def entry_action(request: HttpRequest, event_id: int, entry_id: int, action: str) -> HttpResponse:
+    event, actor = _event(event_id), Actor.of(request.user)
+    entry = _entry(event, entry_id)
+    if action == "eliminate":
+        error, message = _attempt(
+            lambda: balancing.entry_eliminate_and_rebalance(
+                event_id=event.pk, entry_id=entry.pk, actor=actor
+            ),
+            lambda done: f"Out in place {done[0].place}" + _moves_note(done[1]),
+        )
+    elif action == "reenter":
+        error, message = _attempt(
+            lambda: services.entry_reenter(event_id=event.pk, entry_id=entry.pk, actor=actor),
+            _enrolled,
+        )
+    elif action == "buy":
+        form = PurchaseForm(request.POST)
+        if not form.is_valid():
+            return _entry_panel(request, event, entry.pk, error=first_error(form)[1])
+        error, message = _attempt(
+            lambda: services.entry_purchase(
+                event_id=event.pk, entry_id=entry.pk, actor=actor, **form.cleaned_data
+            ),
+            lambda buy: f"{buy.get_kind_display()}: {buy.chips:,} chips",
+        )
+    else:
+        raise Http404
+    return _after_entry_action(request, event, entry, error, message)
+
+
+def _moves_note(result: balancing.Rebalance) -> str:
+    return f"; {len(result.moves)} move slip(s)" if result.moves else ""
+
+
+def _after_entry_action(request, event, entry, error, message) -> HttpResponse:
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or message)
+        return redirect("seating:console", event.pk)
+    return _entry_panel(request, event, entry.pk, error, message)
+
+
+# Move slips ---------------------------------------------------------------------------------
+
+
+@require_GET
+@staff_required("seating")
+def moves_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    table = request.GET.get("table", "")
+    slips = selectors.move_slips(event.pk, table=int(table) if table.isdigit() else None)
+    template = "seating/moves.html#slips" if request.htmx else "seating/moves.html"
+    return render(request, template, {"event": event, "slips": slips, "table": table})
+
+
+@require_POST
+def move_ack(request: HttpRequest, event_id: int, move_id: int) -> HttpResponse:
+    """Floor staff confirm any slip; a table device the slips into or out of its table."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    event = _event(event_id)
+    move = get_object_or_404(Move, pk=move_id, event=event)
+    denied = _deny_table(request, event, move.to_table, move.from_table)
+    if denied:
+        return denied
+    slip = services.move_acknowledge(
+        event_id=event.pk, move_id=move.pk, actor=Actor.of(request.user)
+    )
+    if not request.htmx:
+        back = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(back, {request.get_host()}):
+            back = reverse("seating:moves", args=[event.pk])
+        return redirect(back)
+    response = render(request, "seating/_slip.html", {"event": event, "slip": slip})
+    return trigger_client_event(response, CHANGED)
+
+
+move_ack.staff_right = "table"  # type: ignore[attr-defined]
+
+
+# Table pages (a tablet at the table, or the floor's phone) ---------------------------------
+
+
+def _deny_table(request: HttpRequest, event: Event, *numbers: int) -> HttpResponse | None:
+    """Floor staff open every table; a table device only its own (if it is tied to one)."""
+    user = request.user
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if has_right(user, "seating"):
+        return None
+    if has_right(user, "table"):
+        device = TableDevice.objects.filter(user=user).select_related("venue_table").first()
+        if device is None or device.venue_table.number in numbers:
+            return None
+    return HttpResponse("You do not have the right to do this.", status=403)
+
+
+def table_access(view: Callable) -> Callable:
+    """Page decorator for table pages: the "table" right, or any seating staff."""
+
+    @wraps(view)
+    def wrapped(request, event_id: int, number: int, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        event = _event(event_id)
+        return _deny_table(request, event, number) or view(request, event, number, *args, **kwargs)
+
+    wrapped.staff_right = "table"  # type: ignore[attr-defined]
+    return wrapped
+
+
+def _table_answer(request, event, number, error=None, message=None) -> HttpResponse:
+    card = selectors.table_view(event, number)
+    if card is None:
+        raise Http404
+    context = {"event": event, "card": card, "error": error, "message": message}
+    context["can_console"] = has_right(request.user, "seating")
+    template = "seating/table.html#table" if request.htmx else "seating/table.html"
+    return render(request, template, context)
+
+
+@require_GET
+@table_access
+def table_page(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return _table_answer(request, event, number)
+
+
+@require_POST
+@table_access
+def table_hand(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    hand = request.POST.get("hand", "")
+    error, message = _attempt(
+        lambda: services.table_hand_finish(
+            event_id=event.pk,
+            table_number=number,
+            expected_hand=int(hand) if hand.isdigit() else None,
+            actor=Actor.of(request.user),
+        ),
+        lambda table: f"Hand {table.hand_number + 1}: button on seat {table.button}",
+    )
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or message)
+        return redirect("seating:table", event.pk, number)
+    return _table_answer(request, event, number, error, message)
