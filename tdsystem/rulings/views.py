@@ -1,13 +1,136 @@
-"""The ruling page: the rules engine in the floor's hands."""
+"""The ruling page: the rules engine in the floor's hands.
+
+One view. A GET opens the page (``?event=<id>`` fills the table from the event's current
+level); every POST re-reads the whole form, applies the button pressed (``op``) and asks the
+engine again. HTMX gets the ruling alone while typing, the whole workspace after a button.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
 
 from tdsystem.core.access import staff_required
 
+from . import selectors, services
+from .forms import TableForm
 
+TEMPLATE = "rulings/ruling.html"
+EDITS = ("add-seat", "remove-seat", "add-action", "remove-action", "clear-actions", "append")
+
+
+@require_http_methods(["GET", "POST"])
 @staff_required("ruling")
 def ruling(request: HttpRequest) -> HttpResponse:
-    return render(request, "rulings/ruling.html", {})
+    op = request.POST.get("op", "")[:40]
+    if request.method == "POST":
+        post = request.POST
+        same = post.get("event") == post.get("loaded_event")  # else: the event was changed
+        table = selectors.event_table_of(post.get("event"), post.get("level") if same else None)
+        data = _loaded(post, table) if op == "load" else post
+    else:
+        table = selectors.event_table_of(request.GET.get("event"))
+        data = _opening(table)
+    context = _workspace(data, op, table)
+    asked = request.GET.get("event", "") if request.method == "GET" else ""
+    context["missing_event"] = asked[:20] if asked and table is None else ""
+    if request.htmx:  # typing: the ruling alone; a button: the rows changed too
+        rebuilt = op == "load" or op.partition(":")[0] in EDITS
+        return render(request, f"{TEMPLATE}#{'workspace' if rebuilt else 'result'}", context)
+    return render(request, TEMPLATE, context)
+
+
+def _opening(table: selectors.EventTable | None) -> QueryDict:
+    """The form as the page opens: the event's current level, one row per seat."""
+    data = QueryDict(mutable=True)
+    data.update(table.settings if table else selectors.NO_EVENT)
+    if table is not None:
+        level = table.level_index
+        data.update({"event": str(table.event.pk), "level": "" if level is None else str(level)})
+    event = table.event if table else None
+    seats = services.default_seats(
+        event.seats_per_table if event else 9,
+        event.starting_stack if event else selectors.DEFAULT_STACK,
+    )
+    data.setlist("seat_name", [s.name for s in seats])
+    data.setlist("seat_stack", [s.stack for s in seats])
+    return data
+
+
+def _loaded(posted: QueryDict, table: selectors.EventTable | None) -> QueryDict:
+    """The posted form with the settings of the event's level chosen (seats and actions kept)."""
+    data = posted.copy()
+    for name, value in (table.settings if table else {}).items():
+        data[name] = value
+    if table is not None:
+        data["level"] = str(table.level_index if table.level_index is not None else "")
+    return data
+
+
+def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> dict:
+    form = TableForm(
+        data,
+        events=selectors.event_choices(),
+        levels=table.levels if table else (),
+    )
+    settings = form.table_settings()
+    rows = services.rows_from_data(data)
+    if op.partition(":")[0] in EDITS:
+        before = services.hand_rule(
+            services.hand_build(settings=settings, seats=rows.seats, actions=rows.actions)
+        )
+        rows = services.rows_edit(rows, op=op, next_seat=services.next_seat(before))
+    draft = services.hand_build(settings=settings, seats=rows.seats, actions=rows.actions)
+    outcome = services.hand_rule(draft)
+    problems = form.problems() + outcome.problems
+    invalid = {t for p in problems for t in p.targets}
+    form.mark_invalid(invalid)
+    return {
+        "form": form,
+        "table": table,
+        "seats": _seat_rows(rows, settings, invalid),
+        "actions": _action_rows(rows, draft, outcome, invalid),
+        "outcome": outcome,
+        "problems": problems,
+        "show": (
+            services.ruling_display(outcome.ruling, hand=outcome.hand)
+            if outcome.ruling and outcome.hand
+            else None
+        ),
+        "hand_json": services.hand_json(outcome.hand) if outcome.hand else "",
+        "invalid": " ".join(sorted(invalid)),
+        "skipped": draft.skipped,
+        "dos": services.DOS,
+    }
+
+
+def _seat_rows(rows: services.Rows, settings, invalid: set[str]) -> list[dict]:
+    two_blinds = settings is None or bool(settings.small_blind)
+    labels = services.positions(len(rows.seats), two_blinds)
+    return [
+        {
+            "index": i,
+            "name": seat.name,
+            "stack": seat.stack,
+            "position": labels[i] if i < len(labels) else "",
+            "name_invalid": f"seat-{i}-name" in invalid,
+            "stack_invalid": f"seat-{i}-stack" in invalid,
+        }
+        for i, seat in enumerate(rows.seats)
+    ]
+
+
+def _action_rows(rows: services.Rows, draft, outcome, invalid: set[str]) -> list[dict]:
+    return [
+        {
+            "index": i,
+            "player": action.player.strip(),
+            "do": action.do,
+            "to": action.to,
+            "invalid": f"action-{i}" in invalid,
+            "skipped": i in draft.skipped,
+            "after_error": outcome.partial_before is not None and i > outcome.partial_before,
+        }
+        for i, action in enumerate(rows.actions)
+    ]

@@ -1,0 +1,101 @@
+"""The ruling page's table settings. The seat and action rows are read by the services."""
+
+from __future__ import annotations
+
+from django import forms
+
+from tdsystem.events.models import Event
+from tdsystem.structures.models import AnteType, Betting
+
+from .services import Problem, TableSettings, parse_chips
+
+NUMERIC = {"inputmode": "numeric", "autocomplete": "off", "class": "chips"}
+
+
+class ChipsField(forms.CharField):
+    """Chips as typed at a table: "1,500" reads as 1500."""
+
+    def __init__(self, *, minimum: int = 0, **kwargs) -> None:
+        self.minimum = minimum
+        kwargs.setdefault("widget", forms.TextInput(attrs=NUMERIC))
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value in self.empty_values:
+            return None
+        try:
+            return parse_chips(value, minimum=self.minimum)
+        except ValueError as err:
+            raise forms.ValidationError(f"{str(err)[:1].upper()}{str(err)[1:]}.") from err
+
+
+class TableForm(forms.Form):
+    """The event (a prefill aid only) and the table settings the engine needs."""
+
+    event = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    level = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    structure = forms.ChoiceField(choices=Betting.choices)
+    small_blind = ChipsField(required=False, label="Small blind")
+    big_blind = ChipsField(minimum=1, label="Big blind")
+    ante = ChipsField(required=False)
+    ante_type = forms.ChoiceField(choices=AnteType.choices, label="Ante paid by")
+    small_bet = ChipsField(required=False, minimum=1, label="Small bet")
+    big_bet = ChipsField(required=False, minimum=1, label="Big bet")
+    raise_cap = ChipsField(required=False, label="Raise cap")
+    incomplete_raise = forms.ChoiceField(
+        choices=Event.IncompleteRaise.choices, label="Short all-in raise"
+    )
+    pot_limit_preflop = forms.ChoiceField(
+        choices=Event.PotLimitPreflop.choices, label="Pot limit preflop"
+    )
+    bb_must_cover_sb = forms.BooleanField(required=False, label="BB must cover SB")
+
+    SETTINGS = (
+        "structure",
+        "small_blind",
+        "big_blind",
+        "ante",
+        "ante_type",
+        "small_bet",
+        "big_bet",
+        "raise_cap",
+        "incomplete_raise",
+        "pot_limit_preflop",
+        "bb_must_cover_sb",
+    )
+
+    def __init__(self, *args, events=(), levels=(), **kwargs) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+        self.fields["event"].choices = [("", "No event"), *events]
+        self.fields["level"].choices = [("", "Level"), *levels]
+        self.fields["raise_cap"].widget.attrs["placeholder"] = "none"
+
+    def table_settings(self) -> TableSettings | None:
+        """The settings, or None while a setting the engine needs is wrong."""
+        if any(name in self.errors for name in self.SETTINGS):
+            return None
+        data = self.cleaned_data
+        values = {name: data.get(name) for name in self.SETTINGS}
+        values["small_blind"] = values["small_blind"] or 0
+        values["ante"] = values["ante"] or 0
+        return TableSettings(**values)
+
+    def problems(self) -> tuple[Problem, ...]:
+        """The form's own errors, each on its field (a bad event or level only stops the
+        prefill, not the ruling)."""
+        return tuple(
+            Problem(
+                f"{self.fields[name].label or name.capitalize()}: {' '.join(errors)}",
+                (f"id_{name}",),
+            )
+            for name, errors in self.errors.items()
+            if name in self.fields
+        )
+
+    def mark_invalid(self, ids: set[str]) -> None:
+        """Outline the settings the problems name (the engine's as well as the form's)."""
+        for name, field in self.fields.items():
+            if f"id_{name}" in ids or name in self.errors:
+                field.widget.attrs["class"] = f"{field.widget.attrs.get('class', '')} invalid"

@@ -1,0 +1,447 @@
+"""The ruling page's rows turned into the engine's hand, and the engine's answer turned into
+what the floor reads.
+
+Nothing here touches the database or the request: the page hands in the settings it has read
+and the raw text of the seat and action rows, and gets back the hand (the command line's
+JSON shape), the problems found (each pinned to the field or row at fault) and the ruling.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tdsystem.engine.errors import RuleError
+from tdsystem.engine.ruling import rule_on
+
+log = logging.getLogger(__name__)
+
+MIN_SEATS, MAX_SEATS = 2, 10
+DOS = ("fold", "check", "call", "bet", "raise", "all-in")
+MAX_CHIPS = 10**12  # far above any real stack; keeps typing accidents out of the engine
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """The table's betting settings, read and checked by the page's form."""
+
+    structure: str = "no-limit"
+    small_blind: int = 0  # 0: a single blind
+    big_blind: int = 100
+    ante: int = 0
+    ante_type: str = "each"
+    small_bet: int | None = None  # fixed limit only; the engine defaults to BB and 2 x BB
+    big_bet: int | None = None
+    raise_cap: int | None = None  # fixed limit only; None: no cap
+    incomplete_raise: str = "full-bet"
+    pot_limit_preflop: str = "true-pot"
+    bb_must_cover_sb: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat as typed: a name and a stack (text, not yet read)."""
+
+    name: str = ""
+    stack: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One action as chosen: the seat's index (text), what it did, and the "to" amount."""
+
+    player: str = ""
+    do: str = ""
+    to: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something the page cannot rule on, with the ids of the fields or rows at fault."""
+
+    message: str
+    targets: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HandDraft:
+    """The hand read from the rows.
+
+    ``hand`` is None when the settings or the seats cannot be read. When an action row
+    cannot be read, ``hand`` holds the actions before it and ``stopped_at`` names that row.
+    ``action_rows[k]`` is the row of the engine's action ``k`` (rows left blank are skipped).
+    """
+
+    hand: dict[str, Any] | None
+    problems: tuple[Problem, ...] = ()
+    action_rows: tuple[int, ...] = ()
+    skipped: tuple[int, ...] = ()
+    stopped_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The engine's ruling on a draft, or on the part of it before the first bad action."""
+
+    ruling: dict[str, Any] | None
+    problems: tuple[Problem, ...] = ()
+    partial_before: int | None = None  # row: the ruling covers only the actions above it
+    hand: dict[str, Any] | None = None  # what was sent to the engine in full
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    seats: tuple[SeatRow, ...] = ()
+    actions: tuple[ActionRow, ...] = ()
+
+
+# -- reading text --------------------------------------------------------------------------
+
+
+def parse_chips(text: object, *, minimum: int = 0) -> int:
+    """A whole number of chips from what was typed ("1,500", " 800 "); ValueError otherwise."""
+    raw = str(text if text is not None else "").strip()
+    cleaned = raw.replace(",", "").replace("_", "").replace(" ", "").replace("\u202f", "")
+    if not cleaned:
+        raise ValueError("enter a number of chips")
+    if not cleaned.isascii() or not cleaned.isdigit():
+        raise ValueError(f"{raw!r} is not a whole number of chips")
+    value = int(cleaned)
+    if value > MAX_CHIPS:
+        raise ValueError(f"{raw} is more chips than any table holds")
+    if value < minimum:
+        raise ValueError(f"must be at least {minimum}")
+    return value
+
+
+def rows_from_data(data: Any) -> Rows:
+    """Seat and action rows from posted data (a QueryDict or anything with ``getlist``)."""
+
+    def column(key: str) -> list[str]:
+        return [str(v) for v in data.getlist(key)] if hasattr(data, "getlist") else []
+
+    names, stacks = column("seat_name"), column("seat_stack")
+    players, dos, tos = column("act_player"), column("act_do"), column("act_to")
+    seats = [SeatRow(_at(names, i), _at(stacks, i)) for i in range(max(len(names), len(stacks)))]
+    count = max(len(players), len(dos), len(tos))
+    actions = [ActionRow(_at(players, i), _at(dos, i), _at(tos, i)) for i in range(count)]
+    return Rows(tuple(seats[: MAX_SEATS * 2]), tuple(actions[:200]))
+
+
+def _at(values: list[str], i: int) -> str:
+    return values[i] if i < len(values) else ""
+
+
+def default_seats(count: int, stack: int) -> tuple[SeatRow, ...]:
+    count = min(max(count, MIN_SEATS), MAX_SEATS)
+    return tuple(SeatRow(f"Seat {i + 1}", str(stack)) for i in range(count))
+
+
+# -- editing the rows (the page's buttons) --------------------------------------------------
+
+
+def rows_edit(rows: Rows, *, op: str, next_seat: int | None = None) -> Rows:
+    """The rows after one button: ``add-seat``, ``remove-seat:<i>``, ``add-action``,
+    ``remove-action:<i>``, ``clear-actions`` or ``append:<seat>:<do>[:<to>]`` (one tap for
+    the next player's action). Anything else leaves the rows as they are."""
+    verb, _, arg = op.partition(":")
+    seats, actions = list(rows.seats), list(rows.actions)
+    index = _index(arg)
+    if verb == "add-seat" and len(seats) < MAX_SEATS:
+        used = {s.name.strip() for s in seats}
+        number = next(k for k in range(len(seats) + 1, 99) if f"Seat {k}" not in used)
+        seats.append(SeatRow(f"Seat {number}", seats[-1].stack if seats else ""))
+    elif verb == "remove-seat" and index is not None and index < len(seats) > MIN_SEATS:
+        del seats[index]
+        actions = [_renumber(a, index) for a in actions]
+    elif verb == "add-action":
+        actions.append(ActionRow("" if next_seat is None else str(next_seat)))
+    elif verb == "remove-action" and index is not None and index < len(actions):
+        del actions[index]
+    elif verb == "clear-actions":
+        actions = []
+    elif verb == "append":
+        seat, _, rest = arg.partition(":")
+        do, _, to = rest.partition(":")
+        if _index(seat) is not None and do in DOS:
+            actions.append(ActionRow(seat, do, to if do in ("bet", "raise") else ""))
+    return Rows(tuple(seats), tuple(actions))
+
+
+def _index(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 4 else None
+
+
+def _renumber(action: ActionRow, removed: int) -> ActionRow:
+    seat = _index(action.player.strip())
+    if seat is None or seat < removed:
+        return action
+    return replace(action, player="" if seat == removed else str(seat - 1))
+
+
+# -- rows to the engine's hand --------------------------------------------------------------
+
+
+def positions(count: int, two_blinds: bool = True) -> list[str]:
+    """Position labels clockwise from the button, as the engine assigns the blinds (D1)."""
+    if count <= 0:
+        return []
+    if count == 2:
+        return ["BTN · SB", "BB"] if two_blinds else ["BTN", "BB"]
+    head = ["BTN", "SB", "BB"] if two_blinds else ["BTN", "BB"]
+    labels = head[:count]
+    return labels + [_seat_word(k, count - len(labels)) for k in range(count - len(labels))]
+
+
+def _seat_word(k: int, rest: int) -> str:
+    if k == 0:
+        return "UTG"
+    if k == rest - 1:
+        return "CO"
+    return f"UTG+{k}"
+
+
+def hand_build(
+    *, settings: TableSettings | None, seats: Sequence[SeatRow], actions: Sequence[ActionRow]
+) -> HandDraft:
+    """The engine-contract hand for what the page holds, and what is wrong with it."""
+    problems: list[Problem] = []
+    players = _players(seats, problems)
+    names = [p["name"] for p in players] if players is not None else None
+    read, rows, skipped, stopped = [], [], [], None
+    for i, row in enumerate(actions):
+        if not (row.do.strip() or row.to.strip()):
+            skipped.append(i)  # not entered yet
+            continue
+        action = _action(row, i, names or [s.name.strip() for s in seats], problems)
+        if action is None:
+            stopped = i
+            break
+        read.append(action)
+        rows.append(i)
+    if settings is None or players is None:
+        return HandDraft(None, tuple(problems), tuple(rows), tuple(skipped), stopped)
+    return HandDraft(
+        _hand(settings, players, read), tuple(problems), tuple(rows), tuple(skipped), stopped
+    )
+
+
+def _players(seats: Sequence[SeatRow], problems: list[Problem]) -> list[dict] | None:
+    if len(seats) < MIN_SEATS:
+        problems.append(Problem(f"A hand needs at least {MIN_SEATS} players.", ("seats",)))
+    if len(seats) > MAX_SEATS:
+        problems.append(Problem(f"A table has at most {MAX_SEATS} seats.", ("seats",)))
+    players, seen, ok = [], set(), len(problems) == 0
+    for i, seat in enumerate(seats):
+        name = " ".join(seat.name.split())
+        label = f"Seat {i + 1}" + (f" ({name})" if name else "")
+        if not name:
+            problems.append(Problem(f"{label}: enter a name.", (f"seat-{i}-name",)))
+            ok = False
+        elif name.casefold() in seen:
+            problems.append(Problem(f"{label}: the name is used twice.", (f"seat-{i}-name",)))
+            ok = False
+        seen.add(name.casefold())
+        try:
+            stack = parse_chips(seat.stack, minimum=1)
+        except ValueError as err:
+            problems.append(Problem(f"{label}: stack: {err}.", (f"seat-{i}-stack",)))
+            ok = False
+            continue
+        players.append({"name": name, "stack": stack})
+    return players if ok else None
+
+
+def _action(row: ActionRow, i: int, names: Sequence[str], problems: list[Problem]) -> dict | None:
+    target = (f"action-{i}",)
+    seat = _index(row.player.strip())
+    if seat is None or seat >= len(names) or not names[seat]:
+        problems.append(Problem(f"Action {i + 1}: choose the player who acted.", target))
+        return None
+    do = row.do.strip()
+    if do not in DOS:
+        problems.append(Problem(f"Action {i + 1}: choose what {names[seat]} did.", target))
+        return None
+    action: dict[str, Any] = {"player": names[seat], "do": do}
+    if do in ("bet", "raise"):
+        name, past = names[seat], "bet" if do == "bet" else "raised"
+        if not row.to.strip():
+            problems.append(Problem(f"Action {i + 1}: enter the total {name} {past} to.", target))
+            return None
+        try:
+            action["to"] = parse_chips(row.to, minimum=1)
+        except ValueError as err:
+            problems.append(Problem(f"Action {i + 1}: {name}'s {do}: {err}.", target))
+            return None
+    return action
+
+
+def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> dict[str, Any]:
+    s = settings
+    blinds = [s.small_blind, s.big_blind] if s.small_blind else [s.big_blind]
+    hand: dict[str, Any] = {"structure": s.structure, "blinds": blinds, "ante": s.ante}
+    if s.ante:
+        hand["ante_type"] = s.ante_type
+    if s.structure == "fixed-limit":
+        if s.small_bet or s.big_bet:
+            small = s.small_bet or s.big_blind
+            hand["bets"] = [small, s.big_bet or 2 * small]
+        if s.raise_cap is not None:
+            hand["raise_cap"] = s.raise_cap
+        hand["incomplete_raise"] = s.incomplete_raise
+    if s.structure == "pot-limit":
+        hand["pot_limit_preflop"] = s.pot_limit_preflop
+    if s.bb_must_cover_sb:
+        hand["bb_must_cover_sb"] = True
+    hand["players"] = players
+    hand["actions"] = actions
+    return hand
+
+
+# -- the engine's answer --------------------------------------------------------------------
+
+_FIELD_TARGETS = {
+    "structure": ("id_structure",),
+    "blinds": ("id_small_blind", "id_big_blind"),
+    "ante": ("id_ante",),
+    "ante_type": ("id_ante_type",),
+    "bets": ("id_small_bet", "id_big_bet", "id_big_blind"),
+    "raise_cap": ("id_raise_cap",),
+    "incomplete_raise": ("id_incomplete_raise", "id_structure"),
+    "pot_limit_preflop": ("id_pot_limit_preflop",),
+    "bb_must_cover_sb": ("id_bb_must_cover_sb",),
+    "players": ("seats",),
+}
+
+
+def hand_rule(draft: HandDraft) -> Outcome:
+    """Ask the engine. A rule broken by an action is reported on its row, with the ruling on
+    the hand just before it; nothing the engine raises escapes."""
+    hand = draft.hand
+    if hand is None:
+        return Outcome(None, draft.problems)
+    problems = list(draft.problems)
+    partial = draft.stopped_at
+    ruling, err = _ask(hand)
+    if err is not None:
+        problems.insert(0, _problem_of(err, draft))
+        if isinstance(err, RuleError) and err.action_index is not None:
+            index = err.action_index
+            partial = draft.action_rows[index] if index < len(draft.action_rows) else partial
+            ruling, _ = _ask({**hand, "actions": hand["actions"][:index]})
+    return Outcome(ruling, tuple(problems), partial if ruling is not None else None, hand)
+
+
+def next_seat(outcome: Outcome) -> int | None:
+    """The seat (row) of the player to act, when the engine named one."""
+    nxt = outcome.ruling["next"] if outcome.ruling else None
+    if nxt is None or outcome.hand is None:
+        return None
+    names = [p["name"] for p in outcome.hand["players"]]
+    return names.index(nxt["player"]) if nxt["player"] in names else None
+
+
+def _ask(hand: dict[str, Any]) -> tuple[dict[str, Any] | None, Exception | None]:
+    try:
+        return rule_on(hand).as_explained_dict(), None
+    except RuleError as err:
+        return None, err
+    except Exception as err:  # an engine bug must not take the page down
+        log.exception("the rules engine failed on %s", json.dumps(hand))
+        return None, err
+
+
+def _problem_of(err: Exception, draft: HandDraft) -> Problem:
+    if not isinstance(err, RuleError):
+        return Problem(
+            "The rules engine could not rule on this hand (an error in the engine: "
+            f"{type(err).__name__}). Copy the hand as JSON below and report it."
+        )
+    rule = f" ({err.rule})" if err.rule else ""
+    index = err.action_index
+    if index is not None and index < len(draft.action_rows):
+        row = draft.action_rows[index]
+        return Problem(f"Action {row + 1}: {err.message}{rule}", (f"action-{row}",))
+    return Problem(f"{err.message}{rule}", _targets_of(err.message))
+
+
+def _targets_of(message: str) -> tuple[str, ...]:
+    head = message.split(":", 1)[0]
+    if head.startswith("players[") and "]" in head:
+        index, _, rest = head[len("players[") :].partition("]")
+        part = "stack" if "stack" in rest else "name"
+        return (f"seat-{index}-{part}",) if index.isdigit() else ("seats",)
+    return _FIELD_TARGETS.get(head, ())
+
+
+# -- what the page shows --------------------------------------------------------------------
+
+
+def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's explained ruling, arranged for the page: labels, who owes what, which
+    one-tap actions the next player has."""
+    starts = {p["name"]: p["stack"] for p in hand["players"]}
+    labels = positions(len(hand["players"]), len(hand["blinds"]) == 2)
+    nxt = ruling.get("next")
+    players = [
+        {
+            **p,
+            "position": labels[i] if i < len(labels) else "",
+            "start": starts.get(p["name"]),
+            "seat": i,
+            "is_next": bool(nxt and nxt["player"] == p["name"]),
+        }
+        for i, p in enumerate(ruling["players"])
+    ]
+    pots = [
+        {**pot, "label": "Main pot" if k == 0 else f"Side pot {k}"}
+        for k, pot in enumerate(ruling["pots"])
+    ]
+    return {
+        "street": ruling["street"],
+        "next": _next_display(nxt, players, ruling["street"], hand["structure"]) if nxt else None,
+        "pots": pots,
+        "total": sum(p["amount"] for p in ruling["pots"]),
+        "players": players,
+        "notes": ruling.get("notes", []),
+        "owed": [n for n in ruling.get("notes", []) if "owe" in n["text"]],
+        "removed": ruling.get("removed_from_play", []),
+    }
+
+
+def _next_display(
+    nxt: Mapping[str, Any], players: list[dict], street: str, structure: str
+) -> dict[str, Any]:
+    me = next(p for p in players if p["name"] == nxt["player"])
+    low, high, call = nxt["min_raise_to"], nxt["max_raise_to"], nxt["call"]
+    opens = nxt["check"] and street != "preflop"  # no wager yet this round: a bet, not a raise
+    verb, word = ("bet", "Bet") if opens else ("raise", "Raise to")
+    taps = [{"do": "fold", "label": "Fold"}]
+    if nxt["check"]:
+        taps.append({"do": "check", "label": "Check"})
+    else:
+        all_in = " (all-in)" if call >= me["stack"] else ""
+        taps.append({"do": "call", "label": f"Call {call:,}{all_in}"})
+    if low is not None:
+        taps.append({"do": verb, "to": low, "label": f"{word} {low:,}"})
+        if high is not None and high > low:
+            if structure == "no-limit":  # the no-limit maximum is the whole stack
+                taps.append({"do": "all-in", "label": f"All-in ({high:,})"})
+            else:
+                taps.append({"do": verb, "to": high, "label": f"{word} {high:,} (pot)"})
+    return {**nxt, "seat": me["seat"], "verb": verb, "taps": taps}
+
+
+def hand_json(hand: Mapping[str, Any]) -> str:
+    """The hand as the command line reads it, one player and one action a line."""
+    lines = []
+    for key, value in hand.items():
+        if key in ("players", "actions") and value:
+            items = ",\n".join(f"    {json.dumps(v)}" for v in value)
+            lines.append(f"  {json.dumps(key)}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
