@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
 from tdsystem.events import api as events_api
 from tdsystem.events import views as events_views
@@ -10,9 +11,11 @@ urlpatterns = [
     path("", core_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("health/banner", core_views.health_banner, name="health_banner"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", core_auth.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("console/tokens/", core_auth.tokens, name="tokens"),
+    path("console/tokens/<int:token_id>/revoke", core_auth.token_revoke, name="token_revoke"),
     path("console/", include("tdsystem.events.urls_console")),
     path("events/<int:event_id>/clock/", events_views.clock_screen, name="clock_screen"),
     path("events/<int:event_id>/schedule/", events_views.schedule, name="schedule"),

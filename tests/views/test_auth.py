@@ -1,0 +1,76 @@
+"""Staff login is rate-limited; API tokens can be listed and revoked."""
+
+from __future__ import annotations
+
+import pytest
+
+from tdsystem.core.models import ApiToken
+from tests.personas import PASSWORD, make_token
+
+pytestmark = pytest.mark.django_db
+
+
+def test_repeated_failures_lock_the_login_for_that_user(client, director):
+    for _ in range(5):
+        response = client.post("/login/", {"username": "dora", "password": "wrong"})
+        assert response.status_code == 200
+    response = client.post("/login/", {"username": "dora", "password": PASSWORD})
+    assert response.status_code == 429
+    assert b"Too many failed attempts" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_good_password_logs_in(client, director):
+    response = client.post("/login/", {"username": "dora", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(director.pk)
+
+
+def test_login_needs_the_csrf_token(director):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    response = strict.post("/login/", {"username": "dora", "password": PASSWORD})
+    assert response.status_code == 403
+
+
+def test_a_director_creates_lists_and_revokes_tokens(client, event, director, floor_person):
+    floor_token = make_token(floor_person)
+    client.force_login(director)
+    page = client.post("/console/tokens/", {"label": "overlay"}).content.decode()
+    assert "copy it now" in page and "overlay" in page
+    assert floor_token[:8] in page  # directors see every token
+    token = ApiToken.objects.get(user=floor_person)
+    client.post(f"/console/tokens/{token.pk}/revoke")
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    response = client.post(
+        "/api/events/1/clock",
+        {"action": "pause"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {floor_token}",
+    )
+    assert response.status_code in (401, 404)
+
+
+def test_floor_staff_see_and_revoke_only_their_own_tokens(client, director, floor_person):
+    make_token(director)
+    client.force_login(floor_person)
+    page = client.get("/console/tokens/").content.decode()
+    assert "dora" not in page
+    other = ApiToken.objects.get(user=director)
+    assert client.post(f"/console/tokens/{other.pk}/revoke").status_code == 404
+    other.refresh_from_db()
+    assert other.revoked_at is None
+
+
+def test_a_revoked_token_is_refused(client, event, director):
+    raw = make_token(director)
+    ApiToken.objects.update(revoked_at="2026-01-01T00:00:00Z")
+    response = client.post(
+        f"/api/events/{event.pk}/clock",
+        {"action": "start"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {raw}",
+    )
+    assert response.status_code == 401
