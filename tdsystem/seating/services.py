@@ -335,7 +335,10 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
             seat=placement.seat if placement else None,
         )
     except IntegrityError:
-        raise SeatingError(f"{player.name} already has an active entry") from None
+        # Only code that bypasses the event lock gets here: the constraints held.
+        raise SeatingError(
+            f"the entry of {player.name} clashes with another (player, number or seat): try again"
+        ) from None
     Purchase.objects.create(
         event=event,
         entry=entry,

@@ -1,0 +1,170 @@
+"""Two floor staff at once, on PostgreSQL with threads: no seat holds two, nobody is lost.
+
+Each race first runs without the event's row lock to show it is real, then with it. A
+pause inside the locked section (after the reads, before the commit) widens the window
+so the threads overlap every time; the lock must make them take turns.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+import pytest
+from django.db import connection
+
+from tdsystem.events.models import Clock, Event
+from tdsystem.seating import balancing, services
+from tdsystem.seating.errors import SeatingError
+from tdsystem.seating.models import Entry, Move
+from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tests.fixtures import make_event
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+FULL = list(range(1, 10))
+PAUSE = 0.3
+
+
+def run_together(*jobs):
+    """Start the jobs at one moment, each in its own thread and connection."""
+    barrier = threading.Barrier(len(jobs))
+    results: list = [None] * len(jobs)
+
+    def wrap(index, job):
+        try:
+            barrier.wait(10)
+            results[index] = job()
+        except BaseException as exc:  # compared in the test
+            results[index] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=wrap, args=(i, job)) for i, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+class Window:
+    """Slows each critical section down and records when it ran."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[float, float, int]] = []
+
+    def wrap(self, function):
+        def slow(*args, **kwargs):
+            start = time.monotonic()
+            result = function(*args, **kwargs)
+            time.sleep(PAUSE)  # the reads are done; the commit has not happened yet
+            self.spans.append((start, time.monotonic(), threading.get_ident()))
+            return result
+
+        return slow
+
+    def overlapped(self) -> bool:
+        """Whether two threads were inside the slowed section at the same time."""
+        return any(
+            a[2] != b[2] and a[0] < b[1] and b[0] < a[1] for a in self.spans for b in self.spans
+        )
+
+
+def without_lock(monkeypatch) -> None:
+    def unlocked(event_id: int) -> Event:
+        return Event.objects.get(pk=event_id)
+
+    monkeypatch.setattr(balancing, "event_lock", unlocked)
+    monkeypatch.setattr(services, "event_lock", unlocked)
+
+
+def four_tables(event):
+    # 8, 8, 7, 7 players: a bust at table 3 or 4 leaves it two short of the largest.
+    layout = {1: FULL[:8], 2: FULL[:8], 3: FULL[:7], 4: FULL[:7]}
+    positions = {number: (1, 2, 3) for number in layout}
+    return arrange(event, layout, positions=positions)
+
+
+def bust(event, entry):
+    return lambda: balancing.entry_eliminate_and_rebalance(
+        event_id=event.pk, entry_id=entry.pk, actor=ACTOR
+    )
+
+
+def test_without_the_lock_two_busts_at_once_finish_in_the_same_place(monkeypatch):
+    event = make_event(600)
+    people = four_tables(event)
+    without_lock(monkeypatch)
+    window = Window()
+    monkeypatch.setattr(balancing, "log_record", window.wrap(balancing.log_record))
+    run_together(
+        lambda: balancing.entry_eliminate(
+            event_id=event.pk, entry_id=people["T3S1"].pk, actor=ACTOR
+        ),
+        lambda: balancing.entry_eliminate(
+            event_id=event.pk, entry_id=people["T4S1"].pk, actor=ACTOR
+        ),
+    )
+    places = Entry.objects.filter(status="busted").values_list("place", flat=True)
+    assert window.overlapped()
+    assert list(places) == [30, 30]  # both counted 30 players: the race is real
+
+
+def test_two_busts_at_once_at_tables_that_need_balancing_lose_nobody(monkeypatch):
+    event = make_event(600)
+    people = four_tables(event)
+    window = Window()
+    monkeypatch.setattr(balancing, "log_record", window.wrap(balancing.log_record))
+    results = run_together(bust(event, people["T3S1"]), bust(event, people["T4S1"]))
+    assert not any(isinstance(result, BaseException) for result in results), results
+    assert not window.overlapped()  # the event lock made them take turns
+    assert sorted(Entry.objects.filter(status="busted").values_list("place", flat=True)) == [
+        29,
+        30,
+    ]
+    assert seating_problems(event) == []
+    seats = Counter(Entry.objects.filter(status="active").values_list("table__number", "seat"))
+    assert len(seats) == 28 and max(seats.values()) == 1 and (None, None) not in seats
+    moves = list(Move.objects.filter(reason="balance"))
+    assert len(moves) == 2
+    for move in moves:
+        entry = Entry.objects.select_related("table").get(pk=move.entry_id)
+        assert (entry.table.number, entry.seat) == (move.to_table, move.to_seat)
+
+
+def late_event():
+    event = make_event(600, 600, late_registration_end_level=2)
+    arrange(event, {1: FULL[:5], 2: FULL[:5]}, positions={1: (1, 2, 3), 2: (1, 2, 3)})
+    Clock.objects.filter(pk=event.pk).update(status="paused", level_index=1)
+    return event
+
+
+def register(event, name: str):
+    return lambda: services.player_register(event=event, name=name, actor=ACTOR)
+
+
+def test_without_the_lock_two_late_registrations_clash(monkeypatch):
+    event = late_event()
+    without_lock(monkeypatch)
+    window = Window()
+    monkeypatch.setattr(services, "next_entry_number", window.wrap(services.next_entry_number))
+    results = run_together(register(event, "Ann Late"), register(event, "Ben Late"))
+    # Both read the same last entry number; the database's unique constraint refuses
+    # the second entry, so without the lock one registration fails.
+    assert sum(isinstance(result, SeatingError) for result in results) == 1
+    assert Entry.objects.filter(player__name__endswith="Late").count() == 1
+
+
+def test_two_late_registrations_at_once_both_get_their_own_seat(monkeypatch):
+    event = late_event()
+    window = Window()
+    monkeypatch.setattr(services, "next_entry_number", window.wrap(services.next_entry_number))
+    results = run_together(register(event, "Ann Late"), register(event, "Ben Late"))
+    assert not any(isinstance(result, BaseException) for result in results), results
+    assert not window.overlapped()
+    late = Entry.objects.filter(player__name__endswith="Late").select_related("table")
+    assert sorted(e.number for e in late) == [11, 12]
+    assert len({(e.table.number, e.seat) for e in late}) == 2
+    assert seating_problems(event) == []
