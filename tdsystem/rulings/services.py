@@ -237,7 +237,7 @@ def _players(seats: Sequence[SeatRow], problems: list[Problem]) -> list[dict] | 
     players, seen, ok = [], set(), len(problems) == 0
     for i, seat in enumerate(seats):
         name = " ".join(seat.name.split())
-        label = f"Seat {i + 1}" + (f" ({name})" if name else "")
+        label = f"Seat {i + 1}" + (f" ({name})" if name and name != f"Seat {i + 1}" else "")
         if not name:
             problems.append(Problem(f"{label}: enter a name.", (f"seat-{i}-name",)))
             ok = False
@@ -381,8 +381,8 @@ def _targets_of(message: str) -> tuple[str, ...]:
 
 
 def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dict[str, Any]:
-    """The engine's explained ruling, arranged for the page: labels, who owes what, which
-    one-tap actions the next player has."""
+    """The engine's explained ruling, arranged for the page: positions, starting stacks,
+    pot labels and the one-tap actions of the next player."""
     starts = {p["name"]: p["stack"] for p in hand["players"]}
     labels = positions(len(hand["players"]), len(hand["blinds"]) == 2)
     nxt = ruling.get("next")
@@ -407,7 +407,6 @@ def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dic
         "total": sum(p["amount"] for p in ruling["pots"]),
         "players": players,
         "notes": ruling.get("notes", []),
-        "owed": [n for n in ruling.get("notes", []) if "owe" in n["text"]],
         "removed": ruling.get("removed_from_play", []),
     }
 
