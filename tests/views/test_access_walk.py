@@ -27,6 +27,9 @@ PUBLIC = {
     "api_clock",
     "seating:lookup",
     "seating:api_seats",
+    "seating:poster",
+    "seating:draw_screen",
+    "seating:api_moves",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
