@@ -101,8 +101,10 @@ class Entry(models.Model):
         max_digits=12, decimal_places=2, default=0, help_text="Prize-pool share of the buy-ins."
     )
     registered_at = models.DateTimeField(auto_now_add=True)
+    # RESTRICT, not SET_NULL: a seat without its table would break the check below, and a
+    # table with players seated is never deleted on its own (only with its event).
     table = models.ForeignKey(
-        EventTable, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+        EventTable, null=True, blank=True, on_delete=models.RESTRICT, related_name="entries"
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     busted_at = models.DateTimeField(null=True, blank=True)

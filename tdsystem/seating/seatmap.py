@@ -14,6 +14,7 @@ import random
 import secrets
 from dataclasses import dataclass, field
 
+from django.db import connection
 from django.db.models import Max
 from django.utils import timezone
 
@@ -22,10 +23,6 @@ from tdsystem.events.models import Event
 
 from .errors import SeatingError
 from .models import Entry, EventTable, Move
-
-# Batches keep bulk_update's CASE expressions short: PostgreSQL evaluates them row by
-# row, so one statement for ten thousand rows would cost quadratic time.
-BATCH = 500
 
 
 def new_seed(seed: int | None) -> int:
@@ -54,30 +51,46 @@ def next_entry_number(event: Event) -> int:
 
 
 @dataclass
+class TableRow:
+    """An event table as the planning needs it (cheaper than a model instance)."""
+
+    pk: int
+    number: int
+    seats: int
+    break_rank: int
+    button: int | None
+    small_blind: int | None
+    big_blind: int | None
+
+    FIELDS = ("pk", "number", "seats", "break_rank", "button", "small_blind", "big_blind")
+
+
+@dataclass
 class SeatMap:
     """The tables an event uses and who sits where, read once under the event's lock."""
 
     event: Event
-    tables: list[EventTable]  # in break order: the first breaks first
+    tables: list[TableRow]  # in break order: the first breaks first
     seated: dict[int, tuple[int, int]]  # entry id -> (table number, seat)
-    by_number: dict[int, EventTable] = field(init=False)
+    by_number: dict[int, TableRow] = field(init=False)
 
     def __post_init__(self) -> None:
         self.by_number = {table.number: table for table in self.tables}
 
     @classmethod
     def read(cls, event: Event) -> SeatMap:
+        rows = EventTable.objects.filter(event=event, in_play=True).order_by()
         tables = sorted(
-            EventTable.objects.filter(event=event, in_play=True),
+            (TableRow(*values) for values in rows.values_list(*TableRow.FIELDS)),
             key=lambda table: (table.break_rank, -table.number),
         )
         numbers = {table.pk: table.number for table in tables}
-        rows = (
+        entries = (
             Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
             .order_by()
             .values_list("pk", "table_id", "seat")
         )
-        seated = {pk: (numbers[table_id], seat) for pk, table_id, seat in rows}
+        seated = {pk: (numbers[table_id], seat) for pk, table_id, seat in entries}
         return cls(event, tables, seated)
 
     @property
@@ -98,7 +111,38 @@ class SeatMap:
         ]
 
 
-def engine_table(table: EventTable, occupants) -> rules.Table:
+def update_rows(model, fields: list[str], rows: list[tuple]) -> None:
+    """Update many rows, each given as (pk, *values in `fields` order), in one statement
+    run many times.
+
+    Much faster than bulk_update for thousands of rows: no CASE expression to build (it
+    grows with the batch, and PostgreSQL evaluates it row by row), and psycopg pipelines
+    the statements.
+    """
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    meta = model._meta
+    columns = [meta.get_field(name) for name in fields]
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET "
+        + ", ".join(f"{quote(column.column)} = %s" for column in columns)
+        + f" WHERE {quote(meta.pk.column)} = %s"
+    )
+    params = [
+        (*(c.get_db_prep_save(v, connection) for c, v in zip(columns, values, strict=True)), pk)
+        for pk, *values in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, params)
+
+
+def seats_write(seats: list[tuple[int, int | None, int | None]]) -> None:
+    """Give each entry (id, table id, seat) its seat."""
+    update_rows(Entry, ["table", "seat"], seats)
+
+
+def engine_table(table: EventTable | TableRow, occupants) -> rules.Table:
     positions = (table.button, table.small_blind, table.big_blind)
     if None in positions:
         positions = (None, None, None)
@@ -158,30 +202,22 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
 
     movers = [m.entry for m in plan.moves]
     Entry.objects.filter(pk__in=movers).update(table=None, seat=None)
-    Entry.objects.bulk_update(
-        [
-            Entry(pk=m.entry, table_id=seatmap.by_number[m.to_table].pk, seat=m.to_seat)
-            for m in plan.moves
-        ],
-        ["table", "seat"],
-        batch_size=BATCH,
-    )
+    seats_write([(m.entry, seatmap.by_number[m.to_table].pk, m.to_seat) for m in plan.moves])
     for m in plan.moves:
         seatmap.seated[m.entry] = (m.to_table, m.to_seat)
 
-    rows = []
+    # Every table changed here breaks or deals a first hand, where nobody waits.
+    updates = []
     for number, table in changed.items():
         row = seatmap.by_number[number]
-        if _positions(table) != (row.button, row.small_blind, row.big_blind):
-            row.sitting_out = []  # a new first hand: nobody waits
         row.button, row.small_blind, row.big_blind = _positions(table)
         row.seats = table.seats
-        if number in broken:
-            row.in_play, row.broken_at = False, now
-        rows.append(row)
-    EventTable.objects.bulk_update(
-        rows, ["button", "small_blind", "big_blind", "sitting_out", "seats", "in_play", "broken_at"]
-    )
+        gone = number in broken
+        updates.append(
+            (row.pk, *_positions(table), table.seats, not gone, now if gone else None, [])
+        )
+    fields = ["button", "small_blind", "big_blind", "seats", "in_play", "broken_at", "sitting_out"]
+    update_rows(EventTable, fields, updates)
     slips = Move.objects.bulk_create(
         Move(
             event=seatmap.event,

@@ -33,6 +33,8 @@ from .seatmap import (
     new_seed,
     next_entry_number,
     plan_apply,
+    seats_write,
+    update_rows,
 )
 
 __all__ = [
@@ -331,7 +333,7 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
             is_reentry=kind == Purchase.Kind.REENTRY,
             chips=event.starting_stack,
             paid=Decimal(event.buy_in),
-            table=seatmap.by_number[placement.table] if placement else None,
+            table_id=seatmap.by_number[placement.table].pk if placement else None,
             seat=placement.seat if placement else None,
         )
     except IntegrityError:
@@ -461,25 +463,16 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
         if not entries:
             raise SeatingError("nobody to seat: register players first")
         draw = engine_call(rules.initial_draw, seatmap.engine_tables(), entries, rng)
-        Entry.objects.bulk_update(
+        seats_write([(p.entry, seatmap.by_number[p.table].pk, p.seat) for p in draw.placements])
+        update_rows(
+            EventTable,
+            ["button", "small_blind", "big_blind", "sitting_out"],
             [
-                Entry(pk=p.entry, table_id=seatmap.by_number[p.table].pk, seat=p.seat)
-                for p in draw.placements
+                (seatmap.by_number[t.number].pk, t.button, t.small_blind, t.big_blind, [])
+                for t in draw.tables
+                if t.started
             ],
-            ["table", "seat"],
-            batch_size=500,
         )
-        rows = []
-        for table in draw.tables:
-            row = seatmap.by_number[table.number]
-            row.button, row.small_blind, row.big_blind = (
-                table.button,
-                table.small_blind,
-                table.big_blind,
-            )
-            rows.append(row)
-            row.sitting_out = []
-        EventTable.objects.bulk_update(rows, ["button", "small_blind", "big_blind", "sitting_out"])
         opened = sorted({p.table for p in draw.placements})
         log_record(
             event=event,

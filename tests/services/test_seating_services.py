@@ -294,3 +294,9 @@ def test_it_acknowledges_a_move_once(event, floor_person):
     with pytest.raises(SeatingError) as error:
         services.move_acknowledge(event_id=event.pk + 1, move_id=move.pk, actor=fred)
     assert error.value.field == "move"
+
+
+def test_it_deletes_an_event_with_its_seated_players(event):
+    field(event, players=12, tables=2)
+    event.delete()
+    assert not Entry.objects.exists() and not EventTable.objects.exists()

@@ -1,0 +1,95 @@
+"""Seating services with the database: the seat draw, and a bust-out with what it sets off.
+
+Run from the project root: python benchmarks/bench_seating_services.py
+For 1,000 and 10,000 entries at 9-seat tables it prints the time of the initial draw
+(the service, writes included), then over 50 eliminations the median and worst time of
+one entry_eliminate_and_rebalance (the bust-out plus the balancing or table break it
+triggers) and its number of queries, which should not grow with the field.
+Targets: the draw under 2 s at 10,000 entries; a bust-out under 50 ms median.
+Uses BENCH_DATABASE_URL, else an SQLite file of its own (var/bench-seating.sqlite3).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from collections import Counter
+
+from _setup import VAR, bench_env, django_setup
+
+SIZES = (1_000, 10_000)
+SEATS = 9
+ELIMINATIONS = 50
+
+
+def run(players: int, first_table: int) -> None:
+    from django.db import connection, reset_queries
+    from django.test.utils import CaptureQueriesContext
+
+    from tdsystem.seating import balancing, services
+    from tdsystem.seating.models import Entry
+    from tdsystem.seating.testing import ACTOR
+    from tests.fixtures import make_event
+
+    event = make_event(3600, 3600, name=f"bench seating {players}")
+    tables = -(-players // SEATS)
+    numbers = list(range(first_table, first_table + tables))
+    services.tables_setup(event=event, numbers=numbers, seats=SEATS, actor=ACTOR)
+    names = [f"Player {i:05d}" for i in range(players)]
+    services.players_import(event_id=event.pk, names=names, actor=ACTOR)
+
+    started = time.perf_counter()
+    seated = services.seats_draw(event=event, actor=ACTOR, seed=7)
+    draw_seconds = time.perf_counter() - started
+
+    rng = random.Random(3)
+    active = list(Entry.objects.filter(event=event, status="active").values_list("pk", flat=True))
+    timings, queries, kinds = [], [], Counter()
+    for _ in range(ELIMINATIONS):
+        entry_id = active.pop(rng.randrange(len(active)))
+        reset_queries()  # the query log keeps 9,000 at most: count from empty
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            _, result = balancing.entry_eliminate_and_rebalance(
+                event_id=event.pk, entry_id=entry_id, actor=ACTOR, rng_seed=rng.randrange(1 << 30)
+            )
+            timings.append(time.perf_counter() - started)
+        queries.append(len(captured))
+        kinds[result.kind or "nothing to move"] += 1
+
+    print(f"{players:,} entries at {tables:,} tables of {SEATS}:")
+    print(f"  initial draw (service, {seated:,} seated): {draw_seconds * 1000:8.0f} ms")
+    median, worst = statistics.median(timings) * 1000, max(timings) * 1000
+    print(
+        f"  bust-out + rebalance, {ELIMINATIONS} runs: median {median:6.1f} ms, "
+        f"worst {worst:6.1f} ms"
+    )
+    print(
+        f"  queries per bust-out: median {statistics.median(queries):.0f}, "
+        f"min {min(queries)}, max {max(queries)}"
+    )
+    print("  what followed: " + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items())))
+
+
+def main() -> None:
+    env = bench_env()
+    if not os.environ.get("BENCH_DATABASE_URL"):
+        database = VAR / "bench-seating.sqlite3"
+        database.unlink(missing_ok=True)
+        env["DATABASE_URL"] = f"sqlite:///{database}"
+    django_setup(env)
+    from tdsystem.events.models import Event
+
+    # A rerun on a kept database: drop the last run's events so their tables are free.
+    Event.objects.filter(name__startswith="bench seating").delete()
+    print(f"database: {env['DATABASE_URL'].split('://')[0]}")
+    first = 1
+    for players in SIZES:
+        run(players, first)
+        first += players // SEATS + 100
+
+
+if __name__ == "__main__":
+    main()
