@@ -396,8 +396,13 @@ def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dic
         }
         for i, p in enumerate(ruling["players"])
     ]
+    in_hand = [p["name"] for p in ruling["players"] if p["status"] in ("active", "all-in")]
     pots = [
-        {**pot, "label": "Main pot" if k == 0 else f"Side pot {k}"}
+        {
+            **pot,
+            "label": "Main pot" if k == 0 else f"Side pot {k}",
+            "who": _eligible_words(pot["eligible"], in_hand),
+        }
         for k, pot in enumerate(ruling["pots"])
     ]
     return {
@@ -409,6 +414,17 @@ def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dic
         "notes": ruling.get("notes", []),
         "removed": ruling.get("removed_from_play", []),
     }
+
+
+def _eligible_words(eligible: list[str], in_hand: list[str]) -> str:
+    """Who can win a pot, short when it is nearly everyone (a full table reads badly)."""
+    left_out = [name for name in in_hand if name not in eligible]
+    if len(eligible) > 3 and set(eligible) <= set(in_hand):
+        if not left_out:
+            return f"all {len(eligible)} players in the hand"
+        if len(left_out) <= 2:
+            return f"all but {' and '.join(left_out)} ({len(eligible)} players)"
+    return ", ".join(eligible)
 
 
 def _next_display(

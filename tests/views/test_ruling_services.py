@@ -206,6 +206,22 @@ def test_the_display_gives_one_tap_actions_for_the_next_player():
     ]
     assert [p["position"] for p in show["players"][:4]] == ["BTN", "SB", "BB", "UTG"]
     assert show["total"] == 10 + 4 + 7
+    assert [p["who"] for p in show["pots"]] == ["all 10 players in the hand"]
+
+
+def test_pots_say_who_can_win_them_briefly_when_it_is_nearly_everyone():
+    draft = services.hand_build(settings=D8_TABLE, seats=SEATS, actions=REFERENCE[:1])
+    outcome = services.hand_rule(draft)
+    show = services.ruling_display(outcome.ruling, hand=outcome.hand)
+    assert [(p["amount"], p["who"]) for p in show["pots"]] == [
+        (28, "all 10 players in the hand"),
+        (1, "all but Alice (9 players)"),
+    ]
+    outcome = services.hand_rule(
+        services.hand_build(settings=D8_TABLE, seats=SEATS, actions=REFERENCE)
+    )
+    show = services.ruling_display(outcome.ruling, hand=outcome.hand)
+    assert [p["who"] for p in show["pots"]] == ["Alice, Carol", "Carol"]
 
 
 def test_the_json_reads_back_as_the_same_hand():
