@@ -164,3 +164,47 @@ def prizes_for(
             out[entry] = share + extra
             rest -= extra
     return out
+
+
+def fit_table(percentages: Sequence[Decimal], entries: int) -> tuple[Decimal, ...]:
+    """The table cut to the places that can exist: at most one per entry.
+
+    A custom table of ten places in a field of six pays six: the cut places' share goes to
+    the kept places in proportion to theirs (4 decimals, the crumbs to the winner), so the
+    table still adds up to 100 and no money is left for places nobody can take.
+    """
+    if entries < 1:
+        raise PayoutError("no entries: nothing to pay")
+    values = tuple(Decimal(p) for p in percentages)
+    if len(values) <= entries:
+        return values
+    kept = values[:entries]
+    total = sum(kept)
+    scaled = [(p * 100 / total).quantize(Decimal("0.0001"), rounding=ROUND_FLOOR) for p in kept]
+    scaled[0] += Decimal(100) - sum(scaled)
+    return tuple(scaled)
+
+
+def places_for_groups(entries: int, groups: Sequence[Sequence[tuple[int, int]]]) -> list[Finish]:
+    """Places of every bust-out so far, from the field size and the bust-outs in order.
+
+    `groups` are the simultaneous bust-outs in the order they happened, each a list of
+    (entry, chips at the start of the hand). The first group takes the last places of
+    `entries`; a late entry (a bigger field) moves every earlier place down by one, an
+    undone bust-out moves the later ones down: the places are a function of these two
+    inputs only, so recomputing them after any change gives the same answer as if the
+    field had been known from the start.
+    """
+    finishes: list[Finish] = []
+    left = entries
+    for group in groups:
+        if not group:
+            continue
+        finishes.extend(finishing_places(left, group))
+        left -= len(group)
+    return finishes
+
+
+def place_label(place: int, place_to: int) -> str:
+    """ "5" or, for players who tie, "5-6"."""
+    return str(place) if place == place_to else f"{place}-{place_to}"

@@ -1,0 +1,488 @@
+"""Recording bust-outs: places, prizes, the balancing they set off, and the end of the event.
+
+One transaction per report: the event's row is locked first (as every seating change
+does), then the players' entries; the places follow from the players still in; the
+tables are rebalanced by the seating service in the same transaction, so a report and
+the move slips it causes commit together (the floor never sees a bust-out without its
+moves, and undo finds them linked). The clock is stopped after the commit, because the
+clock service locks the clock row before the event's: taking it while holding the event's
+lock could deadlock with a director's pause.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from tdsystem.engine import clock as clockrules
+from tdsystem.engine import payouts as rules
+from tdsystem.events.models import Event
+from tdsystem.events.services import Actor, clock_action, log_record
+from tdsystem.seating.balancing import Rebalance, tables_rebalance
+from tdsystem.seating.errors import SeatingError
+from tdsystem.seating.models import Entry, EventTable
+
+from ..errors import ResultsError
+from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand
+from . import handforhand, standings
+from .locks import event_lock
+
+TABLE_STATE = ("button", "small_blind", "big_blind", "seats", "sitting_out", "break_rank")
+
+
+@dataclass
+class Recorded:
+    """What a report did: its finishes (the whole group's, for a hand-for-hand hand)."""
+
+    bustout: BustOut
+    finishes: list[Finish]
+    group: list[Finish]
+    rebalance: Rebalance | None
+    players_left: int
+    winner: Finish | None = None
+    hfh_charge: int | None = None  # a hand-for-hand hand completed: seconds off the clock
+
+
+def bustout_record(
+    *,
+    event_id: int,
+    entry_ids: Sequence[int],
+    actor: Actor,
+    table_number: int | None = None,
+    stacks: Mapping[int, int] | None = None,
+    hand: int | None = None,
+    rng_seed: int | None = None,
+) -> Recorded:
+    """The floor reports players out on one hand at one table.
+
+    Two or more players on the same hand need their stacks at the start of the hand
+    (the bigger finishes higher; equal stacks tie). During hand-for-hand every report
+    needs them, since other tables' reports of the same hand join it; `hand` is then the
+    hand-for-hand hand (the current one unless given).
+    """
+    ids = _entry_ids(entry_ids)
+    with transaction.atomic():
+        event = event_lock(event_id)
+        entries = _lock_entries(event, ids)
+        hfh = HandForHand.objects.filter(event=event, active=True).first()
+        need_stacks = len(entries) > 1 or hfh is not None
+        clean_stacks = _stacks(entries, stacks, required=need_stacks)
+        recorded = _bust(
+            event,
+            entries,
+            actor=actor,
+            kind=BustOut.Kind.HAND,
+            table_number=table_number,
+            stacks=clean_stacks,
+            hand=hand,
+            hfh=hfh,
+            rng_seed=rng_seed,
+        )
+    _after_commit(event_id, recorded, actor)
+    return recorded
+
+
+def bustout_short_big_blind(
+    *, event_id: int, entry_id: int, chips: int, actor: Actor, rng_seed: int | None = None
+) -> Recorded:
+    """House rule (D8): a big blind who cannot cover the small blind is out.
+
+    The chips the player has left are taken out of play (Entry.chips_removed); the player
+    finishes in the place of a bust-out on this hand.
+    """
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+        raise ResultsError("chips must be a whole number, 0 or more", field="chips")
+    with transaction.atomic():
+        event = event_lock(event_id)
+        if not event.bb_must_cover_sb:
+            raise ResultsError(
+                "this event does not play the house rule: a short big blind is all in "
+                "for what is left (D8)"
+            )
+        (entry,) = _lock_entries(event, [entry_id])
+        need, blinds = _small_blind_due(event)
+        if chips >= need:
+            raise ResultsError(
+                f"{chips:,} chips cover the {blinds}: the big blind posts and plays on",
+                field="chips",
+            )
+        table = entry.table
+        if table and table.big_blind is not None and table.big_blind != entry.seat:
+            raise ResultsError(
+                f"#{entry.number} {entry.player.name} is in seat {entry.seat}; the big "
+                f"blind at table {table.number} is seat {table.big_blind}",
+                field="entry",
+            )
+        hfh = HandForHand.objects.filter(event=event, active=True).first()
+        recorded = _bust(
+            event,
+            [entry],
+            actor=actor,
+            kind=BustOut.Kind.SHORT_BIG_BLIND,
+            table_number=None,
+            stacks={entry.pk: chips},
+            hand=None,
+            hfh=hfh,
+            rng_seed=rng_seed,
+            chips_removed=chips,
+        )
+    _after_commit(event_id, recorded, actor)
+    return recorded
+
+
+def _small_blind_due(event: Event) -> tuple[int, str]:
+    """What the big blind must hold under the house rule: the small blind and own ante."""
+    from tdsystem.events.selectors import schedule
+    from tdsystem.structures.models import AnteType
+
+    clock = event.clock
+    state = clockrules.ClockState(
+        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
+    )
+    rows = schedule(event)
+    if not rows:
+        raise ResultsError("the event has no levels")
+    state, _ = clockrules.settle(state, [s.duration_seconds for s in rows], timezone.now())
+    index = min(state.level_index, len(rows) - 1)
+    level = next((s for s in rows[index:] if not s.is_break), rows[index])
+    own_ante = event.ante_type in (
+        AnteType.EACH,
+        AnteType.BIG_BLIND,
+        AnteType.BIG_BLIND_ANTE_FIRST,
+    )
+    ante = level.ante if own_ante else 0
+    text = f"small blind of {level.small_blind:,}"
+    if ante:
+        text += f" and the ante of {ante:,}"
+    return level.small_blind + ante, text
+
+
+# The work of a report ----------------------------------------------------------------------
+
+
+def _entry_ids(entry_ids: Sequence[int]) -> list[int]:
+    ids = []
+    for value in entry_ids:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ResultsError("entries must be whole numbers", field="entries")
+        ids.append(value)
+    if not ids:
+        raise ResultsError("name at least one player who is out", field="entries")
+    if len(set(ids)) != len(ids):
+        raise ResultsError("a player is named twice", field="entries")
+    return ids
+
+
+def _lock_entries(event: Event, ids: Sequence[int]) -> list[Entry]:
+    """The entries, locked in primary-key order (after the event's row)."""
+    entries = list(
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("player", "table")
+        .filter(event=event, pk__in=ids)
+        .order_by("pk")
+    )
+    missing = set(ids) - {e.pk for e in entries}
+    if missing:
+        raise ResultsError(f"no entry {min(missing)} in this event", field="entries")
+    for entry in entries:
+        if entry.status != Entry.Status.ACTIVE:
+            place = f" (place {entry.place})" if entry.place else ""
+            raise ResultsError(f"#{entry.number} {entry.player.name} is already out{place}")
+        if entry.table is None:
+            raise ResultsError(f"#{entry.number} {entry.player.name} has no seat yet")
+    return entries
+
+
+def _stacks(
+    entries: Sequence[Entry], stacks: Mapping[int, int] | None, *, required: bool
+) -> dict[int, int | None]:
+    stacks = dict(stacks or {})
+    out: dict[int, int | None] = {}
+    for entry in entries:
+        value = stacks.get(entry.pk)
+        if value is None:
+            if required:
+                raise ResultsError(
+                    f"give the chips #{entry.number} {entry.player.name} had at the start "
+                    "of the hand: several players out on one hand finish by starting stack",
+                    field="stacks",
+                )
+            out[entry.pk] = None
+            continue
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ResultsError("a starting stack is a whole number of chips", field="stacks")
+        out[entry.pk] = value
+    return out
+
+
+def _bust(
+    event: Event,
+    entries: list[Entry],
+    *,
+    actor: Actor,
+    kind: str,
+    table_number: int | None,
+    stacks: dict[int, int | None],
+    hand: int | None,
+    hfh: HandForHand | None,
+    rng_seed: int | None,
+    chips_removed: int = 0,
+) -> Recorded:
+    if event.status == Event.Status.FINISHED:
+        raise ResultsError("the event has finished")
+    tables = {e.table.number for e in entries}
+    if table_number is not None:
+        strangers = [e for e in entries if e.table.number != table_number]
+        if strangers:
+            e = strangers[0]
+            raise ResultsError(
+                f"#{e.number} {e.player.name} sits at table {e.table.number}, "
+                f"not table {table_number}",
+                field="table",
+            )
+    elif len(tables) > 1:
+        raise ResultsError(
+            f"these players sit at tables {', '.join(map(str, sorted(tables)))}: "
+            "record each table's bust-out on its own",
+            field="entries",
+        )
+    table = entries[0].table
+    now = timezone.now()
+    fld = standings.field_read(event)
+    if len(entries) >= fld.active:
+        raise ResultsError(
+            f"{len(entries)} cannot be out when {fld.active} are left: one must win",
+            field="entries",
+        )
+    plan = standings.plan_for(event)
+    group, hand_no, joined = _group_for(event, hfh, hand, table)
+    bustout = BustOut.objects.create(
+        event=event,
+        group=group,
+        kind=kind,
+        table_number=table.number,
+        hand=hand_no,
+        recorded_at=now,
+        recorded_by=actor.user,
+        actor_label=actor.label,
+    )
+    others = list(
+        Finish.objects.filter(group=group, undone_at__isnull=True).select_related("entry__player")
+        if joined
+        else []
+    )
+    current = standings.is_current(plan, fld)
+    last_seq = (
+        BustOutGroup.objects.filter(event=event).aggregate(m=Max("seq"))["m"] if joined else None
+    )
+    members = [(f.entry_id, f.starting_stack or 0) for f in others]
+    members += [(e.pk, stacks[e.pk] or 0) for e in entries]
+    if current and (not joined or group.seq == last_seq):
+        players_before = fld.active + len(others)
+        try:
+            finishes = rules.finishing_places(players_before, sorted(members))
+        except rules.PayoutError as exc:
+            raise ResultsError(str(exc), field="entries") from exc
+        prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
+        won = standings.prizes_of(finishes, prizes, plan.unit)
+        slots = standings.slots_of(finishes)
+        by_entry = {f.entry: f for f in finishes}
+    else:
+        by_entry, slots, won = {}, {}, {}
+    rows = []
+    for entry in entries:
+        f = by_entry.get(entry.pk)
+        rows.append(
+            Finish(
+                event=event,
+                entry=entry,
+                group=group,
+                bustout=bustout,
+                starting_stack=stacks[entry.pk],
+                chips_removed=chips_removed,
+                # Without a figure here the full refresh below sets them.
+                place=f.place if f else fld.active,
+                place_to=f.place_to if f else fld.active,
+                slot=slots.get(entry.pk),
+                prize=won.get(entry.pk, Decimal(0)),
+                from_table=entry.table,
+                from_seat=entry.seat,
+            )
+        )
+    try:
+        with transaction.atomic():
+            Finish.objects.bulk_create(rows)
+    except IntegrityError:
+        # Only a change that skipped the event's lock can get here: the constraints hold.
+        raise ResultsError("one of these players is already out, or the place is taken") from None
+    changed = [f for f in others if by_entry and _moved(f, by_entry, slots, won)]
+    standings.write_changes(changed)
+    for entry, row in zip(entries, rows, strict=True):
+        entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
+        entry.busted_at, entry.place, entry.prize = now, row.place, row.prize
+        entry.chips_removed += chips_removed
+    Entry.objects.bulk_update(
+        entries, ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
+    )
+    if not by_entry:
+        standings.standings_refresh(event=event, plan=plan, field=_after(fld, entries))
+        for row in rows:
+            row.refresh_from_db(fields=["place", "place_to", "slot", "prize"])
+    players_left = fld.active - len(entries)
+    recorded = Recorded(bustout, rows, others + rows, None, players_left)
+    _log(event, actor, recorded, table, hand_no, hfh, now)
+    if players_left == 1:
+        recorded.winner = _crown(event, plan, _after(fld, entries), hfh, bustout, actor, now)
+    else:
+        recorded.rebalance = _rebalance(event, bustout, actor, rng_seed)
+        if hfh is not None:
+            # A table that broke may have been the last one playing the hand.
+            recorded.hfh_charge = handforhand.complete_if_done(event, hfh, actor, now)
+    return recorded
+
+
+def _after(fld: standings.Field, entries: Sequence[Entry]) -> standings.Field:
+    return standings.Field(fld.entries, fld.active - len(entries), fld.pool)
+
+
+def _moved(row: Finish, by_entry, slots, won) -> bool:
+    f = by_entry[row.entry_id]
+    new = (f.place, f.place_to, slots[f.entry], won[f.entry])
+    if (row.place, row.place_to, row.slot, row.prize) == new:
+        return False
+    row.place, row.place_to, row.slot, row.prize = new
+    return True
+
+
+def _group_for(
+    event: Event, hfh: HandForHand | None, hand: int | None, table: EventTable
+) -> tuple[BustOutGroup, int, bool]:
+    """The group this report belongs to, the hand number, and whether the group existed."""
+    if hfh is not None:
+        number = hfh.hand if hand is None else hand
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= hfh.hand:
+            raise ResultsError(
+                f"the hand-for-hand hand is 1 to {hfh.hand} (the one being played)", field="hand"
+            )
+        group = BustOutGroup.objects.filter(event=event, hfh_hand=number).first()
+        if group is not None:
+            return group, number, True
+        return _new_group(event, hfh_hand=number), number, False
+    if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int) or hand < 1):
+        raise ResultsError("the hand is a number from 1", field="hand")
+    number = hand if hand is not None else table.hand_number + 1
+    return _new_group(event, hfh_hand=None), number, False
+
+
+def _new_group(event: Event, *, hfh_hand: int | None) -> BustOutGroup:
+    seq = BustOutGroup.objects.filter(event=event).aggregate(m=Max("seq"))["m"] or 0
+    return BustOutGroup.objects.create(event=event, seq=seq + 1, hfh_hand=hfh_hand)
+
+
+def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | None):
+    """Balance or break tables now, in this transaction; keep what undo needs."""
+    before = {
+        row["number"]: row
+        for row in EventTable.objects.filter(event=event, in_play=True).values(
+            "number", "hand_number", *TABLE_STATE
+        )
+    }
+    try:
+        result = tables_rebalance(event_id=event.pk, actor=actor, rng_seed=rng_seed)
+    except SeatingError as exc:
+        raise ResultsError(f"the tables could not be balanced: {exc}") from exc
+    if result.kind is None:
+        return result
+    touched = {m.from_table for m in result.moves} | {m.to_table for m in result.moves}
+    touched |= set(result.broken)
+    BustOutMove.objects.bulk_create(BustOutMove(bustout=bustout, move=m) for m in result.moves)
+    bustout.rebalance = {
+        "kind": result.kind,
+        "seed": result.seed,
+        "broken": result.broken,
+        "tables": {str(n): before[n] for n in sorted(touched) if n in before},
+    }
+    BustOut.objects.filter(pk=bustout.pk).update(rebalance=bustout.rebalance)
+    return result
+
+
+def _crown(event, plan, fld, hfh, bustout, actor, now) -> Finish:
+    """One player left: the winner takes place 1 and first prize; the event is over."""
+    winner = Entry.objects.select_related("player").get(event=event, status=Entry.Status.ACTIVE)
+    prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
+    prize = prizes[0] if prizes else Decimal(0)
+    finish = Finish.objects.create(
+        event=event,
+        entry=winner,
+        bustout=bustout,
+        is_winner=True,
+        place=1,
+        place_to=1,
+        slot=1,
+        prize=prize,
+        from_table=winner.table,
+        from_seat=winner.seat,
+    )
+    Entry.objects.filter(pk=winner.pk).update(place=1, prize=prize)
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    event.status = Event.Status.FINISHED
+    if hfh is not None:
+        HandForHand.objects.filter(pk=hfh.pk).update(active=False, stopped_at=now)
+    log_record(
+        event=event,
+        actor=actor,
+        action="event.winner",
+        summary=f"#{winner.number} {winner.player.name} wins ({prize} prize)",
+        at=now,
+        data={"entry": winner.pk, "prize": str(prize)},
+    )
+    return finish
+
+
+def _log(event, actor, recorded: Recorded, table, hand_no, hfh, now: datetime) -> None:
+    names = {f.entry_id: f for f in recorded.finishes}
+    parts = []
+    for f in recorded.finishes:
+        entry = f.entry
+        prize = f", prize {f.prize}" if f.prize else ""
+        parts.append(f"#{entry.number} {entry.player.name} {f.place_label}{prize}")
+    where = f"table {table.number}, " + (
+        f"hand-for-hand hand {hand_no}" if hfh else f"hand {hand_no}"
+    )
+    kind = recorded.bustout.kind
+    short = kind == BustOut.Kind.SHORT_BIG_BLIND
+    label = "Out (short big blind, chips removed)" if short else "Out"
+    log_record(
+        event=event,
+        actor=actor,
+        action="bustout.record",
+        summary=f"{label}, {where}: " + "; ".join(parts),
+        at=now,
+        data={
+            "bustout": recorded.bustout.pk,
+            "kind": kind,
+            "table": table.number,
+            "hand": hand_no,
+            "hfh": bool(hfh),
+            "finishes": [
+                [e, f.place, f.place_to, str(f.prize), f.starting_stack] for e, f in names.items()
+            ],
+        },
+    )
+
+
+def _after_commit(event_id: int, recorded: Recorded, actor: Actor) -> None:
+    """Clock changes, each in the clock's own transaction (see the module doc)."""
+    if recorded.hfh_charge:
+        handforhand.clock_take(event_id, recorded.hfh_charge, actor)
+    if recorded.winner is None:
+        return
+    with contextlib.suppress(clockrules.ClockError):  # finished already
+        clock_action(event_id=event_id, action="finish", actor=actor)

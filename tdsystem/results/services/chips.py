@@ -1,0 +1,39 @@
+"""Chip counts the floor enters, for the average and the chip leader."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from tdsystem.events.services import Actor
+from tdsystem.seating.models import Entry
+
+from ..errors import ResultsError
+from ..models import ChipCount
+from .locks import event_lock
+
+MAX_CHIPS = 10**15
+
+
+def chip_count_record(*, event_id: int, entry_number: int, chips: int, actor: Actor) -> ChipCount:
+    """The latest count for a player still in; it replaces the one before."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
+        raise ResultsError("a chip count is a whole number above 0", field="chips")
+    with transaction.atomic():
+        event = event_lock(event_id)
+        entry = Entry.objects.filter(event=event, number=entry_number).select_related("player")
+        entry = entry.first()
+        if entry is None:
+            raise ResultsError(f"no entry #{entry_number} in this event", field="entry")
+        if entry.status != Entry.Status.ACTIVE:
+            raise ResultsError(f"#{entry.number} {entry.player.name} is out", field="entry")
+        count, _ = ChipCount.objects.update_or_create(
+            entry=entry,
+            defaults={
+                "event": event,
+                "chips": chips,
+                "counted_at": timezone.now(),
+                "actor_label": actor.label,
+            },
+        )
+    return count

@@ -1,0 +1,256 @@
+"""Hand-for-hand play near the money (TDA RP 8).
+
+Every table deals one hand at a time and waits until all tables have finished it. Each
+table's "hand finished" goes through `handforhand_hand_finish`, which moves the table's
+button (the seating service's `table_hand_finish`) and records the report; the last
+report completes the hand and the next one is dealt everywhere.
+
+The clock: starting hand-for-hand pauses the level clock; each completed hand takes the
+time it lasted off the level, but never more than the event's minutes per hand. So the
+level loses at most N minutes per hand however long the hands take, and exactly the time
+played when hands are quick. Clock changes run after the report commits, in the clock
+service's own transaction (it locks the clock row before the event's, see bustouts.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from tdsystem.engine.clock import ClockError
+from tdsystem.events.models import Clock, Event
+from tdsystem.events.services import Actor, clock_action, log_record
+from tdsystem.seating.errors import SeatingError
+from tdsystem.seating.models import Entry, EventTable
+from tdsystem.seating.services import table_hand_finish
+
+from ..errors import ResultsError
+from ..models import HandForHand, HandForHandHand, HandForHandReport
+from .locks import event_lock
+
+
+@dataclass
+class HandReport:
+    """A table's report: the table after its button moved, and where the hand stands."""
+
+    table: EventTable
+    hand: int | None  # the hand-for-hand hand reported (None: not playing hand-for-hand)
+    waiting_for: list[int] = field(default_factory=list)
+    completed: bool = False
+    charged_seconds: int = 0
+
+
+def playing_tables(event: Event) -> list[int]:
+    """Tables in play that deal a hand: two or more players."""
+    rows = (
+        EventTable.objects.filter(event=event, in_play=True)
+        .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+        .filter(n__gte=2)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    return list(rows)
+
+
+def handforhand_start(
+    *, event_id: int, actor: Actor, minutes_per_hand: int | None = None
+) -> HandForHand:
+    """The director announces hand-for-hand: hand 1 is dealt at every table."""
+    if minutes_per_hand is not None and (
+        isinstance(minutes_per_hand, bool)
+        or not isinstance(minutes_per_hand, int)
+        or not 1 <= minutes_per_hand <= 10
+    ):
+        raise ResultsError("minutes per hand: a whole number from 1 to 10", field="minutes")
+    now = timezone.now()
+    with transaction.atomic():
+        event = event_lock(event_id)
+        if event.status == Event.Status.FINISHED:
+            raise ResultsError("the event has finished")
+        hfh, _ = HandForHand.objects.get_or_create(event=event)
+        if hfh.active:
+            raise ResultsError(f"hand-for-hand is on already (hand {hfh.hand})")
+        tables = playing_tables(event)
+        if len(tables) < 2:
+            raise ResultsError("hand-for-hand needs two tables or more: one table plays as one")
+        number = HandForHandHand.objects.filter(event=event).order_by("-number").first()
+        hfh.hand = (number.number if number else 0) + 1
+        hfh.active, hfh.started_at, hfh.stopped_at = True, now, None
+        if minutes_per_hand is not None:
+            hfh.minutes_per_hand = minutes_per_hand
+        running = Clock.objects.filter(pk=event.pk, status=Clock.Status.RUNNING).exists()
+        hfh.clock_paused = running
+        hfh.save()
+        HandForHandHand.objects.create(event=event, number=hfh.hand, started_at=now)
+        log_record(
+            event=event,
+            actor=actor,
+            action="hfh.start",
+            summary=(
+                f"Hand-for-hand starts at {len(tables)} tables: hand {hfh.hand}; at most "
+                f"{hfh.minutes_per_hand} min off the clock per hand"
+            ),
+            at=now,
+            data={"hand": hfh.hand, "tables": tables, "minutes": hfh.minutes_per_hand},
+        )
+    if running:
+        try:
+            clock_action(event_id=event_id, action="pause", actor=actor, now=now)
+        except ClockError:
+            HandForHand.objects.filter(pk=event_id).update(clock_paused=False)
+            hfh.clock_paused = False
+    return hfh
+
+
+def handforhand_stop(*, event_id: int, actor: Actor) -> HandForHand:
+    """Hand-for-hand ends (the bubble burst): the hand in play is charged, the clock runs."""
+    now = timezone.now()
+    with transaction.atomic():
+        event = event_lock(event_id)
+        hfh = HandForHand.objects.filter(event=event, active=True).first()
+        if hfh is None:
+            raise ResultsError("hand-for-hand is not on")
+        hand = HandForHandHand.objects.filter(event=event, number=hfh.hand).first()
+        charge = 0
+        if hand is not None and hand.completed_at is None:
+            charge = _charge(hfh, hand.started_at, now)
+            hand.completed_at, hand.charged_seconds = now, charge
+            hand.save(update_fields=["completed_at", "charged_seconds"])
+        paused = hfh.clock_paused
+        hfh.active, hfh.stopped_at, hfh.clock_paused = False, now, False
+        hfh.save(update_fields=["active", "stopped_at", "clock_paused"])
+        log_record(
+            event=event,
+            actor=actor,
+            action="hfh.stop",
+            summary=f"Hand-for-hand ends after hand {hfh.hand}",
+            at=now,
+            data={"hand": hfh.hand, "charged_seconds": charge},
+        )
+    if paused:
+        clock_take(event_id, charge, actor)
+        # Resumed by the director meanwhile, or the level is at 0:00: leave it.
+        with contextlib.suppress(ClockError):
+            clock_action(event_id=event_id, action="resume", actor=actor)
+    return hfh
+
+
+def handforhand_hand_finish(
+    *,
+    event_id: int,
+    table_number: int,
+    actor: Actor,
+    expected_hand: int | None = None,
+) -> HandReport:
+    """A table's "hand finished". Outside hand-for-hand it is just the table's next hand.
+
+    During hand-for-hand a table reports each hand once; the last table to report
+    completes the hand, and the next hand is dealt everywhere.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        event = event_lock(event_id)
+        hfh = HandForHand.objects.filter(event=event, active=True).first()
+        if hfh is None:
+            return HandReport(_finish(event_id, table_number, actor, expected_hand), None)
+        hand = HandForHandHand.objects.get(event=event, number=hfh.hand)
+        if hand.reports.filter(table_number=table_number).exists():
+            waiting = _waiting(event, hand)
+            raise ResultsError(
+                f"table {table_number} has finished hand-for-hand hand {hand.number}: "
+                f"wait for table {', '.join(map(str, waiting))}"
+            )
+        table = _finish(event_id, table_number, actor, expected_hand)
+        HandForHandReport.objects.create(
+            hand=hand, table_number=table_number, reported_at=now, actor_label=actor.label
+        )
+        report = HandReport(table, hand.number, _waiting(event, hand))
+        if not report.waiting_for:
+            report.completed = True
+            report.charged_seconds = _complete(event, hfh, hand, actor, now)
+        paused = hfh.clock_paused
+    if report.completed and paused:
+        clock_take(event_id, report.charged_seconds, actor)
+    return report
+
+
+def _finish(event_id, table_number, actor, expected_hand) -> EventTable:
+    try:
+        return table_hand_finish(
+            event_id=event_id,
+            table_number=table_number,
+            actor=actor,
+            expected_hand=expected_hand,
+        )
+    except SeatingError as exc:
+        raise ResultsError(str(exc), field=exc.field) from exc
+
+
+def complete_if_done(event: Event, hfh: HandForHand, actor: Actor, now) -> int | None:
+    """Complete the hand if every table still playing has reported it (tables break).
+
+    Returns the seconds to take off the clock after the commit, None if not complete.
+    """
+    hand = HandForHandHand.objects.filter(event=event, number=hfh.hand).first()
+    if hand is None or hand.completed_at or not hand.reports.exists() or _waiting(event, hand):
+        return None
+    return _complete(event, hfh, hand, actor, now)
+
+
+def _waiting(event: Event, hand: HandForHandHand) -> list[int]:
+    reported = set(hand.reports.values_list("table_number", flat=True))
+    return [n for n in playing_tables(event) if n not in reported]
+
+
+def _charge(hfh: HandForHand, started_at, now) -> int:
+    """Seconds to take off the level: the hand's length, at most the minutes per hand."""
+    if not hfh.clock_paused:
+        return 0
+    played = int((now - started_at).total_seconds())
+    return max(0, min(played, hfh.minutes_per_hand * 60))
+
+
+def _complete(event, hfh: HandForHand, hand: HandForHandHand, actor, now) -> int:
+    charge = _charge(hfh, hand.started_at, now)
+    hand.completed_at, hand.charged_seconds = now, charge
+    hand.save(update_fields=["completed_at", "charged_seconds"])
+    hfh.hand = hand.number + 1
+    hfh.save(update_fields=["hand"])
+    HandForHandHand.objects.create(event=event, number=hfh.hand, started_at=now)
+    log_record(
+        event=event,
+        actor=actor,
+        action="hfh.hand",
+        summary=(
+            f"Hand-for-hand hand {hand.number} finished at every table"
+            + (f" ({charge} s off the clock)" if charge else "")
+            + f": deal hand {hfh.hand}"
+        ),
+        at=now,
+        data={"hand": hand.number, "charged_seconds": charge},
+    )
+    return charge
+
+
+def clock_take(event_id: int, seconds: int, actor: Actor) -> None:
+    """Take `seconds` off the paused level clock; past the level's end, into the next."""
+    if seconds <= 0:
+        return
+    clock = Clock.objects.filter(pk=event_id).first()
+    if clock is None or clock.status != Clock.Status.PAUSED:
+        return  # resumed by hand meanwhile: the time ran on the clock itself
+    left = (clock.remaining_ms or 0) // 1000
+    try:
+        if seconds < left:
+            clock_action(event_id=event_id, action="add_time", seconds=-seconds, actor=actor)
+            return
+        clock_action(event_id=event_id, action="next", actor=actor)
+        rest = seconds - left
+        if rest > 0:
+            clock_action(event_id=event_id, action="add_time", seconds=-rest, actor=actor)
+    except ClockError:
+        pass  # the last level, or less than the rest left: the clock stays where it is

@@ -1,0 +1,19 @@
+"""The first lock of every bust-out, undo and hand-for-hand change: the event's row.
+
+Seating takes the same lock first (`seatmap.event_lock`), so one event's seating and
+results change one at a time; rows are then locked tables first, then entries, each in
+primary-key order.
+"""
+
+from __future__ import annotations
+
+from tdsystem.events.models import Event
+
+from ..errors import ResultsError
+
+
+def event_lock(event_id: int) -> Event:
+    event = Event.objects.select_for_update().filter(pk=event_id).first()
+    if event is None:
+        raise ResultsError(f"no event {event_id}", field="event")
+    return event

@@ -1,0 +1,91 @@
+"""The director's payout plan: a standard table or custom percentages, and a rounding unit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+
+from tdsystem.engine import payouts as rules
+from tdsystem.events.services import Actor, log_record
+
+from ..errors import ResultsError
+from ..models import CUSTOM, PayoutPlan
+from . import standings
+from .locks import event_lock
+
+TABLE_NAMES = (*rules.STANDARD_TABLES, *rules.FIXED_TABLES, CUSTOM)
+CENT = Decimal("0.01")
+
+
+def unit_check(unit: Decimal | str | int) -> Decimal:
+    try:
+        value = Decimal(str(unit))
+    except (InvalidOperation, ValueError):
+        raise ResultsError("the rounding unit must be a number", field="unit") from None
+    if not value.is_finite() or value <= 0:
+        raise ResultsError("the rounding unit must be above 0 (e.g. 1, 5 or 0.01)", field="unit")
+    if value % CENT:
+        raise ResultsError("the rounding unit is a whole number of cents", field="unit")
+    if value > Decimal(100_000):
+        raise ResultsError("the rounding unit is at most 100,000", field="unit")
+    return value
+
+
+def payout_plan_update(
+    *,
+    event_id: int,
+    table: str,
+    actor: Actor,
+    unit: Decimal | str | int = Decimal(1),
+    percentages: Sequence[Decimal | str | int] = (),
+) -> PayoutPlan:
+    """Change the payout plan; every prize already awarded is worked out again."""
+    if table not in TABLE_NAMES:
+        raise ResultsError(f"choose one of: {', '.join(TABLE_NAMES)}", field="table")
+    unit = unit_check(unit)
+    custom: list[str] = []
+    if table == CUSTOM:
+        try:
+            custom = [str(p) for p in rules.check_custom(percentages)]
+        except rules.PayoutError as exc:
+            raise ResultsError(str(exc), field="percentages") from None
+        if len(custom) > 1000:
+            raise ResultsError("at most 1,000 paid places", field="percentages")
+    with transaction.atomic():
+        event = event_lock(event_id)
+        plan = standings.plan_for(event)
+        plan.table, plan.percentages, plan.unit = table, custom, unit
+        plan.save(update_fields=["table", "percentages", "unit", "updated_at"])
+        changed = standings.standings_refresh(
+            event=event, plan=plan, field=standings.field_read(event)
+        )
+        shown = "custom: " + " / ".join(custom) + " %" if custom else table
+        log_record(
+            event=event,
+            actor=actor,
+            action="payouts.plan",
+            summary=f"Payouts: {shown}, rounded to {unit}; {changed} prize(s) worked out again",
+            data={"table": table, "percentages": custom, "unit": str(unit)},
+        )
+    return plan
+
+
+def standings_update(*, event_id: int, actor: Actor) -> int:
+    """Work the places and prizes out again now (after late entries, rebuys or add-ons)."""
+    with transaction.atomic():
+        event = event_lock(event_id)
+        plan = standings.plan_for(event)
+        fld = standings.field_read(event)
+        if standings.is_current(plan, fld):
+            return 0
+        changed = standings.standings_refresh(event=event, plan=plan, field=fld)
+        log_record(
+            event=event,
+            actor=actor,
+            action="payouts.refresh",
+            summary=f"Field {fld.entries} entries, pool {fld.pool}: {changed} finish(es) updated",
+            data={"entries": fld.entries, "pool": str(fld.pool), "changed": changed},
+        )
+    return changed
