@@ -320,10 +320,11 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
     seatmap = SeatMap.read(event)
     placement = None
     if seatmap.drawn:
+        tables = seatmap.engine_tables()
+        if not any(table.empty_seats for table in tables):
+            raise SeatingError("every seat is taken: put another table into play first")
         # The entry has no id yet; 0 stands in for it (no row has id 0).
-        placement = engine_call(
-            rules.seat_new_entry, seatmap.engine_tables(), 0, rng, rule=event.button_rule
-        )
+        placement = engine_call(rules.seat_new_entry, tables, 0, rng, rule=event.button_rule)
     number = next_entry_number(event)
     try:
         entry = Entry.objects.create(

@@ -18,6 +18,7 @@ urlpatterns = [
     path(SEATING + "register", views_staff.register, name="register"),
     path(SEATING + "register-many", views_staff.register_many, name="register_many"),
     path(SEATING + "tables", views_staff.tables, name="tables"),
+    path(SEATING + "release", views_staff.release, name="release"),
     path(SEATING + "break-order", views_staff.break_order, name="break_order"),
     path(SEATING + "draw", views_staff.draw, name="draw"),
     path(SEATING + "rebalance", views_staff.rebalance, name="rebalance"),

@@ -148,6 +148,24 @@ def tables(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_POST
 @staff_required("seating")
+def release(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = BreakOrderForm(request.POST)
+    numbers = form.cleaned_data["numbers"] if form.is_valid() else []
+    if not numbers:
+        error = "give the numbers of empty tables"
+        return _answer(request, event, "setup", error, None, tables_form=TablesForm())
+    error, message = _attempt(
+        lambda: services.tables_release(
+            event_id=event.pk, numbers=numbers, actor=Actor.of(request.user)
+        ),
+        lambda _: f"Released table {', '.join(map(str, numbers))}",
+    )
+    return _answer(request, event, "setup", error, message, tables_form=TablesForm())
+
+
+@require_POST
+@staff_required("seating")
 def break_order(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     form = BreakOrderForm(request.POST)

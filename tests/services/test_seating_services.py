@@ -21,6 +21,8 @@ from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
 
+FULL = list(range(1, 10))
+
 
 def seats_of(event) -> dict[int, tuple[int, int]]:
     rows = Entry.objects.filter(event=event, table__isnull=False)
@@ -90,6 +92,17 @@ def test_it_breaks_the_highest_table_first_unless_the_director_reorders(event):
         services.tables_reorder(event_id=event.pk, numbers=[9], actor=ACTOR)
 
 
+def test_it_gives_back_empty_tables_only(event):
+    arrange(event, {1: [1, 2], 2: []})
+    with pytest.raises(SeatingError, match="players sit at that table"):
+        services.tables_release(event_id=event.pk, numbers=[1], actor=ACTOR)
+    services.tables_release(event_id=event.pk, numbers=[2], actor=ACTOR)
+    assert list(EventTable.objects.filter(in_play=True).values_list("number", flat=True)) == [1]
+    # The venue table is free for another event now.
+    other = make_event(600, name="Other")
+    services.tables_setup(event=other, numbers=[2], seats=9, actor=ACTOR)
+
+
 # Registration, late registration and re-entries ---------------------------------------------
 
 
@@ -141,6 +154,18 @@ def test_it_seats_a_late_entry_at_a_table_with_the_fewest_players(event):
     enrolment = register(event, "Late Larry")
     assert enrolment.entry.table.number == short
     assert LogEntry.objects.filter(action="entry.register", data__seed=enrolment.seed).exists()
+    assert seating_problems(event) == []
+
+
+def test_it_opens_an_empty_table_for_a_late_entry_when_the_others_are_full(event):
+    arrange(event, {1: FULL, 2: FULL})
+    with pytest.raises(SeatingError, match="put another table into play"):
+        register(event, "Late Larry")
+    services.tables_setup(event=event, numbers=[3], seats=9, actor=ACTOR)
+    enrolment = register(event, "Late Larry")
+    # The new table opens with Larry, and balancing brings it up to the others.
+    assert enrolment.entry.table.number == 3 and len(enrolment.applied.moves) == 5
+    assert sorted(Counter(t for t, _ in seats_of(event).values()).values()) == [6, 6, 7]
     assert seating_problems(event) == []
 
 

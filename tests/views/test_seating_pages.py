@@ -104,6 +104,16 @@ def test_it_draws_the_seats_from_the_console(client, event, director):
     assert "drawn already" in again.content.decode()
 
 
+def test_it_releases_an_empty_table_from_the_console(client, event, director):
+    arrange(event, {1: [1, 2], 2: []})
+    client.force_login(director)
+    response = htmx(client, console_url(event, "release"), {"numbers": "2"})
+    assert "Released table 2" in response.content.decode()
+    refused = htmx(client, console_url(event, "release"), {"numbers": "1"})
+    assert "players sit at that table" in refused.content.decode()
+    assert 'name="seats"' in refused.content.decode()
+
+
 def test_it_refuses_a_bad_table_range_with_a_message(client, event, director):
     client.force_login(director)
     response = htmx(client, console_url(event, "tables"), {"numbers": "1-x", "seats": "9"})
