@@ -22,8 +22,17 @@
     });
   }
 
-  document.addEventListener("htmx:afterSettle", function () {
+  // The JSON panel stays open across updates once the floor has opened it.
+  var jsonOpen = false;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var json = document.getElementById("json");
+    jsonOpen = !!(json && json.open);
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
     markInvalid(document.getElementById("result"));
+    var json = document.getElementById("json");
+    if (json && jsonOpen) json.open = true;
   });
 
   document.addEventListener("input", function (evt) {
