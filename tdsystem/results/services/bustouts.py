@@ -316,14 +316,14 @@ def _bust(
                 from_seat=entry.seat,
             )
         )
+    # The group's earlier players first: their places may be the ones the new rows take.
+    standings.write_changes([f for f in others if by_entry and _moved(f, by_entry, slots, won)])
     try:
         with transaction.atomic():
             Finish.objects.bulk_create(rows)
     except IntegrityError:
         # Only a change that skipped the event's lock can get here: the constraints hold.
         raise ResultsError("one of these players is already out, or the place is taken") from None
-    changed = [f for f in others if by_entry and _moved(f, by_entry, slots, won)]
-    standings.write_changes(changed)
     for entry, row in zip(entries, rows, strict=True):
         entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
         entry.busted_at, entry.place, entry.prize = now, row.place, row.prize

@@ -1,0 +1,163 @@
+"""Hand-for-hand: every table finishes each hand, the clock loses at most N minutes a hand,
+and bust-outs on the same hand at different tables are simultaneous."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+import pytest
+import time_machine
+
+from tdsystem.events.models import Clock
+from tdsystem.events.services import clock_action
+from tdsystem.results import services
+from tdsystem.results.errors import ResultsError
+from tdsystem.results.models import BustOutGroup, Finish, HandForHand
+from tdsystem.seating.models import Entry
+from tdsystem.seating.testing import ACTOR, arrange
+from tests.fixtures import make_event
+
+pytestmark = pytest.mark.django_db
+
+D = Decimal
+FULL = list(range(1, 10))
+TWELVE_PAID = ["20", "15", "12", "10", "8", "7", "6", "5", "5", "4", "4", "4"]
+START = datetime(2025, 3, 1, 18, 0, tzinfo=UTC)
+
+
+def bust_at(event, entry, stack=None, **kwargs):
+    return services.bustout_record(
+        event_id=event.pk,
+        entry_ids=[entry.pk],
+        stacks={entry.pk: stack} if stack is not None else None,
+        actor=ACTOR,
+        rng_seed=5,
+        **kwargs,
+    )
+
+
+def active_at(event, table: int) -> list[Entry]:
+    rows = Entry.objects.filter(event=event, status="active", table__number=table)
+    return list(rows.select_related("player").order_by("seat"))
+
+
+@pytest.fixture
+def bubble():
+    """Two full tables, twelve paid: five bust first, so thirteen play the bubble."""
+    event = make_event(3600, 3600, buy_in=D(100))
+    arrange(event, {1: FULL, 2: FULL}, positions={1: (1, 2, 3), 2: (1, 2, 3)})
+    services.payout_plan_update(
+        event_id=event.pk, table="custom", percentages=TWELVE_PAID, unit=D(1), actor=ACTOR
+    )
+    for _ in range(5):
+        table = max((1, 2), key=lambda n: len(active_at(event, n)))
+        bust_at(event, active_at(event, table)[0])
+    assert Entry.objects.filter(event=event, status="active").count() == 13
+    return event
+
+
+def test_two_players_busting_on_one_hand_at_different_tables_share_the_bubble(bubble):
+    event = bubble
+    services.handforhand_start(event_id=event.pk, actor=ACTOR)
+    first, second = active_at(event, 1)[0], active_at(event, 2)[0]
+    done = bust_at(event, first, 4000)
+    assert [(f.place, f.place_to) for f in done.finishes] == [(13, 13)]
+    done = bust_at(event, second, 4000)
+    # Pool 1800: 12th place pays 4% = 72; the two split it.
+    assert {(f.entry_id, f.place, f.place_to, f.prize) for f in done.group} == {
+        (first.pk, 12, 13, D(36)),
+        (second.pk, 12, 13, D(36)),
+    }
+    assert Entry.objects.get(pk=first.pk).prize == D(36)
+    assert BustOutGroup.objects.filter(event=event, hfh_hand=1).count() == 1
+
+
+def test_a_later_report_with_the_smaller_stack_moves_the_first_player_up(bubble):
+    event = bubble
+    services.handforhand_start(event_id=event.pk, actor=ACTOR)
+    first, second = active_at(event, 1)[0], active_at(event, 2)[0]
+    bust_at(event, first, 9000)
+    assert Finish.objects.get(entry=first).place == 13
+    bust_at(event, second, 2500)
+    assert Finish.objects.get(entry=first).place == 12
+    assert Finish.objects.get(entry=first).prize == D(72)
+    assert Finish.objects.get(entry=second).place == 13
+    assert Entry.objects.get(pk=first.pk).place == 12
+
+
+def test_every_report_needs_the_starting_stack_during_hand_for_hand(bubble):
+    services.handforhand_start(event_id=bubble.pk, actor=ACTOR)
+    with pytest.raises(ResultsError, match="start of the hand") as caught:
+        bust_at(bubble, active_at(bubble, 1)[0])
+    assert caught.value.field == "stacks"
+
+
+def test_the_next_hand_waits_for_every_table_and_the_clock_loses_at_most_two_minutes(bubble):
+    event = bubble
+    with time_machine.travel(START, tick=False) as traveller:
+        clock_action(event_id=event.pk, action="start", actor=ACTOR)
+        traveller.shift(600)
+        services.handforhand_start(event_id=event.pk, actor=ACTOR)
+        clock = Clock.objects.get(pk=event.pk)
+        assert (clock.status, clock.remaining_ms) == ("paused", 3000 * 1000)
+        traveller.shift(60)
+        report = services.handforhand_hand_finish(event_id=event.pk, table_number=1, actor=ACTOR)
+        assert (report.hand, report.waiting_for, report.completed) == (1, [2], False)
+        with pytest.raises(ResultsError, match="wait for table 2"):
+            services.handforhand_hand_finish(event_id=event.pk, table_number=1, actor=ACTOR)
+        traveller.shift(240)  # a five-minute hand
+        report = services.handforhand_hand_finish(event_id=event.pk, table_number=2, actor=ACTOR)
+        assert report.completed and report.charged_seconds == 120
+        assert HandForHand.objects.get(pk=event.pk).hand == 2
+        assert Clock.objects.get(pk=event.pk).remaining_ms == (3000 - 120) * 1000
+        traveller.shift(45)  # a quick hand costs what it took
+        for table in (2, 1):
+            report = services.handforhand_hand_finish(
+                event_id=event.pk, table_number=table, actor=ACTOR
+            )
+        assert report.charged_seconds == 45
+        assert Clock.objects.get(pk=event.pk).remaining_ms == (3000 - 165) * 1000
+        traveller.shift(30)
+        services.handforhand_stop(event_id=event.pk, actor=ACTOR)
+        clock = Clock.objects.get(pk=event.pk)
+        assert clock.status == "running"
+        assert clock.ends_at == START + timedelta(seconds=600 + 375 + 3000 - 195)
+
+
+def test_a_long_hand_at_the_end_of_a_level_runs_into_the_next(bubble):
+    event = bubble
+    with time_machine.travel(START, tick=False) as traveller:
+        clock_action(event_id=event.pk, action="start", actor=ACTOR)
+        traveller.shift(3600 - 60)  # one minute left in level 1
+        services.handforhand_start(event_id=event.pk, actor=ACTOR)
+        traveller.shift(300)
+        for table in (1, 2):
+            services.handforhand_hand_finish(event_id=event.pk, table_number=table, actor=ACTOR)
+        clock = Clock.objects.get(pk=event.pk)
+        assert (clock.status, clock.level_index, clock.remaining_ms) == (
+            "paused",
+            1,
+            (3600 - 60) * 1000,
+        )
+
+
+def test_outside_hand_for_hand_a_report_is_just_the_next_hand(bubble):
+    report = services.handforhand_hand_finish(event_id=bubble.pk, table_number=1, actor=ACTOR)
+    assert report.hand is None and report.table.hand_number == 1
+
+
+def test_it_refuses_hand_for_hand_at_one_table(event):
+    arrange(event, {1: [1, 2, 3, 4]})
+    with pytest.raises(ResultsError, match="two tables"):
+        services.handforhand_start(event_id=event.pk, actor=ACTOR)
+
+
+def test_minutes_per_hand_are_checked(bubble):
+    with pytest.raises(ResultsError) as caught:
+        services.handforhand_start(event_id=bubble.pk, actor=ACTOR, minutes_per_hand=0)
+    assert caught.value.field == "minutes"
+    services.handforhand_start(event_id=bubble.pk, actor=ACTOR, minutes_per_hand=3)
+    with pytest.raises(ResultsError, match="on already"):
+        services.handforhand_start(event_id=bubble.pk, actor=ACTOR)
+    assert HandForHand.objects.get(pk=bubble.pk).minutes_per_hand == 3
