@@ -36,9 +36,11 @@ def short_all_in_note(state: HandState, seat: int, to: int, full: int) -> Note:
     if shut:
         text += f": betting is not reopened for {', '.join(shut)}"
     if reopened:
+        who = ", ".join(reopened)
+        verb, whom = ("faces", reopened[0]) if len(reopened) == 1 else ("face", "them")
         text += (
-            f"{'; ' if shut else ': '}with the all-ins before it, {', '.join(reopened)} "
-            "now face a full raise, so the betting is reopened for them"
+            f"{'; ' if shut else ': '}with the all-ins before it, {who} now {verb} a full "
+            f"raise, so the betting is reopened for {whom}"
         )
     return Note("D9", text)
 
@@ -66,7 +68,14 @@ def option_reasons(
     """The reasons behind the options of the player to act: the call, the minimum and the
     maximum raise, or why there is no raise."""
     name, level, reasons = state.names[seat], state.level, []
-    if call and state.virtual_note is not None and level > max(state.bet):
+    # The full-blind note explains a call of the full blind; a call capped below it (by an
+    # opponent who cannot match more) needs no such note.
+    if (
+        call
+        and state.virtual_note is not None
+        and level > max(state.bet)
+        and state.bet[seat] + call >= level
+    ):
         reasons.append(state.virtual_note)
     if block is not None:
         reasons.append(block_note(state, seat, block))
@@ -87,7 +96,10 @@ def option_reasons(
         what = "raise is to" if level else "bet is"
         text = f"fixed limit: bets and raises go up by {size}, so the {what} {low}"
         if low == total and low < state.full_level + size:
-            text = f"{name} may go all-in for {low}, short of the fixed {size} (table stakes)"
+            text = (
+                f"{name} may go all-in for {low}, short of a full "
+                f"{'raise' if level else 'bet'} to {state.full_level + size} (table stakes)"
+            )
         reasons.append(Note("D5", text))
         return tuple(reasons)
     if low == total and low < level + state.increment:
