@@ -100,6 +100,8 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         error = first_error(form)[1]
     fresh = RegisterForm() if message else form
+    if message:
+        fresh.fields["name"].widget.attrs["autofocus"] = True  # ready for the next player
     return _answer(request, event, "register", error, message, register_form=fresh)
 
 
