@@ -1,3 +1,27 @@
+from django.urls import path
+
+from . import api, views
+
 app_name = "results"
 
-urlpatterns: list = []
+CONSOLE = "console/events/<int:event_id>/results/"
+API = "api/events/<int:event_id>/"
+
+urlpatterns = [
+    # Public
+    path("events/<int:event_id>/results/", views.results_page, name="page"),
+    path("events/<int:event_id>/results.csv", views.results_csv, name="csv"),
+    # Staff: the bust-out console and the payout plan
+    path(CONSOLE, views.console, name="console"),
+    path(CONSOLE + "bustouts", views.bustout, name="bustout"),
+    path(CONSOLE + "bustouts/<int:bustout_id>/undo", views.bustout_undo, name="undo"),
+    path(CONSOLE + "short-big-blind", views.short_big_blind, name="short_big_blind"),
+    path(CONSOLE + "chips", views.chip_count, name="chips"),
+    path(CONSOLE + "hand-for-hand", views.hand_for_hand, name="hand_for_hand"),
+    path(CONSOLE + "tables/<int:number>/hand", views.hand_finished, name="hand_finished"),
+    path(CONSOLE + "payouts", views.payouts, name="payouts"),
+    # JSON: public read, staff writes
+    path(API + "results", api.results, name="api_results"),
+    path(API + "bustouts", api.record, name="api_bustout"),
+    path(API + "bustouts/<int:bustout_id>/undo", api.undo, name="api_undo"),
+]

@@ -1,0 +1,141 @@
+"""Forms of the bust-out console and the payout plan; chip amounts accept "12,500"."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from django import forms
+
+from .models import CUSTOM, PayoutPlan
+from .services import TABLE_NAMES
+
+TABLE_LABELS = {
+    "top-10-percent": "Standard: top 10% paid",
+    "top-15-percent": "Standard: top 15% paid",
+    "top-20-percent": "Standard: top 20% paid",
+    "winner-takes-all": "Winner takes all",
+    "top-2": "Top 2 (65 / 35)",
+    "top-3": "Top 3 (50 / 30 / 20)",
+    "top-4": "Top 4 (40 / 30 / 20 / 10)",
+    "top-5": "Top 5 (38 / 25 / 17 / 12 / 8)",
+    CUSTOM: "Custom percentages",
+}
+
+
+def chips_value(raw: str | None) -> int | None:
+    """ "12,500", "12 500" or "12500" -> 12500; "" -> None; anything else -> ValueError."""
+    text = re.sub(r"[\s,_']", "", raw or "")
+    if not text:
+        return None
+    if not text.isdigit() or len(text) > 15:
+        raise ValueError(f"{raw!r} is not a number of chips")
+    return int(text)
+
+
+class ChipsField(forms.CharField):
+    def to_python(self, value):
+        try:
+            return chips_value(super().to_python(value))
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
+
+class BustOutForm(forms.Form):
+    """The table, the players out (checkboxes "entry") and their stacks ("stack-<id>")."""
+
+    table = forms.IntegerField(min_value=1)
+    hand = forms.IntegerField(min_value=1, required=False)
+
+    def clean(self):
+        data = super().clean()
+        try:
+            entries = [int(v) for v in self.data.getlist("entry")]
+        except ValueError:
+            raise forms.ValidationError("tick the players who are out") from None
+        if not entries:
+            raise forms.ValidationError("Tick the players who are out.")
+        stacks = {}
+        for entry in entries:
+            try:
+                value = chips_value(self.data.get(f"stack-{entry}"))
+            except ValueError as exc:
+                self.add_error(None, str(exc))
+                continue
+            if value is not None:
+                stacks[entry] = value
+        data["entries"], data["stacks"] = entries, stacks
+        return data
+
+
+class ShortBigBlindForm(forms.Form):
+    entry = forms.IntegerField(min_value=1, label="Entry number")
+    chips = ChipsField(label="Chips the big blind has")
+
+    def clean_chips(self):
+        if self.cleaned_data["chips"] is None:
+            raise forms.ValidationError("Give the chips the big blind has (0 if none).")
+        return self.cleaned_data["chips"]
+
+
+class ChipCountForm(forms.Form):
+    entry = forms.IntegerField(min_value=1, label="Entry number")
+    chips = ChipsField(label="Chips")
+
+    def clean_chips(self):
+        if not self.cleaned_data["chips"]:
+            raise forms.ValidationError("Give a chip count above 0.")
+        return self.cleaned_data["chips"]
+
+
+class HandForHandForm(forms.Form):
+    minutes = forms.IntegerField(
+        min_value=1, max_value=10, initial=2, label="Minutes off the clock per hand (at most)"
+    )
+
+
+class PayoutPlanForm(forms.Form):
+    table = forms.ChoiceField(
+        choices=[(name, TABLE_LABELS.get(name, name)) for name in TABLE_NAMES],
+        label="Payout table",
+    )
+    percentages = forms.CharField(
+        required=False,
+        label="Custom percentages, best place first",
+        widget=forms.Textarea(attrs={"rows": 3, "placeholder": "50, 30, 20"}),
+    )
+    unit = forms.DecimalField(
+        min_value=Decimal("0.01"),
+        max_digits=10,
+        decimal_places=2,
+        label="Round prizes to",
+        help_text="e.g. 1, 5 or 0.01; the odd amount goes to the best places",
+    )
+
+    @classmethod
+    def for_plan(cls, plan: PayoutPlan) -> PayoutPlanForm:
+        return cls(
+            initial={
+                "table": plan.table,
+                "percentages": ", ".join(plan.percentages),
+                "unit": Decimal(plan.unit).normalize(),
+            }
+        )
+
+    def clean(self):
+        data = super().clean()
+        text = data.get("percentages", "")
+        parts = [p for p in re.split(r"[\s,;%]+", text) if p]
+        data["percentages"] = parts
+        if data.get("table") == CUSTOM and not parts:
+            self.add_error("percentages", "Give the percentages of the paid places.")
+        return data
+
+
+def first_error(form: forms.Form) -> tuple[str | None, str]:
+    """The first error of a form as (field, message)."""
+    for name, errors in form.errors.items():
+        label = form.fields[name].label if name in form.fields else None
+        text = errors[0]
+        return (None if name == "__all__" else name), (f"{label}: {text}" if label else text)
+    return None, "check the form"

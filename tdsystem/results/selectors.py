@@ -1,0 +1,253 @@
+"""Read models: the console's overview, recent bust-outs, hand-for-hand, the results.
+
+Each costs a fixed number of queries whatever the size of the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count, Prefetch, Q
+
+from tdsystem.engine import payouts as rules
+from tdsystem.events.models import Event
+from tdsystem.events.selectors import field_figures
+from tdsystem.seating.models import Entry, EventTable, Move
+
+from .errors import ResultsError
+from .models import (
+    BustOut,
+    ChipCount,
+    Finish,
+    HandForHand,
+    HandForHandHand,
+    PayoutPlan,
+)
+from .services import standings
+
+NEXT_PLACES = 5
+
+
+@dataclass(frozen=True)
+class Prizes:
+    """The prize of each paid place for the field as it is now (or why there is none)."""
+
+    by_place: tuple[Decimal, ...]
+    entries: int
+    pool: Decimal
+    error: str | None = None
+
+    @property
+    def paid(self) -> int:
+        return len(self.by_place)
+
+    def of(self, place: int) -> Decimal:
+        return self.by_place[place - 1] if 0 < place <= len(self.by_place) else Decimal(0)
+
+
+def prizes_now(event: Event, plan: PayoutPlan | None = None) -> Prizes:
+    fld = standings.field_read(event)
+    plan = plan or standings.plan_or_default(event)
+    try:
+        return Prizes(standings.prizes_by_place(plan, fld.entries, fld.pool), fld.entries, fld.pool)
+    except ResultsError as exc:
+        return Prizes((), fld.entries, fld.pool, str(exc))
+
+
+@dataclass(frozen=True)
+class HandForHandStatus:
+    active: bool
+    hand: int = 0
+    minutes: int = 2
+    reported: list[int] = field(default_factory=list)
+    waiting: list[int] = field(default_factory=list)
+    last_charged: int | None = None  # seconds the last completed hand took off the clock
+
+    @property
+    def tables(self) -> int:
+        return len(self.reported) + len(self.waiting)
+
+    @property
+    def deal_now(self) -> bool:
+        """Every table finished the last hand and none has finished this one yet."""
+        return self.active and not self.reported
+
+
+def hand_for_hand(event: Event) -> HandForHandStatus:
+    from .services.handforhand import playing_tables
+
+    hfh = HandForHand.objects.filter(event=event).first()
+    if hfh is None or not hfh.active:
+        return HandForHandStatus(False, minutes=hfh.minutes_per_hand if hfh else 2)
+    hands = list(
+        HandForHandHand.objects.filter(event=event, number__in=(hfh.hand, hfh.hand - 1))
+        .prefetch_related("reports")
+        .order_by("number")
+    )
+    current = next((h for h in hands if h.number == hfh.hand), None)
+    before = next((h for h in hands if h.number == hfh.hand - 1), None)
+    reported = sorted(r.table_number for r in current.reports.all()) if current else []
+    waiting = [n for n in playing_tables(event) if n not in reported]
+    return HandForHandStatus(
+        True,
+        hfh.hand,
+        hfh.minutes_per_hand,
+        reported,
+        waiting,
+        before.charged_seconds if before and before.completed_at else None,
+    )
+
+
+@dataclass(frozen=True)
+class Overview:
+    entries: int
+    players_left: int
+    average_stack: int | None
+    prize_pool: Decimal
+    paid: int
+    to_the_money: int  # players still to bust before the money (0: in the money)
+    next_places: list[tuple[int, Decimal]]
+    chip_leader: ChipCount | None
+    counted: int
+    hfh: HandForHandStatus
+    winner: Finish | None
+    unrecorded: int  # busted entries without a finish here (eliminated elsewhere)
+    payout_error: str | None
+
+    @property
+    def bubble(self) -> str:
+        if self.winner:
+            return "The event is over"
+        if not self.paid:
+            return "No payouts set"
+        if self.to_the_money > 1:
+            return f"{self.to_the_money} players to the money"
+        if self.to_the_money == 1:
+            return "On the bubble: the next player out wins nothing"
+        return "In the money"
+
+
+def overview(event: Event) -> Overview:
+    figures = field_figures(event)
+    prizes = prizes_now(event)
+    left = figures["players_left"]
+    paid_places = [p for p in range(min(left, prizes.paid), 0, -1)][:NEXT_PLACES]
+    counts = ChipCount.objects.filter(event=event, entry__status=Entry.Status.ACTIVE)
+    leader = counts.select_related("entry__player", "entry__table").order_by("-chips").first()
+    finishes = Finish.objects.filter(event=event, undone_at__isnull=True).aggregate(
+        n=Count("id"), won=Count("id", filter=Q(is_winner=True))
+    )
+    busted = figures["entries"] - left
+    winner = None
+    if finishes["won"]:
+        winner = (
+            Finish.objects.filter(event=event, undone_at__isnull=True, is_winner=True)
+            .select_related("entry__player")
+            .first()
+        )
+    return Overview(
+        entries=figures["entries"],
+        players_left=left,
+        average_stack=figures["average_stack"],
+        prize_pool=prizes.pool,
+        paid=prizes.paid,
+        to_the_money=max(0, left - prizes.paid) if prizes.paid else 0,
+        next_places=[(p, prizes.of(p)) for p in paid_places],
+        chip_leader=leader,
+        counted=counts.count(),
+        hfh=hand_for_hand(event),
+        winner=winner,
+        unrecorded=max(0, busted - (finishes["n"] - finishes["won"])),
+        payout_error=prizes.error,
+    )
+
+
+def recent_bustouts(event: Event, limit: int = 12) -> list[BustOut]:
+    finishes = Finish.objects.select_related("entry__player", "from_table").order_by("place")
+    moves = Move.objects.select_related("entry__player", "acknowledged_by").order_by("pk")
+    return list(
+        BustOut.objects.filter(event=event)
+        .select_related("group")
+        .prefetch_related(Prefetch("finishes", queryset=finishes), Prefetch("moves", moves))
+        .order_by("-recorded_at", "-id")[:limit]
+    )
+
+
+def tables_in_play(event: Event) -> list[tuple[int, int]]:
+    """(table number, players) of the tables with someone seated."""
+    rows = (
+        EventTable.objects.filter(event=event, in_play=True)
+        .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+        .filter(n__gt=0)
+        .order_by("number")
+        .values_list("number", "n")
+    )
+    return list(rows)
+
+
+def table_players(event: Event, number: int) -> list[Entry]:
+    return list(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__number=number)
+        .filter(table__in_play=True)
+        .select_related("player", "table")
+        .order_by("seat")
+    )
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    place: int
+    place_to: int
+    label: str
+    name: str
+    entry: int
+    prize: Decimal
+
+
+def result_rows(event: Event) -> list[ResultRow]:
+    rows = (
+        Finish.objects.filter(event=event, undone_at__isnull=True)
+        .order_by("place", "slot", "entry_id")
+        .values_list("place", "place_to", "entry__player__name", "entry__number", "prize")
+    )
+    return [
+        ResultRow(place, to, rules.place_label(place, to), name, number, prize)
+        for place, to, name, number, prize in rows
+    ]
+
+
+def results_payload(event: Event) -> dict:
+    prizes = prizes_now(event)
+    left = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).count()
+    return {
+        "event": {"id": event.pk, "name": event.name, "status": event.status},
+        "entries": prizes.entries,
+        "players_left": left,
+        "prize_pool": str(prizes.pool),
+        "paid_places": prizes.paid,
+        "payouts": [str(p) for p in prizes.by_place],
+        "results": [
+            {
+                "place": r.place,
+                "place_to": r.place_to,
+                "place_label": r.label,
+                "player": r.name,
+                "entry": r.entry,
+                "prize": str(r.prize),
+            }
+            for r in result_rows(event)
+        ],
+    }
+
+
+def payout_preview(plan: PayoutPlan, entries: int, pool: Decimal) -> list[tuple[int, str, Decimal]]:
+    """(place, percentage, prize) as the plan pays the field now."""
+    if entries < 1:
+        return []
+    percentages = plan.table_percentages(entries)
+    amounts = rules.split_pool(pool, percentages, Decimal(plan.unit))
+    return [
+        (i + 1, f"{p.normalize():f}", a)
+        for i, (p, a) in enumerate(zip(percentages, amounts, strict=True))
+    ]

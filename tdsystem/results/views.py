@@ -1,0 +1,280 @@
+"""Pages: the bust-out console (overview, hand-for-hand, undo), payouts, the public results.
+
+Every action is a POST answered, under HTMX, with the fragment it changed and a
+`results-changed` client event that makes the other fragments reload; without HTMX it
+redirects back to the console with a message.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import SimpleLazyObject
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
+
+from tdsystem.core.access import has_right, staff_required
+from tdsystem.events.models import Event
+from tdsystem.events.services import Actor
+
+from . import selectors, services
+from .errors import ResultsError
+from .forms import (
+    BustOutForm,
+    ChipCountForm,
+    HandForHandForm,
+    PayoutPlanForm,
+    ShortBigBlindForm,
+    first_error,
+)
+from .services import standings
+from .templatetags.results_tags import ordinal
+
+CONSOLE = "results/console.html"
+PARTS = ("overview", "hfh", "record", "players", "recent", "tools")
+CHANGED = "results-changed"
+
+
+def _event(event_id: int) -> Event:
+    return get_object_or_404(Event, pk=event_id)
+
+
+def _context(request: HttpRequest, event: Event, **extra) -> dict:
+    table = extra.pop("table", None) or request.GET.get("table", "")
+    number = int(table) if str(table).isdigit() else None
+    return {
+        "event": event,
+        "overview": SimpleLazyObject(lambda: selectors.overview(event)),
+        "recent": SimpleLazyObject(lambda: selectors.recent_bustouts(event)),
+        "tables": SimpleLazyObject(lambda: selectors.tables_in_play(event)),
+        "table": number,
+        "players": selectors.table_players(event, number) if number else [],
+        "can_hfh": has_right(request.user, "clock"),
+        "can_payouts": has_right(request.user, "events"),
+        "hfh_form": HandForHandForm(),
+        "ticked": [],
+        **extra,
+    }
+
+
+def _answer(request, event, part: str, error=None, message=None, **extra) -> HttpResponse:
+    """The changed fragment (HTMX) or a redirect to the console with a flash."""
+    if not request.htmx:
+        if error or message:
+            (messages.error if error else messages.success)(request, error or message)
+        return redirect("results:console", event.pk)
+    context = _context(request, event, error=error, message=message, **extra)
+    response = render(request, f"{CONSOLE}#{part}", context)
+    return response if error else trigger_client_event(response, CHANGED)
+
+
+@require_GET
+@staff_required("bustout")
+def console(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    part = request.GET.get("part")
+    template = f"{CONSOLE}#{part}" if request.htmx and part in PARTS else CONSOLE
+    return render(request, template, _context(request, event))
+
+
+@require_POST
+@staff_required("bustout")
+def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = BustOutForm(request.POST)
+    table = request.POST.get("table", "")
+    if not form.is_valid():
+        return _answer(request, event, "record", first_error(form)[1], table=table)
+    data = form.cleaned_data
+    try:
+        done = services.bustout_record(
+            event_id=event.pk,
+            entry_ids=data["entries"],
+            table_number=data["table"],
+            stacks=data["stacks"],
+            hand=data["hand"],
+            actor=Actor.of(request.user),
+        )
+    except ResultsError as exc:
+        typed = {pk: request.POST.get(f"stack-{pk}", "") for pk in data["entries"]}
+        return _answer(
+            request, event, "record", str(exc), table=table, ticked=data["entries"], typed=typed
+        )
+    slips = list(done.bustout.moves.select_related("entry__player").order_by("pk"))
+    return _answer(request, event, "record", None, _recorded(done), table=table, slips=slips)
+
+
+def _recorded(done: services.Recorded) -> str:
+    parts = []
+    for f in sorted(done.finishes, key=lambda f: f.place):
+        where = (
+            f"{ordinal(f.place)} place"
+            if f.place == f.place_to
+            else f"ties for places {f.place_label}"
+        )
+        prize = f", prize {f.prize:,}" if f.prize else ""
+        parts.append(f"#{f.entry.number} {f.entry.player.name} is out: {where}{prize}")
+    text = "; ".join(parts)
+    if done.winner:
+        winner = done.winner.entry
+        text += f". #{winner.number} {winner.player.name} wins ({done.winner.prize:,})!"
+    return text
+
+
+@require_POST
+@staff_required("bustout")
+def bustout_undo(request: HttpRequest, event_id: int, bustout_id: int) -> HttpResponse:
+    event = _event(event_id)
+    try:
+        undone = services.bustout_undo(
+            event_id=event.pk, bustout_id=bustout_id, actor=Actor.of(request.user)
+        )
+    except ResultsError as exc:
+        return _answer(request, event, "recent", str(exc))
+    names = ", ".join(f"#{e.number} {e.player.name}" for e in undone.entries)
+    message = f"Undone: {names} back in their seats"
+    if undone.moves_reverted:
+        message += f"; {undone.moves_reverted} move slip(s) withdrawn"
+    return _answer(request, event, "recent", None, message)
+
+
+@require_POST
+@staff_required("bustout")
+def short_big_blind(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = ShortBigBlindForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, event, "tools", first_error(form)[1], bb_form=form)
+    entry = event.entries.filter(number=form.cleaned_data["entry"]).first()
+    try:
+        if entry is None:
+            raise ResultsError(f"no entry #{form.cleaned_data['entry']} in this event")
+        done = services.bustout_short_big_blind(
+            event_id=event.pk,
+            entry_id=entry.pk,
+            chips=form.cleaned_data["chips"],
+            actor=Actor.of(request.user),
+        )
+    except ResultsError as exc:
+        return _answer(request, event, "tools", str(exc), bb_form=form)
+    return _answer(request, event, "tools", None, _recorded(done))
+
+
+@require_POST
+@staff_required("bustout")
+def chip_count(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    form = ChipCountForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, event, "tools", first_error(form)[1], chips_form=form)
+    try:
+        count = services.chip_count_record(
+            event_id=event.pk,
+            entry_number=form.cleaned_data["entry"],
+            chips=form.cleaned_data["chips"],
+            actor=Actor.of(request.user),
+        )
+    except ResultsError as exc:
+        return _answer(request, event, "tools", str(exc), chips_form=form)
+    return _answer(request, event, "tools", None, f"#{count.entry.number}: {count.chips:,} chips")
+
+
+@require_POST
+@staff_required("clock")
+def hand_for_hand(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The director starts or stops hand-for-hand."""
+    event, actor = _event(event_id), Actor.of(request.user)
+    action = request.POST.get("action")
+    form = HandForHandForm(request.POST)
+    try:
+        if action == "start":
+            if not form.is_valid():
+                raise ResultsError(first_error(form)[1])
+            hfh = services.handforhand_start(
+                event_id=event.pk, actor=actor, minutes_per_hand=form.cleaned_data["minutes"]
+            )
+            message = f"Hand-for-hand: deal hand {hfh.hand} at every table"
+        elif action == "stop":
+            services.handforhand_stop(event_id=event.pk, actor=actor)
+            message = "Hand-for-hand is over: tables play on at their own pace"
+        else:
+            raise ResultsError("start or stop?")
+    except ResultsError as exc:
+        return _answer(request, event, "hfh", str(exc))
+    return _answer(request, event, "hfh", None, message)
+
+
+@require_POST
+@staff_required("bustout")
+def hand_finished(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """The floor reports a table's hand finished (during hand-for-hand, from the console)."""
+    event = _event(event_id)
+    try:
+        report = services.handforhand_hand_finish(
+            event_id=event.pk, table_number=number, actor=Actor.of(request.user)
+        )
+    except ResultsError as exc:
+        return _answer(request, event, "hfh", str(exc))
+    if report.completed:
+        message = f"Hand {report.hand} is finished everywhere: deal hand {report.hand + 1}"
+    elif report.hand:
+        waiting = ", ".join(map(str, report.waiting_for))
+        message = f"Table {number} finished hand {report.hand}; waiting for table {waiting}"
+    else:
+        message = f"Table {number}: next hand"
+    return _answer(request, event, "hfh", None, message)
+
+
+@require_http_methods(["GET", "POST"])
+@staff_required("events")
+def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    plan = standings.plan_or_default(event)
+    posted = request.method == "POST"
+    form = PayoutPlanForm(request.POST) if posted else PayoutPlanForm.for_plan(plan)
+    error = None
+    if posted and form.is_valid():
+        try:
+            services.payout_plan_update(
+                event_id=event.pk, actor=Actor.of(request.user), **form.cleaned_data
+            )
+        except ResultsError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, str(exc))
+        else:
+            messages.success(request, "Payouts saved; prizes worked out again")
+            return redirect("results:payouts", event.pk)
+    prizes = selectors.prizes_now(event, plan)
+    try:
+        preview = selectors.payout_preview(plan, prizes.entries, prizes.pool)
+    except Exception as exc:  # a stored plan the field cannot use: say so
+        preview, error = [], str(exc)
+    context = {"event": event, "form": form, "plan": plan, "prizes": prizes, "preview": preview}
+    return render(request, "results/payouts.html", context | {"error": error})
+
+
+@require_GET
+def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    context = {
+        "event": event,
+        "rows": selectors.result_rows(event),
+        "overview": selectors.overview(event),
+        "prizes": selectors.prizes_now(event),
+    }
+    template = "results/results.html#results" if request.htmx else "results/results.html"
+    return render(request, template, context)
+
+
+@require_GET
+def results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = _event(event_id)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="results-{event.pk}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["place", "place_to", "place_label", "player", "entry", "prize"])
+    for row in selectors.result_rows(event):
+        writer.writerow([row.place, row.place_to, row.label, row.name, row.entry, row.prize])
+    return response
