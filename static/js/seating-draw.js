@@ -48,9 +48,8 @@
   function header() {
     var el = cell("div", "p head", "");
     el.appendChild(cell("span", "name", "Player"));
-    var both = cell("span", "t", "Table · Seat");
-    both.style.gridColumn = "2 / span 2";
-    el.appendChild(both);
+    el.appendChild(cell("span", "t", "Table"));
+    el.appendChild(cell("span", "s", "Seat"));
     return el;
   }
 
