@@ -96,7 +96,7 @@ def _finish(finish: Finish) -> dict:
         "place": finish.place,
         "place_to": finish.place_to,
         "place_label": finish.place_label,
-        "prize": str(finish.prize),
+        "prize": selectors.money(finish.prize),
         "starting_stack": finish.starting_stack,
     }
 

@@ -217,6 +217,11 @@ def result_rows(event: Event) -> list[ResultRow]:
     ]
 
 
+def money(amount) -> str:
+    """Amounts in JSON: a string with two decimals, as the database stores them."""
+    return str(Decimal(amount).quantize(Decimal("0.01")))
+
+
 def results_payload(event: Event) -> dict:
     prizes = prizes_now(event)
     left = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).count()
@@ -224,9 +229,9 @@ def results_payload(event: Event) -> dict:
         "event": {"id": event.pk, "name": event.name, "status": event.status},
         "entries": prizes.entries,
         "players_left": left,
-        "prize_pool": str(prizes.pool),
+        "prize_pool": money(prizes.pool),
         "paid_places": prizes.paid,
-        "payouts": [str(p) for p in prizes.by_place],
+        "payouts": [money(p) for p in prizes.by_place],
         "results": [
             {
                 "place": r.place,
@@ -234,7 +239,7 @@ def results_payload(event: Event) -> dict:
                 "place_label": r.label,
                 "player": r.name,
                 "entry": r.entry,
-                "prize": str(r.prize),
+                "prize": money(r.prize),
             }
             for r in result_rows(event)
         ],

@@ -86,3 +86,87 @@ def test_an_odd_split_stays_exact():
 def test_everyone_busting_at_once_is_refused():
     with pytest.raises(p.PayoutError, match="one must win"):
         p.finishing_places(2, [(1, 5), (2, 5)])
+
+
+def test_a_custom_table_longer_than_the_field_is_cut_and_still_adds_up_to_100():
+    table = p.fit_table([D(40), D(25), D(15), D(10), D(6), D(4)], 3)
+    assert len(table) == 3 and sum(table) == 100
+    assert table == (D("50.0000"), D("31.2500"), D("18.7500"))
+    assert p.fit_table(p.FIXED_TABLES["top-3"], 10) == p.FIXED_TABLES["top-3"]
+
+
+def test_places_of_groups_in_order_from_the_field_size():
+    groups = [[(1, 0)], [(2, 500), (3, 900)], [(4, 100), (5, 100)]]
+    finishes = p.places_for_groups(8, groups)
+    assert finishes == [
+        p.Finish(1, 8, 8),
+        p.Finish(3, 6, 6),
+        p.Finish(2, 7, 7),
+        p.Finish(4, 4, 5),
+        p.Finish(5, 4, 5),
+    ]
+    # A late entry (a field of 9) moves every place down by one.
+    assert [f.place for f in p.places_for_groups(9, groups)] == [9, 7, 8, 5, 5]
+
+
+def test_a_place_label_shows_a_tie_as_a_range():
+    assert p.place_label(5, 5) == "5" and p.place_label(5, 6) == "5-6"
+
+
+@st.composite
+def tournaments(draw):
+    """A field, the bust-outs in order (some together, some tied), a payout plan."""
+    entries = draw(st.integers(min_value=2, max_value=120))
+    left, groups, entry = entries, [], 0
+    while left > 1:
+        size = draw(st.integers(min_value=1, max_value=min(4, left - 1)))
+        stacks = draw(
+            st.lists(st.sampled_from([0, 100, 250, 250, 1000]), min_size=size, max_size=size)
+        )
+        groups.append([(entry + i, s) for i, s in enumerate(stacks)])
+        entry += size
+        left -= size
+    table = draw(
+        st.one_of(
+            st.sampled_from([*p.STANDARD_TABLES, *p.FIXED_TABLES]).map(
+                lambda name: p.table_for(name, entries)
+            ),
+            st.lists(st.integers(min_value=1, max_value=60), min_size=1, max_size=30).map(
+                lambda ws: tuple(
+                    sorted(
+                        (D(w) * 100 / sum(ws)).quantize(D("0.0001"), rounding="ROUND_FLOOR")
+                        for w in ws
+                    )[::-1]
+                )
+            ),
+        )
+    )
+    if sum(table) != 100:  # custom weights: the rounding crumbs to the winner
+        table = (table[0] + D(100) - sum(table), *table[1:])
+    pool = D(draw(st.integers(min_value=0, max_value=5_000_000))) / draw(st.sampled_from([1, 100]))
+    unit = draw(st.sampled_from([D("0.01"), D(1), D(5), D(25), D(100)]))
+    return entries, groups, p.fit_table(table, entries), pool, unit
+
+
+@given(tournaments())
+def test_every_field_pays_exactly_the_pool_with_places_unique_but_for_ties(case):
+    entries, groups, table, pool, unit = case
+    finishes = p.places_for_groups(entries, groups)
+    winner = entries + 100
+    finishes.append(p.Finish(winner, 1, 1))
+    # Places: every place from 1 to the field is covered once, ties share a range.
+    covered = sorted(
+        place
+        for (first, last) in {(f.place, f.place_to) for f in finishes}
+        for place in range(first, last + 1)
+    )
+    assert covered == list(range(1, entries + 1))
+    for f in finishes:
+        sharing = [g for g in finishes if (g.place, g.place_to) == (f.place, f.place_to)]
+        assert len(sharing) == f.place_to - f.place + 1
+    # Prizes: the places' amounts add up to the pool, and so do the players' shares.
+    prizes = p.split_pool(pool, table, unit)
+    assert sum(prizes) == pool
+    won = p.prizes_for(finishes, prizes, unit)
+    assert sum(won.values()) == pool
+    assert all(amount >= 0 for amount in won.values())
