@@ -11,7 +11,7 @@ from tests.fixtures import make_event
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_draw_screen_pages_through_every_player_on_a_tv(live_server, new_page):
+def test_it_pages_the_draw_screen_through_every_player_on_a_tv(live_server, new_page):
     event = make_event(600, name="Main Event")
     field(event, players=300, tables=34)
     page = new_page(TV)

@@ -93,7 +93,7 @@ def bust(event, entry):
     )
 
 
-def test_without_the_lock_two_busts_at_once_finish_in_the_same_place(monkeypatch):
+def test_it_gives_two_busts_at_once_the_same_place_without_the_lock(monkeypatch):
     event = make_event(600)
     people = four_tables(event)
     without_lock(monkeypatch)
@@ -112,7 +112,7 @@ def test_without_the_lock_two_busts_at_once_finish_in_the_same_place(monkeypatch
     assert list(places) == [30, 30]  # both counted 30 players: the race is real
 
 
-def test_two_busts_at_once_at_tables_that_need_balancing_lose_nobody(monkeypatch):
+def test_it_loses_nobody_when_two_busts_at_once_need_balancing(monkeypatch):
     event = make_event(600)
     people = four_tables(event)
     window = Window()
@@ -145,7 +145,7 @@ def register(event, name: str):
     return lambda: services.player_register(event=event, name=name, actor=ACTOR)
 
 
-def test_without_the_lock_two_late_registrations_clash(monkeypatch):
+def test_it_fails_one_of_two_late_registrations_without_the_lock(monkeypatch):
     event = late_event()
     without_lock(monkeypatch)
     window = Window()
@@ -157,7 +157,7 @@ def test_without_the_lock_two_late_registrations_clash(monkeypatch):
     assert Entry.objects.filter(player__name__endswith="Late").count() == 1
 
 
-def test_two_late_registrations_at_once_both_get_their_own_seat(monkeypatch):
+def test_it_seats_two_late_registrations_at_once(monkeypatch):
     event = late_event()
     window = Window()
     monkeypatch.setattr(services, "next_entry_number", window.wrap(services.next_entry_number))

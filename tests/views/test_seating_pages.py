@@ -220,7 +220,7 @@ def test_it_acknowledges_a_slip_and_answers_with_the_slip(client, event, floor_p
 # Public pages -----------------------------------------------------------------------------------
 
 
-def test_the_lookup_shows_one_match_in_full_with_its_recent_moves(client, event):
+def test_it_shows_one_lookup_match_in_full_with_its_recent_moves(client, event):
     people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
     balancing.entry_eliminate_and_rebalance(
         event_id=event.pk, entry_id=people["T2S4"].pk, actor=ACTOR
@@ -231,7 +231,7 @@ def test_the_lookup_shows_one_match_in_full_with_its_recent_moves(client, event)
     assert "You moved" in html and "table 1 seat 8" in html
 
 
-def test_the_lookup_lists_several_matches_with_their_seats(client, event):
+def test_it_lists_several_lookup_matches_with_their_seats(client, event):
     arrange(event, {1: [1, 2, 3]})
     response = client.get(f"/events/{event.pk}/seats/?q=t1", HTTP_HX_REQUEST="true")
     html = response.content.decode()
@@ -239,13 +239,13 @@ def test_the_lookup_lists_several_matches_with_their_seats(client, event):
     assert "Table 1 · Seat 2" in html
 
 
-def test_the_poster_carries_an_svg_qr_code_of_the_lookup(client, event):
+def test_it_prints_a_poster_with_an_svg_qr_code_of_the_lookup(client, event):
     html = client.get(f"/events/{event.pk}/seats/poster/").content.decode()
     assert "<svg" in html and f"http://testserver/events/{event.pk}/seats/" in html
     assert "cdn" not in html.lower()
 
 
-def test_the_draw_screen_carries_every_player_alphabetically(client, event):
+def test_it_gives_the_draw_screen_every_player_alphabetically(client, event):
     field(event, players=30, tables=4)
     html = client.get(f"/events/{event.pk}/seats/draw/?seconds=5").content.decode()
     data = json.loads(re.search(r'id="seat-data"[^>]*>(.*?)</script>', html, re.S).group(1))
@@ -253,7 +253,7 @@ def test_the_draw_screen_carries_every_player_alphabetically(client, event):
     assert 'data-seconds="5"' in html and "seating-draw.js" in html
 
 
-def test_the_public_pages_cost_the_same_queries_for_any_field(client):
+def test_it_answers_the_public_pages_in_a_fixed_number_of_queries(client):
     def queries(players: int, first: int) -> tuple[int, int]:
         event = make_event(600, name=f"{players}")
         field(event, players=players, tables=players // 8 + 1, first=first)
