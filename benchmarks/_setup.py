@@ -14,13 +14,17 @@ ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var"
 
 
-def bench_env(**extra: str) -> dict:
-    """Benchmarks use BENCH_DATABASE_URL, else an SQLite file of their own (never your data)."""
+def bench_env(name: str = "bench", **extra: str) -> dict:
+    """Benchmarks use BENCH_DATABASE_URL, else a fresh SQLite file of their own (never your
+    data): var/<name>.sqlite3, deleted first so every run starts from the same place."""
     VAR.mkdir(exist_ok=True)
     env = dict(os.environ)
-    env["DATABASE_URL"] = (
-        os.environ.get("BENCH_DATABASE_URL") or f"sqlite:///{VAR / 'bench.sqlite3'}"
-    )
+    if os.environ.get("BENCH_DATABASE_URL"):
+        env["DATABASE_URL"] = os.environ["BENCH_DATABASE_URL"]
+    else:
+        for suffix in ("", "-wal", "-shm"):
+            (VAR / f"{name}.sqlite3{suffix}").unlink(missing_ok=True)
+        env["DATABASE_URL"] = f"sqlite:///{VAR / f'{name}.sqlite3'}"
     if os.environ.get("BENCH_BROKER_URL"):
         env["CELERY_BROKER_URL"] = os.environ["BENCH_BROKER_URL"]
     else:
