@@ -18,7 +18,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from tdsystem.engine import clock as clockrules
@@ -35,6 +35,7 @@ from . import handforhand, standings
 from .locks import event_lock
 
 TABLE_STATE = ("button", "small_blind", "big_blind", "seats", "sitting_out", "break_rank")
+FINAL_TABLE_MAX = 10  # the final table is drawn once its players fit it (at most 10 seats)
 
 
 @dataclass
@@ -341,7 +342,7 @@ def _bust(
     if players_left == 1:
         recorded.winner = _crown(event, plan, _after(fld, entries), hfh, bustout, actor, now)
     else:
-        recorded.rebalance = _rebalance(event, bustout, actor, rng_seed)
+        recorded.rebalance = _rebalance(event, bustout, actor, rng_seed, players_left)
         if hfh is not None:
             # A table that broke may have been the last one playing the hand.
             recorded.hfh_charge = handforhand.complete_if_done(event, hfh, actor, now)
@@ -386,14 +387,21 @@ def _new_group(event: Event, *, hfh_hand: int | None) -> BustOutGroup:
     return BustOutGroup.objects.create(event=event, seq=seq + 1, hfh_hand=hfh_hand)
 
 
-def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | None):
-    """Balance or break tables now, in this transaction; keep what undo needs."""
-    before = {
-        row["number"]: row
-        for row in EventTable.objects.filter(event=event, in_play=True).values(
-            "number", "hand_number", *TABLE_STATE
-        )
-    }
+def _rebalance(
+    event: Event, bustout: BustOut, actor: Actor, rng_seed: int | None, players_left: int
+):
+    """Balance or break tables now, in this transaction; keep what undo needs.
+
+    Undo puts back the buttons and seats of the tables the rebalance changed. Balancing
+    moves players without touching buttons, so the tables are read beforehand only when
+    a table may break or the final table be drawn: when the players fit one table fewer.
+    """
+    tables = EventTable.objects.filter(event=event, in_play=True)
+    room = tables.aggregate(n=Count("id"), seats=Max("seats"))
+    may_break = players_left <= max((room["n"] - 1) * (room["seats"] or 0), FINAL_TABLE_MAX)
+    if not may_break:
+        tables = tables.filter(number=bustout.table_number)
+    before = {row["number"]: row for row in tables.values("number", "hand_number", *TABLE_STATE)}
     try:
         result = tables_rebalance(event_id=event.pk, actor=actor, rng_seed=rng_seed)
     except SeatingError as exc:

@@ -1,0 +1,474 @@
+"""A whole tournament played through the real services, checked after every step.
+
+Registration, the seat draw, random bust-outs (sometimes several on one hand, some tied),
+balancing and table breaks, hand-for-hand at the bubble, the final table redraw,
+heads-up and the winner. After each step the invariants are checked against the
+database; the first one broken stops the run with an error naming the step.
+
+The per-step checks are aggregate queries (the database does the counting, so a check
+costs about the same at 60 players as at 10,000); the full check (the seating engine's
+own invariant check over every table and the places worked out again from scratch in
+Python) runs every `full_every` steps and at the end.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db import connection
+from django.db.models import Count, F, Max, Min, Q, Sum
+
+from tdsystem.engine import payouts as rules
+from tdsystem.events.models import Clock, Event
+from tdsystem.events.services import Actor, clock_action, event_create
+from tdsystem.seating import services as seating
+from tdsystem.seating.models import Entry, EventTable, Move, VenueTable
+from tdsystem.seating.testing import seating_problems
+from tdsystem.structures.services import structure_create
+
+from . import services
+from .models import BustOut, BustOutGroup, Finish, HandForHand
+from .services import standings
+from .services.handforhand import playing_tables
+
+ACTOR = Actor(label="simulation")
+LEVELS = [
+    {"small_blind": sb, "big_blind": 2 * sb, "ante": sb // 5, "duration_seconds": 1200}
+    for sb in (50, 100, 150, 200, 300, 400, 500, 600, 800, 1000, 1500, 2000, 3000, 4000)
+]
+STACKS = (2500, 5000, 5000, 8000, 12000, 20000)  # repeats make ties
+
+
+class InvariantBroken(Exception):
+    """An invariant failed; the message names the step."""
+
+
+@dataclass
+class Stats:
+    times_ms: list[float] = field(default_factory=list)
+    queries: list[int] = field(default_factory=list)
+    undos: int = 0
+    simultaneous: int = 0
+    hfh_hands: int = 0
+    hand_finishes: int = 0
+    heads_up_hands: int = 0
+    steps: int = 0
+
+
+@contextmanager
+def counting():
+    """Count the queries run inside (without keeping their text)."""
+    count = [0]
+
+    def wrapper(execute, sql, params, many, context):
+        count[0] += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(wrapper):
+        yield count
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+class Simulation:
+    def __init__(
+        self,
+        *,
+        players: int,
+        seed: int,
+        seats_per_table: int = 9,
+        full_every: int | None = None,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        if players < 2:
+            raise ValueError("a tournament needs at least 2 players")
+        if not 6 <= seats_per_table <= 10:
+            raise ValueError("tables have 6 to 10 seats")
+        self.players, self.seed, self.seats = players, seed, seats_per_table
+        self.full_every = full_every or (1 if players <= 1000 else 250)
+        self.rng = random.Random(seed)
+        self.stats = Stats()
+        self.progress = progress or (lambda text: None)
+        self.active: list[int] = []
+        self.position: dict[int, int] = {}
+
+    # Set-up -----------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        template, _ = structure_create(
+            name=f"Simulation {self.seed} structure",
+            levels=LEVELS,
+            starting_stack=20_000,
+            is_template=False,
+            confirm_warnings=True,
+        )
+        self.event = event_create(
+            name=f"Simulation {self.seed}",
+            template=template,
+            actor=ACTOR,
+            buy_in=Decimal(100),
+            fee=Decimal(10),
+            seats_per_table=self.seats,
+            starting_stack=20_000,
+        )
+        tables = -(-self.players // self.seats)
+        # Venue tables of its own, numbered after every table the room has.
+        first = (VenueTable.objects.aggregate(m=Max("number"))["m"] or 0) + 1
+        numbers = list(range(first, first + tables))
+        seating.tables_setup(event=self.event, numbers=numbers, seats=self.seats, actor=ACTOR)
+        self.tables = tables
+        seating.players_import(
+            event_id=self.event.pk,
+            names=[f"Player {i:05d}" for i in range(1, self.players + 1)],
+            actor=ACTOR,
+        )
+        seating.seats_draw(event=self.event, actor=ACTOR, seed=self.seed)
+        clock_action(event_id=self.event.pk, action="start", actor=ACTOR)
+        self.active = list(
+            Entry.objects.filter(event=self.event).order_by("pk").values_list("pk", flat=True)
+        )
+        self.position = {pk: i for i, pk in enumerate(self.active)}
+        prizes = standings.prizes_by_place(
+            standings.plan_or_default(self.event), self.players, Decimal(100 * self.players)
+        )
+        self.paid = len(prizes)
+        self.check("the seat draw", full=True)
+
+    # Moves of the game ------------------------------------------------------------------
+
+    def _drop(self, pk: int) -> None:
+        """Remove from the in-memory list of players in: swap with the last, O(1)."""
+        i = self.position.pop(pk)
+        last = self.active.pop()
+        if last != pk:
+            self.active[i], self.position[last] = last, i
+
+    def _add(self, pk: int) -> None:
+        self.position[pk] = len(self.active)
+        self.active.append(pk)
+
+    def _mates(self, pk: int) -> list[Entry]:
+        table_id = Entry.objects.filter(pk=pk).values_list("table_id", flat=True).first()
+        return list(
+            Entry.objects.filter(table_id=table_id, status=Entry.Status.ACTIVE).order_by("seat")
+        )
+
+    def bust(self, entries: list[int], stacks: dict[int, int] | None, step: str) -> None:
+        seed = self.rng.randrange(2**32)
+        started = time.perf_counter()
+        with counting() as queries:
+            done = services.bustout_record(
+                event_id=self.event.pk,
+                entry_ids=entries,
+                stacks=stacks,
+                actor=ACTOR,
+                rng_seed=seed,
+            )
+        self.stats.times_ms.append((time.perf_counter() - started) * 1000)
+        self.stats.queries.append(queries[0])
+        for pk in entries:
+            self._drop(pk)
+        if len(entries) > 1:
+            self.stats.simultaneous += 1
+        self.check(step)
+        if (
+            done.winner is None
+            and self.rng.random() < 0.02
+            and not done.bustout.moves.filter(acknowledged_at__isnull=False).exists()
+        ):
+            services.bustout_undo(event_id=self.event.pk, bustout_id=done.bustout.pk, actor=ACTOR)
+            for pk in entries:
+                self._add(pk)
+            self.stats.undos += 1
+            self.check(f"{step}, undone")
+            services.bustout_record(
+                event_id=self.event.pk,
+                entry_ids=entries,
+                stacks=stacks,
+                actor=ACTOR,
+                rng_seed=seed,
+            )
+            for pk in entries:
+                self._drop(pk)
+            self.check(f"{step}, recorded again")
+
+    def stacks_for(self, entries: list[int], *, always: bool) -> dict[int, int] | None:
+        if len(entries) < 2 and not always:
+            return None
+        return {pk: self.rng.choice(STACKS) for pk in entries}
+
+    def step_free(self, n: int) -> None:
+        """A hand somewhere: one player out, or now and then several at one table."""
+        pk = self.rng.choice(self.active)
+        mates = self._mates(pk)
+        left = len(self.active)
+        out = [pk]
+        if len(mates) > 2 and left > 3 and self.rng.random() < 0.1:
+            others = [e.pk for e in mates if e.pk != pk]
+            extra = self.rng.randint(1, min(2, len(others) - 1, left - 2))
+            out += self.rng.sample(others, extra)
+        if self.rng.random() < 0.05 and len(mates) >= 2:
+            number = EventTable.objects.get(pk=mates[0].table_id).number
+            seating.table_hand_finish(event_id=self.event.pk, table_number=number, actor=ACTOR)
+            self.stats.hand_finishes += 1
+        self.bust(out, self.stacks_for(out, always=False), f"step {n}: {len(out)} out")
+
+    def hand_for_hand(self, n: int) -> None:
+        """One hand-for-hand hand: some tables lose a player, then every table reports."""
+        tables = playing_tables(self.event)
+        hand = HandForHand.objects.get(pk=self.event.pk).hand
+        chance = min(0.5, 2.5 / len(tables))
+        for number in tables:
+            left = len(self.active)
+            if left <= 2 or self.rng.random() >= chance:
+                continue
+            at = Entry.objects.filter(
+                event=self.event, status=Entry.Status.ACTIVE, table__number=number
+            ).values_list("pk", flat=True)
+            at = list(at)
+            if len(at) < 2:
+                continue
+            out = [self.rng.choice(at)]
+            self.bust(
+                out,
+                self.stacks_for(out, always=True),
+                f"step {n}: hand-for-hand hand {hand}, table {number}",
+            )
+        for number in self.rng.sample(
+            playing_tables(self.event), k=len(playing_tables(self.event))
+        ):
+            services.handforhand_hand_finish(
+                event_id=self.event.pk, table_number=number, actor=ACTOR
+            )
+        self.stats.hfh_hands += 1
+        self.check(f"step {n}: hand-for-hand hand {hand} finished")
+
+    def heads_up(self, n: int) -> None:
+        """Two left: the button posts the small blind and the big blind alternates (D11)."""
+        (number,) = playing_tables(self.event)
+        big_blinds = []
+        for _ in range(3):
+            table = seating.table_hand_finish(
+                event_id=self.event.pk, table_number=number, actor=ACTOR
+            )
+            if table.button != table.small_blind:
+                raise InvariantBroken(
+                    f"step {n}: heads-up, the button does not post the small blind"
+                )
+            big_blinds.append(table.big_blind)
+            self.stats.heads_up_hands += 1
+        if big_blinds[0] == big_blinds[1] or big_blinds[1] == big_blinds[2]:
+            raise InvariantBroken(
+                f"step {n}: heads-up, a player posted the big blind twice running"
+            )
+
+    # The run ------------------------------------------------------------------------------
+
+    def run(self) -> dict:
+        started = time.perf_counter()
+        self.setup()
+        n, headsup_done = 0, False
+        while len(self.active) > 1:
+            n += 1
+            self.stats.steps = n
+            left = len(self.active)
+            hfh = HandForHand.objects.filter(pk=self.event.pk, active=True).exists()
+            if hfh and left <= self.paid:
+                services.handforhand_stop(event_id=self.event.pk, actor=ACTOR)
+                self.check(f"step {n}: the bubble burst, hand-for-hand ends")
+                hfh = False
+            near = self.paid < left <= self.paid + self.seats
+            if not hfh and near and len(playing_tables(self.event)) >= 2:
+                started_hfh = HandForHand.objects.filter(pk=self.event.pk).exists()
+                if not started_hfh:
+                    services.handforhand_start(event_id=self.event.pk, actor=ACTOR)
+                    hfh = True
+            if left == 2 and not headsup_done:
+                self.heads_up(n)
+                headsup_done = True
+            if hfh:
+                self.hand_for_hand(n)
+            else:
+                self.step_free(n)
+            if n % 500 == 0:
+                self.progress(f"step {n}: {len(self.active)} left")
+        self.check("the end", full=True, final=True)
+        return self.summary(time.perf_counter() - started)
+
+    # Invariants ---------------------------------------------------------------------------
+
+    def check(self, step: str, *, full: bool = False, final: bool = False) -> None:
+        problems = self.quick_problems()
+        if not problems and (full or self.stats.steps % self.full_every == 0):
+            problems = self.full_problems()
+        if not problems and final:
+            problems = self.final_problems()
+        if problems:
+            raise InvariantBroken(f"{step}: " + "; ".join(problems[:5]))
+
+    def quick_problems(self) -> list[str]:
+        event = self.event
+        problems = []
+        active = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        unseated = active.filter(Q(table__isnull=True) | Q(table__in_play=False)).count()
+        if unseated:
+            problems.append(f"{unseated} active entries without a seat at a table in play")
+        shared = (
+            Entry.objects.filter(event=event, table__isnull=False)
+            .values("table", "seat")
+            .annotate(n=Count("id"))
+            .filter(n__gt=1)
+            .count()
+        )
+        if shared:
+            problems.append(f"{shared} seats hold two players")
+        counts = (
+            EventTable.objects.filter(event=event, in_play=True)
+            .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+            .filter(n__gt=0)
+            .aggregate(low=Min("n"), high=Max("n"), over=Count("id", filter=Q(n__gt=F("seats"))))
+        )
+        if counts["high"] is not None and counts["high"] - counts["low"] > event.balance_threshold:
+            problems.append(f"tables unbalanced: {counts['low']} to {counts['high']} players")
+        fld = standings.field_read(event)
+        if fld.active != len(self.active):
+            problems.append(f"{fld.active} players in, {len(self.active)} expected")
+        finishes = Finish.objects.filter(event=event, undone_at__isnull=True)
+        agg = finishes.aggregate(
+            n=Count("id"),
+            lo=Min("slot"),
+            hi=Max("slot"),
+            slots=Count("slot", distinct=True),
+            prizes=Sum("prize"),
+            winners=Count("id", filter=Q(is_winner=True)),
+        )
+        busted = fld.entries - fld.active
+        if agg["n"] - agg["winners"] != busted:
+            problems.append(f"{busted} players out but {agg['n'] - agg['winners']} finishes")
+        if agg["n"]:
+            top = 1 if agg["winners"] else fld.active + 1
+            if (agg["lo"], agg["hi"], agg["slots"]) != (top, fld.entries, agg["n"]):
+                problems.append(
+                    f"places not contiguous: slots {agg['lo']}..{agg['hi']} ({agg['slots']} "
+                    f"distinct) for {agg['n']} finishes, expected {top}..{fld.entries}"
+                )
+        bad_ties = (
+            finishes.values("place", "place_to")
+            .annotate(n=Count("id"))
+            .exclude(n=F("place_to") - F("place") + 1)
+            .count()
+        )
+        if bad_ties:
+            problems.append(f"{bad_ties} tied places shared by the wrong number of players")
+        prizes = standings.prizes_by_place(standings.plan_for(event), fld.entries, fld.pool)
+        if sum(prizes) != fld.pool:
+            problems.append(f"the payouts add up to {sum(prizes)}, not the pool {fld.pool}")
+        top = 1 if agg["winners"] else fld.active + 1
+        owed = sum(prizes[top - 1 :], Decimal(0))
+        if (agg["prizes"] or Decimal(0)) != owed:
+            problems.append(f"prizes awarded {agg['prizes']} but places {top}+ pay {owed}")
+        return problems
+
+    def full_problems(self) -> list[str]:
+        problems = list(seating_problems(self.event))
+        rows = list(
+            Finish.objects.filter(event=self.event, undone_at__isnull=True, is_winner=False)
+            .select_related("group", "entry")
+            .order_by("group__seq", "entry_id")
+        )
+        groups: dict[int, list[tuple[int, int]]] = {}
+        for row in rows:
+            groups.setdefault(row.group.seq, []).append((row.entry_id, row.starting_stack or 0))
+        fld = standings.field_read(self.event)
+        expected = {
+            f.entry: (f.place, f.place_to)
+            for f in rules.places_for_groups(fld.entries, [groups[s] for s in sorted(groups)])
+        }
+        for row in rows:
+            if (row.place, row.place_to) != expected[row.entry_id]:
+                problems.append(f"entry {row.entry_id} has place {row.place_label}")
+            if (row.entry.place, row.entry.prize) != (row.place, row.prize):
+                problems.append(f"entry {row.entry_id}'s place or prize differs from its finish")
+        return problems
+
+    def final_problems(self) -> list[str]:
+        event = Event.objects.get(pk=self.event.pk)
+        problems = []
+        if event.status != Event.Status.FINISHED:
+            problems.append(f"the event is {event.status}, not finished")
+        if Clock.objects.get(pk=event.pk).status != Clock.Status.FINISHED:
+            problems.append("the clock did not stop")
+        total = Finish.objects.filter(event=event, undone_at__isnull=True).aggregate(
+            s=Sum("prize"), n=Count("id")
+        )
+        fld = standings.field_read(event)
+        if total["s"] != fld.pool:
+            problems.append(f"prizes add up to {total['s']}, the pool is {fld.pool}")
+        if total["n"] != fld.entries:
+            problems.append(f"{total['n']} finishes for {fld.entries} entries")
+        return problems
+
+    def summary(self, seconds: float) -> dict:
+        event = self.event
+        winner = Finish.objects.filter(event=event, is_winner=True).select_related("entry__player")
+        winner = winner.first()
+        multi = (
+            BustOutGroup.objects.filter(event=event)
+            .annotate(n=Count("finishes", filter=Q(finishes__undone_at__isnull=True)))
+            .filter(n__gt=1)
+        )
+        ties = (
+            Finish.objects.filter(event=event, undone_at__isnull=True, place_to__gt=F("place"))
+            .values("place")
+            .distinct()
+            .count()
+        )
+        times, queries = self.stats.times_ms, self.stats.queries
+        return {
+            "event": event.pk,
+            "name": event.name,
+            "players": self.players,
+            "seed": self.seed,
+            "seats_per_table": self.seats,
+            "entries": Entry.objects.filter(event=event).count(),
+            "tables": self.tables,
+            "tables_broken": EventTable.objects.filter(
+                event=event, in_play=False, broken_at__isnull=False
+            ).count(),
+            "moves": Move.objects.filter(event=event).count(),
+            "bustouts": BustOut.objects.filter(event=event, undone_at__isnull=True).count(),
+            "simultaneous_groups": multi.count(),
+            "tied_places": ties,
+            "undos": self.stats.undos,
+            "hand_for_hand_hands": self.stats.hfh_hands,
+            "heads_up_hands": self.stats.heads_up_hands,
+            "paid_places": self.paid,
+            "prize_pool": str(standings.field_read(event).pool.quantize(Decimal("0.01"))),
+            "winner": winner.entry.player.name if winner else None,
+            "bustout_ms": {
+                "median": round(statistics.median(times), 2) if times else 0,
+                "p95": round(percentile(times, 0.95), 2),
+                "max": round(max(times, default=0), 2),
+            },
+            "bustout_queries": {
+                "median": statistics.median(queries) if queries else 0,
+                "p95": percentile(queries, 0.95),
+                "max": max(queries, default=0),
+            },
+            "total_seconds": round(seconds, 2),
+        }
+
+
+def simulate(**kwargs) -> dict:
+    return Simulation(**kwargs).run()

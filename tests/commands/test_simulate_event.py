@@ -1,0 +1,90 @@
+"""simulate_event plays a whole tournament through the services and checks it throughout."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tdsystem.events.models import Event
+from tdsystem.results.models import Finish
+from tdsystem.results.simulation import InvariantBroken, Simulation
+from tdsystem.seating.models import Entry
+
+pytestmark = pytest.mark.django_db
+
+KEYS = {
+    "event",
+    "name",
+    "players",
+    "seed",
+    "seats_per_table",
+    "entries",
+    "tables",
+    "tables_broken",
+    "moves",
+    "bustouts",
+    "simultaneous_groups",
+    "tied_places",
+    "undos",
+    "hand_for_hand_hands",
+    "heads_up_hands",
+    "paid_places",
+    "prize_pool",
+    "winner",
+    "bustout_ms",
+    "bustout_queries",
+    "total_seconds",
+}
+
+
+def test_it_plays_sixty_players_to_a_winner_and_prints_the_summary():
+    out = StringIO()
+    call_command("simulate_event", "--players", "60", "--seed", "1", stdout=out)
+    summary = json.loads(out.getvalue())
+    assert set(summary) == KEYS
+    assert (summary["players"], summary["entries"], summary["name"]) == (60, 60, "Simulation 1")
+    assert summary["tables"] == 7 and summary["tables_broken"] == 6
+    assert summary["moves"] > 0 and summary["hand_for_hand_hands"] > 0
+    assert summary["simultaneous_groups"] > 0 and summary["heads_up_hands"] == 3
+    assert summary["prize_pool"] == "6000.00" and summary["paid_places"] == 9
+    assert set(summary["bustout_ms"]) == {"median", "p95", "max"}
+    assert summary["bustout_queries"]["max"] < 60
+    event = Event.objects.get(pk=summary["event"])
+    assert event.status == "finished"
+    # The invariants, once more from the outside: places 1..60, prizes add up to the pool.
+    finishes = Finish.objects.filter(event=event, undone_at__isnull=True)
+    slots = sorted(finishes.values_list("slot", flat=True))
+    assert slots == list(range(1, 61))
+    assert sum(finishes.values_list("prize", flat=True)) == 6000
+    winner = Entry.objects.get(event=event, place=1)
+    assert winner.player.name == summary["winner"] and winner.status == "active"
+
+
+def test_the_same_seed_plays_the_same_tournament():
+    first = Simulation(players=25, seed=7).run()
+    second = Simulation(players=25, seed=7).run()
+    same = ("moves", "bustouts", "simultaneous_groups", "tied_places", "undos", "winner")
+    assert [first[k] for k in same] == [second[k] for k in same]
+
+
+def test_a_broken_invariant_stops_the_run_naming_the_step(monkeypatch):
+    from tdsystem.results.services import bustouts
+
+    real = bustouts._rebalance
+
+    def forgetful(event, bustout, actor, rng_seed, players_left):
+        if players_left < 25:
+            return None  # bust-outs that never balance the tables
+        return real(event, bustout, actor, rng_seed, players_left)
+
+    monkeypatch.setattr(bustouts, "_rebalance", forgetful)
+    with pytest.raises(InvariantBroken, match=r"^step \d+: .*tables unbalanced"):
+        Simulation(players=30, seed=2).run()
+
+
+def test_bad_arguments_are_a_command_error():
+    with pytest.raises(CommandError, match="at least 2 players"):
+        call_command("simulate_event", "--players", "1", "--seed", "1")
