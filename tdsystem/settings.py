@@ -162,6 +162,9 @@ CLOCK_TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "2"))
 # long-scheduled tasks being redelivered or lost).
 CLOCK_SCHEDULE_AHEAD_SECONDS = envint("CLOCK_SCHEDULE_AHEAD_SECONDS", "60")
 WORKER_HEARTBEAT_SECONDS = envint("WORKER_HEARTBEAT_SECONDS", "10")
+# How old the field figures and move slips on the clock JSON may be (the clock itself is
+# always fresh); the schedule's figures are kept ten times as long.
+SCREEN_CACHE_SECONDS = float(os.environ.get("SCREEN_CACHE_SECONDS", "1"))
 CELERY_BEAT_SCHEDULE = {
     "clock-tick": {"task": "tdsystem.events.tasks.clock_tick", "schedule": CLOCK_TICK_SECONDS},
     "worker-heartbeat": {

@@ -20,6 +20,15 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+@pytest.fixture(autouse=True)
+def _fresh_screens():
+    """Tests read what they just wrote: no short-lived screen cache."""
+    from django.conf import settings
+
+    if settings.configured:
+        settings.SCREEN_CACHE_SECONDS = 0
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     needs_pg = [item for item in items if item.get_closest_marker("postgres")]
     if needs_pg and not _is_postgres():

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
+from time import monotonic
 
+from django.conf import settings
 from django.db.models import Count, Q, Sum
 
 from tdsystem.engine import clock as clockrules
@@ -135,7 +137,9 @@ def _next_level(rows: list[Segment], index: int) -> Segment | None:
     return next((s for s in rows[index + 1 :] if not s.is_break), None)
 
 
-def clock_payload(event: Event, clock: Clock, now: datetime, rows: list[Segment]) -> dict:
+def clock_payload(
+    event: Event, clock: Clock, now: datetime, rows: list[Segment], extra: dict | None = None
+) -> dict:
     """The clock as screens and the API show it, computed from stored timestamps and now."""
     state = clockrules.ClockState(
         clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
@@ -194,16 +198,59 @@ def clock_payload(event: Event, clock: Clock, now: datetime, rows: list[Segment]
             else None
         ),
         "ms_to_break": to_break,
-        "moves": recent_moves(event.pk),
-        **field_figures(event),
+        **(
+            extra
+            if extra is not None
+            else {"moves": recent_moves(event.pk), **field_figures(event)}
+        ),
     }
+
+
+class _ShortCache:
+    """A per-process cache for what hundreds of screens ask for every second.
+
+    The clock row is always read fresh (it holds the version every screen follows); the
+    schedule, the field figures and the move slips may be up to SCREEN_CACHE_SECONDS old.
+    """
+
+    def __init__(self) -> None:
+        self._data: dict = {}
+
+    def get(self, key, ttl: float, compute):
+        if ttl <= 0:
+            return compute()
+        now = monotonic()
+        hit = self._data.get(key)
+        if hit is not None and now - hit[0] < ttl:
+            return hit[1]
+        value = compute()
+        if len(self._data) > 2000:
+            self._data.clear()
+        self._data[key] = (now, value)
+        return value
+
+
+_screen_cache = _ShortCache()
 
 
 def event_clock_payload(event_id: int, now: datetime) -> dict:
     """Raises Event.DoesNotExist for an unknown event."""
     event = Event.objects.select_related("clock").get(pk=event_id)
-    rows = schedule(event)
-    return clock_payload(event, event.clock, now, rows)
+    ttl = settings.SCREEN_CACHE_SECONDS
+    settings_key = (
+        event.structure_id,
+        event.betting,
+        event.ante_type,
+        event.seats_per_table,
+        event.pot_limit_preflop,
+    )
+    rows = _screen_cache.get(("schedule", settings_key), ttl * 10, lambda: schedule(event))
+    extra = _screen_cache.get(
+        ("field", event.pk),
+        ttl,
+        lambda: {"moves": recent_moves(event.pk), **field_figures(event)},
+    )
+    return clock_payload(event, event.clock, now, rows, extra)
 
 
 def projected_starts(event: Event, clock: Clock, rows: list[Segment], now: datetime) -> list:

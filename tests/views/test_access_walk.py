@@ -30,6 +30,9 @@ PUBLIC = {
     "seating:poster",
     "seating:draw_screen",
     "seating:api_moves",
+    "results:page",
+    "results:csv",
+    "results:api_results",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
