@@ -117,7 +117,7 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
     movers = {m.entry_id: m for m in moves}
     seated = {
         e.pk: e
-        for e in Entry.objects.select_for_update()
+        for e in Entry.objects.select_for_update(of=("self",))
         .filter(pk__in=movers)
         .select_related("player", "table")
         .order_by("pk")
