@@ -108,15 +108,23 @@ def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _recorded(done: services.Recorded) -> str:
+    """ "#12 Ann is out: 57th place" or "#3 Bo and #9 Cy are out: they tie for places 5-6"."""
+    ties: dict[tuple[int, int], list] = {}
+    for f in sorted(done.finishes, key=lambda f: (f.place, f.entry.number)):
+        ties.setdefault((f.place, f.place_to), []).append(f)
     parts = []
-    for f in sorted(done.finishes, key=lambda f: f.place):
-        where = (
-            f"{ordinal(f.place)} place"
-            if f.place == f.place_to
-            else f"ties for places {f.place_label}"
-        )
-        prize = f", prize {f.prize:,}" if f.prize else ""
-        parts.append(f"#{f.entry.number} {f.entry.player.name} is out: {where}{prize}")
+    for (place, place_to), finishes in ties.items():
+        names = " and ".join(f"#{f.entry.number} {f.entry.player.name}" for f in finishes)
+        prize = sum(f.prize for f in finishes)
+        each = f", {finishes[0].prize:,} each" if len(finishes) > 1 else f", prize {prize:,}"
+        if place == place_to:
+            parts.append(f"{names} is out: {ordinal(place)} place" + (each if prize else ""))
+        elif len(finishes) == place_to - place + 1:
+            text = f"{names} are out: they tie for places {place}-{place_to}"
+            parts.append(text + (each if prize else ""))
+        else:  # the rest of the tie was reported by another table (hand-for-hand)
+            text = f"{names} is out: shares places {place}-{place_to}"
+            parts.append(text + (f", prize {prize:,}" if prize else ""))
     text = "; ".join(parts)
     if done.winner:
         winner = done.winner.entry

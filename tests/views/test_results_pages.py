@@ -83,7 +83,7 @@ def test_it_asks_for_stacks_when_two_are_ticked_and_keeps_what_was_typed(
         {"table": 1, "entry": [a, b], f"stack-{a}": "4,000", f"stack-{b}": "4000"},
         **HTMX,
     )
-    assert "ties for places 16-17" in answer.content.decode()
+    assert "T1S1 and #2 T1S2 are out: they tie for places 16-17" in answer.content.decode()
 
 
 def test_already_out_is_said_plainly(client, floor_person, room):
