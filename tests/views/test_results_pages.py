@@ -234,3 +234,10 @@ def test_a_table_device_and_strangers_may_not_record(
 def test_only_a_director_edits_the_payouts(client, floor_person, event):
     client.force_login(floor_person)
     assert client.get(url("payouts", event)).status_code == 403
+
+
+def test_a_link_from_the_table_page_opens_the_form_at_that_table(client, floor_person, room):
+    event, _ = room
+    client.force_login(floor_person)
+    page = client.get(url("console", event), {"table": 2}).content.decode()
+    assert 'value="2" selected' in page and page.count('type="checkbox" name="entry"') == 8
