@@ -123,6 +123,9 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
     }
     # A file (not memory) so a real Celery worker in the tests can share it; one per
     # process so two test runs on one machine do not trample each other.
+    # Opening SQLite and running the PRAGMAs on every request costs more than the request.
+    _db["CONN_MAX_AGE"] = envint("SQLITE_CONN_MAX_AGE", "60")
+    _db["CONN_HEALTH_CHECKS"] = True
     _db["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
     if _db["NAME"] != ":memory:":
         VAR_DIR.mkdir(exist_ok=True)
