@@ -161,3 +161,24 @@ def test_minutes_per_hand_are_checked(bubble):
     with pytest.raises(ResultsError, match="on already"):
         services.handforhand_start(event_id=bubble.pk, actor=ACTOR)
     assert HandForHand.objects.get(pk=bubble.pk).minutes_per_hand == 3
+
+
+def test_a_late_report_of_an_earlier_hand_joins_that_hand_and_moves_the_later_places(bubble):
+    event = bubble
+    services.handforhand_start(event_id=event.pk, actor=ACTOR)
+    a, c = active_at(event, 1)[0], active_at(event, 2)[0]
+    bust_at(event, a, 5000)  # hand 1, table 1: 13th for now
+    for table in (1, 2):
+        services.handforhand_hand_finish(event_id=event.pk, table_number=table, actor=ACTOR)
+    b = active_at(event, 1)[0]
+    bust_at(event, b, 5000)  # hand 2: 12th
+    assert Finish.objects.get(entry=b).place == 12
+    # Table 2 forgot: C went out on hand 1 too, with more chips than A.
+    bust_at(event, c, 7000, hand=1)
+    assert [
+        (Finish.objects.get(entry=e).place, Finish.objects.get(entry=e).place_to) for e in (a, c, b)
+    ] == [(13, 13), (12, 12), (11, 11)]
+    assert [Entry.objects.get(pk=e.pk).prize for e in (a, c, b)] == [D(0), D(72), D(72)]
+    with pytest.raises(ResultsError, match="hand-for-hand hand is 1 to 2") as caught:
+        bust_at(event, active_at(event, 1)[0], 100, hand=3)
+    assert caught.value.field == "hand"

@@ -238,23 +238,7 @@ def _bust(
 ) -> Recorded:
     if event.status == Event.Status.FINISHED:
         raise ResultsError("the event has finished")
-    tables = {e.table.number for e in entries}
-    if table_number is not None:
-        strangers = [e for e in entries if e.table.number != table_number]
-        if strangers:
-            e = strangers[0]
-            raise ResultsError(
-                f"#{e.number} {e.player.name} sits at table {e.table.number}, "
-                f"not table {table_number}",
-                field="table",
-            )
-    elif len(tables) > 1:
-        raise ResultsError(
-            f"these players sit at tables {', '.join(map(str, sorted(tables)))}: "
-            "record each table's bust-out on its own",
-            field="entries",
-        )
-    table = entries[0].table
+    table = _table_of(entries, table_number)
     now = timezone.now()
     fld = standings.field_read(event)
     if len(entries) >= fld.active:
@@ -274,65 +258,41 @@ def _bust(
         recorded_by=actor.user,
         actor_label=actor.label,
     )
-    others = list(
-        Finish.objects.filter(group=group, undone_at__isnull=True).select_related("entry__player")
+    others = (
+        list(
+            Finish.objects.filter(group=group, undone_at__isnull=True).select_related(
+                "entry__player"
+            )
+        )
         if joined
         else []
     )
-    current = standings.is_current(plan, fld)
-    last_seq = (
-        BustOutGroup.objects.filter(event=event).aggregate(m=Max("seq"))["m"] if joined else None
-    )
-    members = [(f.entry_id, f.starting_stack or 0) for f in others]
-    members += [(e.pk, stacks[e.pk] or 0) for e in entries]
-    if current and (not joined or group.seq == last_seq):
-        players_before = fld.active + len(others)
-        try:
-            finishes = rules.finishing_places(players_before, sorted(members))
-        except rules.PayoutError as exc:
-            raise ResultsError(str(exc), field="entries") from exc
-        prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
-        won = standings.prizes_of(finishes, prizes, plan.unit)
-        slots = standings.slots_of(finishes)
-        by_entry = {f.entry: f for f in finishes}
-    else:
-        by_entry, slots, won = {}, {}, {}
-    rows = []
-    for entry in entries:
-        f = by_entry.get(entry.pk)
-        rows.append(
-            Finish(
-                event=event,
-                entry=entry,
-                group=group,
-                bustout=bustout,
-                starting_stack=stacks[entry.pk],
-                chips_removed=chips_removed,
-                # Without a figure here the full refresh below sets them.
-                place=f.place if f else fld.active,
-                place_to=f.place_to if f else fld.active,
-                slot=slots.get(entry.pk),
-                prize=won.get(entry.pk, Decimal(0)),
-                from_table=entry.table,
-                from_seat=entry.seat,
-            )
+    placed = _places(event, plan, fld, group, joined, others, entries, stacks)
+    rows = [
+        Finish(
+            event=event,
+            entry=entry,
+            group=group,
+            bustout=bustout,
+            starting_stack=stacks[entry.pk],
+            chips_removed=chips_removed,
+            from_table=entry.table,
+            from_seat=entry.seat,
+            # Without figures here (None), the full refresh below sets them.
+            **(placed.of(entry.pk) if placed else {"place": fld.active, "place_to": fld.active}),
         )
+        for entry in entries
+    ]
     # The group's earlier players first: their places may be the ones the new rows take.
-    standings.write_changes([f for f in others if by_entry and _moved(f, by_entry, slots, won)])
+    standings.write_changes([f for f in others if placed and placed.update(f)])
     try:
         with transaction.atomic():
             Finish.objects.bulk_create(rows)
     except IntegrityError:
         # Only a change that skipped the event's lock can get here: the constraints hold.
         raise ResultsError("one of these players is already out, or the place is taken") from None
-    for entry, row in zip(entries, rows, strict=True):
-        entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
-        entry.busted_at, entry.place, entry.prize = now, row.place, row.prize
-        entry.chips_removed += chips_removed
-    Entry.objects.bulk_update(
-        entries, ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
-    )
-    if not by_entry:
+    _leave_seats(entries, rows, now, chips_removed)
+    if placed is None:
         standings.standings_refresh(event=event, plan=plan, field=_after(fld, entries))
         for row in rows:
             row.refresh_from_db(fields=["place", "place_to", "slot", "prize"])
@@ -349,17 +309,93 @@ def _bust(
     return recorded
 
 
+def _table_of(entries: Sequence[Entry], table_number: int | None) -> EventTable:
+    """The table of the report: where the players sit (one table per report)."""
+    if table_number is not None:
+        strangers = [e for e in entries if e.table.number != table_number]
+        if strangers:
+            e = strangers[0]
+            raise ResultsError(
+                f"#{e.number} {e.player.name} sits at table {e.table.number}, "
+                f"not table {table_number}",
+                field="table",
+            )
+    tables = {e.table.number for e in entries}
+    if len(tables) > 1:
+        raise ResultsError(
+            f"these players sit at tables {', '.join(map(str, sorted(tables)))}: "
+            "record each table's bust-out on its own",
+            field="entries",
+        )
+    return entries[0].table
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """The group's places, slots and prizes, worked out from this report."""
+
+    finishes: dict[int, rules.Finish]
+    slots: dict[int, int]
+    won: dict[int, Decimal]
+
+    def of(self, entry: int) -> dict:
+        f = self.finishes[entry]
+        return {
+            "place": f.place,
+            "place_to": f.place_to,
+            "slot": self.slots[entry],
+            "prize": self.won[entry],
+        }
+
+    def update(self, row: Finish) -> bool:
+        """Give an earlier row of the group its new figures; True if they changed."""
+        new = self.of(row.entry_id)
+        if all(getattr(row, k) == v for k, v in new.items()):
+            return False
+        for k, v in new.items():
+            setattr(row, k, v)
+        return True
+
+
+def _places(event, plan, fld, group, joined, others, entries, stacks) -> _Placed | None:
+    """Places for a group at the end of the order, with prizes still current.
+
+    None when the full refresh must do it: the field or pool changed since the prizes
+    were worked out, or a late hand-for-hand report joins a group that is not the last.
+    """
+    if not standings.is_current(plan, fld):
+        return None
+    if (
+        joined
+        and group.seq != BustOutGroup.objects.filter(event=event).aggregate(m=Max("seq"))["m"]
+    ):
+        return None
+    members = [(f.entry_id, f.starting_stack or 0) for f in others]
+    members += [(e.pk, stacks[e.pk] or 0) for e in entries]
+    try:
+        finishes = rules.finishing_places(fld.active + len(others), sorted(members))
+    except rules.PayoutError as exc:
+        raise ResultsError(str(exc), field="entries") from exc
+    prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
+    return _Placed(
+        {f.entry: f for f in finishes},
+        standings.slots_of(finishes),
+        standings.prizes_of(finishes, prizes, plan.unit),
+    )
+
+
+def _leave_seats(entries: list[Entry], rows: list[Finish], now, chips_removed: int) -> None:
+    for entry, row in zip(entries, rows, strict=True):
+        entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
+        entry.busted_at, entry.place, entry.prize = now, row.place, row.prize
+        entry.chips_removed += chips_removed
+    Entry.objects.bulk_update(
+        entries, ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
+    )
+
+
 def _after(fld: standings.Field, entries: Sequence[Entry]) -> standings.Field:
     return standings.Field(fld.entries, fld.active - len(entries), fld.pool)
-
-
-def _moved(row: Finish, by_entry, slots, won) -> bool:
-    f = by_entry[row.entry_id]
-    new = (f.place, f.place_to, slots[f.entry], won[f.entry])
-    if (row.place, row.place_to, row.slot, row.prize) == new:
-        return False
-    row.place, row.place_to, row.slot, row.prize = new
-    return True
 
 
 def _group_for(
