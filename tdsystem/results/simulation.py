@@ -5,10 +5,11 @@ balancing and table breaks, hand-for-hand at the bubble, the final table redraw,
 heads-up and the winner. After each step the invariants are checked against the
 database; the first one broken stops the run with an error naming the step.
 
-The per-step checks are aggregate queries (the database does the counting, so a check
-costs about the same at 60 players as at 10,000); the full check (the seating engine's
-own invariant check over every table and the places worked out again from scratch in
-Python) runs every `full_every` steps and at the end.
+The per-step checks read the tables the step changed (its own table and those of the
+moves it made; seats elsewhere cannot have changed) and check places and prizes with
+aggregate queries, so a check costs about the same at 60 players as at 10,000. The full
+check (every table read again, the seating engine's own invariant check, and every place
+worked out again from scratch in Python) runs every `full_every` steps and at the end.
 """
 
 from __future__ import annotations
@@ -96,12 +97,14 @@ class Simulation:
         if not 6 <= seats_per_table <= 10:
             raise ValueError("tables have 6 to 10 seats")
         self.players, self.seed, self.seats = players, seed, seats_per_table
-        self.full_every = full_every or (1 if players <= 1000 else 250)
+        self.full_every = full_every or (1 if players <= 200 else 100)
         self.rng = random.Random(seed)
         self.stats = Stats()
         self.progress = progress or (lambda text: None)
         self.active: list[int] = []
         self.position: dict[int, int] = {}
+        self.counts: dict[int, int] = {}  # players per table, re-read where a step changed them
+        self.last_move = 0
 
     # Set-up -----------------------------------------------------------------------------
 
@@ -191,7 +194,7 @@ class Simulation:
             for pk in entries:
                 self._add(pk)
             self.stats.undos += 1
-            self.check(f"{step}, undone")
+            self.check(f"{step}, undone", tables=None)
             services.bustout_record(
                 event_id=self.event.pk,
                 entry_ids=entries,
@@ -201,7 +204,7 @@ class Simulation:
             )
             for pk in entries:
                 self._drop(pk)
-            self.check(f"{step}, recorded again")
+            self.check(f"{step}, recorded again", tables=self.touched(done.bustout.table_number))
 
     def stacks_for(self, entries: list[int], *, always: bool) -> dict[int, int] | None:
         if len(entries) < 2 and not always:
@@ -252,7 +255,7 @@ class Simulation:
                 event_id=self.event.pk, table_number=number, actor=ACTOR
             )
         self.stats.hfh_hands += 1
-        self.check(f"step {n}: hand-for-hand hand {hand} finished")
+        self.check(f"step {n}: hand-for-hand hand {hand} finished", tables=set())
 
     def heads_up(self, n: int) -> None:
         """Two left: the button posts the small blind and the big blind alternates (D11)."""
@@ -286,7 +289,7 @@ class Simulation:
             hfh = HandForHand.objects.filter(pk=self.event.pk, active=True).exists()
             if hfh and left <= self.paid:
                 services.handforhand_stop(event_id=self.event.pk, actor=ACTOR)
-                self.check(f"step {n}: the bubble burst, hand-for-hand ends")
+                self.check(f"step {n}: the bubble burst, hand-for-hand ends", tables=set())
                 hfh = False
             near = self.paid < left <= self.paid + self.seats
             if not hfh and near and len(playing_tables(self.event)) >= 2:
@@ -308,8 +311,27 @@ class Simulation:
 
     # Invariants ---------------------------------------------------------------------------
 
-    def check(self, step: str, *, full: bool = False, final: bool = False) -> None:
-        problems = self.quick_problems()
+    def touched(self, table: int) -> set[int]:
+        """The tables a step may have changed: its own and those of the moves it made."""
+        moves = Move.objects.filter(event=self.event, pk__gt=self.last_move).values_list(
+            "pk", "from_table", "to_table"
+        )
+        numbers = {table}
+        for pk, source, target in moves:
+            numbers |= {source, target}
+            self.last_move = max(self.last_move, pk)
+        return numbers
+
+    def check(
+        self,
+        step: str,
+        *,
+        tables: set[int] | None = None,
+        full: bool = False,
+        final: bool = False,
+    ) -> None:
+        """`tables`: the tables the step changed (None: any, all are read again)."""
+        problems = self.seat_problems(tables) + self.place_problems()
         if not problems and (full or self.stats.steps % self.full_every == 0):
             problems = self.full_problems()
         if not problems and final:
@@ -317,30 +339,49 @@ class Simulation:
         if problems:
             raise InvariantBroken(f"{step}: " + "; ".join(problems[:5]))
 
-    def quick_problems(self) -> list[str]:
-        event = self.event
-        problems = []
-        active = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
-        unseated = active.filter(Q(table__isnull=True) | Q(table__in_play=False)).count()
-        if unseated:
-            problems.append(f"{unseated} active entries without a seat at a table in play")
-        shared = (
-            Entry.objects.filter(event=event, table__isnull=False)
-            .values("table", "seat")
-            .annotate(n=Count("id"))
-            .filter(n__gt=1)
-            .count()
-        )
+    def seat_problems(self, tables: set[int] | None) -> list[str]:
+        """Seats, read where the step changed them; the full check reads every table.
+
+        Every active entry seated (the tables' counts add up to the players in), no seat
+        holding two, no player at a table out of play, tables balanced within the event's
+        threshold.
+        """
+        event, problems = self.event, []
+        rows = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
+        if tables is None:
+            self.counts = {}
+            self.last_move = Move.objects.filter(event=event).aggregate(m=Max("pk"))["m"] or 0
+        elif not tables:
+            rows = rows.none()
+        else:
+            rows = rows.filter(table__number__in=tables)
+        seen: dict[tuple[int, int], int] = {}
+        fresh = dict.fromkeys(tables or (), 0)
+        for number, seat, in_play in rows.values_list("table__number", "seat", "table__in_play"):
+            if not in_play:
+                problems.append(f"a player sits at table {number}, which is out of play")
+            seen[(number, seat)] = seen.get((number, seat), 0) + 1
+            fresh[number] = fresh.get(number, 0) + 1
+        shared = [where for where, n in seen.items() if n > 1]
         if shared:
-            problems.append(f"{shared} seats hold two players")
-        counts = (
-            EventTable.objects.filter(event=event, in_play=True)
-            .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
-            .filter(n__gt=0)
-            .aggregate(low=Min("n"), high=Max("n"), over=Count("id", filter=Q(n__gt=F("seats"))))
-        )
-        if counts["high"] is not None and counts["high"] - counts["low"] > event.balance_threshold:
-            problems.append(f"tables unbalanced: {counts['low']} to {counts['high']} players")
+            problems.append(f"table {shared[0][0]} seat {shared[0][1]} holds two players")
+        for number, count in fresh.items():
+            if count:
+                self.counts[number] = count
+            else:
+                self.counts.pop(number, None)
+        seated = sum(self.counts.values())
+        if seated != len(self.active):
+            problems.append(f"{seated} players seated, {len(self.active)} in")
+        if self.counts:
+            low, high = min(self.counts.values()), max(self.counts.values())
+            if high - low > event.balance_threshold:
+                problems.append(f"tables unbalanced: {low} to {high} players")
+        return problems
+
+    def place_problems(self) -> list[str]:
+        """Places unique and contiguous (ties shared by as many), prizes adding up."""
+        event, problems = self.event, []
         fld = standings.field_read(event)
         if fld.active != len(self.active):
             problems.append(f"{fld.active} players in, {len(self.active)} expected")
@@ -381,7 +422,8 @@ class Simulation:
         return problems
 
     def full_problems(self) -> list[str]:
-        problems = list(seating_problems(self.event))
+        """Everything read again: every table (the step checks' bookkeeping with it)."""
+        problems = self.seat_problems(None) + list(seating_problems(self.event))
         rows = list(
             Finish.objects.filter(event=self.event, undone_at__isnull=True, is_winner=False)
             .select_related("group", "entry")
