@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import has_right, staff_required
+from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
 
@@ -257,7 +258,7 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
     prizes = selectors.prizes_now(event, plan)
     try:
         preview = selectors.payout_preview(plan, prizes.entries, prizes.pool)
-    except Exception as exc:  # a stored plan the field cannot use: say so
+    except PayoutError as exc:  # a stored plan the field cannot use: say so
         preview, error = [], str(exc)
     context = {"event": event, "form": form, "plan": plan, "prizes": prizes, "preview": preview}
     return render(request, "results/payouts.html", context | {"error": error})

@@ -241,3 +241,16 @@ def test_a_link_from_the_table_page_opens_the_form_at_that_table(client, floor_p
     client.force_login(floor_person)
     page = client.get(url("console", event), {"table": 2}).content.decode()
     assert 'value="2" selected' in page and page.count('type="checkbox" name="entry"') == 8
+
+
+def test_the_console_costs_a_fixed_number_of_queries(
+    client, floor_person, django_assert_max_num_queries
+):
+    event = make_event(600)
+    people = arrange(event, {1: FULL, 2: FULL, 3: FULL})
+    for name in ("T1S1", "T2S1", "T3S1", "T1S2", "T2S2", "T3S2"):
+        services.bustout_record(event_id=event.pk, entry_ids=[people[name].pk], actor=ACTOR)
+    client.force_login(floor_person)
+    with django_assert_max_num_queries(30):
+        page = client.get(url("console", event), {"table": 3})
+    assert page.status_code == 200
