@@ -1,0 +1,339 @@
+"""A tournament floor at once: clock screens, players finding seats, the floor busting players.
+
+Run from the project root: python benchmarks/bench_load.py [--seconds 60]
+
+gunicorn with production settings (gthread 3x8, DEBUG off, static files collected) on a
+database of its own (BENCH_DATABASE_URL for PostgreSQL, else a fresh SQLite file), an
+event of 1,000 players seated through the services, a table broken just before the run.
+Then, for one bounded run on loopback:
+
+- 200 clock screens poll GET /api/events/<id>/clock once a second;
+- 1,000 players arrive spread over the run (the minute after a table break), each on a
+  fresh connection: the seat lookup page with ?q=<their name>, then the seats JSON;
+- 3 floor people record a bust-out a second each through POST /api/events/<id>/bustouts
+  (bearer token); every one may balance or break tables. One report in ten is sent twice,
+  as a double tap: the second answer, 409 "already out", is expected and counted apart.
+
+Per endpoint: requests per second, p50/p99/max latency and errors, then the totals and
+the target (p99 under 200 ms and no errors on every endpoint), met or not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+import urllib.parse
+
+from _setup import ROOT, VAR, bench_env, django_setup, free_port, gunicorn, stop, wait_http
+from loadgen import Result, _client
+
+PLAYERS = 1000
+SEATS = 9
+SCREENS = 200
+FLOORS = 3
+TARGET_P99_MS = 200.0
+HOST = "127.0.0.1"
+
+
+# Set-up through the services -------------------------------------------------------------
+
+
+def setup_event() -> tuple[int, str, dict[int, str]]:
+    """An event of PLAYERS seated players with a running clock, a director's API token and
+    the first table break done; (event id, token, {entry number: name} of those in)."""
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.db.models import Max
+
+    from tdsystem.core.models import ApiToken, hash_token
+    from tdsystem.events.services import Actor, clock_action, event_create
+    from tdsystem.results import services as results
+    from tdsystem.seating import services as seating
+    from tdsystem.seating.models import Entry, VenueTable
+    from tdsystem.structures.services import structure_create
+
+    actor = Actor(label="bench")
+    levels = [
+        {"small_blind": sb, "big_blind": 2 * sb, "ante": sb // 5, "duration_seconds": 1200}
+        for sb in (50, 100, 150, 200, 300, 400)
+    ]
+    template, _ = structure_create(
+        name="Load bench structure", levels=levels, is_template=False, confirm_warnings=True
+    )
+    event = event_create(
+        name="Load bench",
+        template=template,
+        actor=actor,
+        buy_in=Decimal(100),
+        seats_per_table=SEATS,
+    )
+    first = (VenueTable.objects.aggregate(m=Max("number"))["m"] or 0) + 1
+    tables = -(-PLAYERS // SEATS)
+    seating.tables_setup(
+        event=event, numbers=list(range(first, first + tables)), seats=SEATS, actor=actor
+    )
+    names = [f"Player {i:04d}" for i in range(1, PLAYERS + 1)]
+    seating.players_import(event_id=event.pk, names=names, actor=actor)
+    seating.seats_draw(event=event, actor=actor, seed=1)
+    clock_action(event_id=event.pk, action="start", actor=actor)
+
+    # The table break the players then look their new seats up after.
+    rng = random.Random(1)
+    ids = list(Entry.objects.filter(event=event).values_list("pk", flat=True))
+    rng.shuffle(ids)
+    broken, moved, busted = [], 0, 0
+    while not broken and busted < 30:
+        done = results.bustout_record(event_id=event.pk, entry_ids=[ids.pop()], actor=actor)
+        busted += 1
+        if done.rebalance:
+            broken = list(done.rebalance.broken)
+            moved = done.bustout.moves.count()
+    print(
+        f"event: {PLAYERS} players at {tables} tables of {SEATS}; before the run "
+        f"{busted} bust-out(s), table(s) broken {broken or 'none'}, {moved} players moved"
+    )
+
+    # get_or_create: a PostgreSQL bench database may hold an earlier run.
+    user, _ = get_user_model().objects.get_or_create(username="bench-director")
+    user.groups.add(Group.objects.get_or_create(name="director")[0])
+    raw = ApiToken.new_key()
+    ApiToken.objects.create(user=user, prefix=raw[:8], key_hash=hash_token(raw))
+    active = dict(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).values_list(
+            "number", "player__name"
+        )
+    )
+    return event.pk, raw, active
+
+
+# HTTP on asyncio ------------------------------------------------------------------------
+
+
+async def _exchange(port: int, method: str, path: str, body: bytes = b"", headers: str = ""):
+    """One request on a fresh connection; (status, body)."""
+    reader, writer = await asyncio.open_connection(HOST, port)
+    try:
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n{headers}"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        writer.write(head.encode() + body)
+        await writer.drain()
+        status_line = await asyncio.wait_for(reader.readline(), timeout=10)
+        if not status_line:
+            raise ConnectionError("closed")
+        data = await asyncio.wait_for(reader.read(), timeout=10)
+        status = int(status_line.split()[1])
+        _, _, content = data.partition(b"\r\n\r\n")
+        if b"transfer-encoding: chunked" in data.lower().partition(b"\r\n\r\n")[0]:
+            content = _unchunk(content)
+        return status, content
+    finally:
+        writer.close()
+
+
+def _unchunk(data: bytes) -> bytes:
+    out, rest = b"", data
+    while rest:
+        size_line, _, rest = rest.partition(b"\r\n")
+        size = int(size_line.strip() or b"0", 16)
+        if not size:
+            break
+        out, rest = out + rest[:size], rest[size + 2 :]
+    return out
+
+
+def _record(result: Result, started: float, status: int | None) -> None:
+    if status is None:
+        result.errors += 1
+        return
+    result.latencies.append(time.monotonic() - started)
+    result.statuses[status] = result.statuses.get(status, 0) + 1
+    if status >= 400:
+        result.errors += 1
+
+
+async def _get(result: Result, port: int, path: str) -> None:
+    started = time.monotonic()
+    try:
+        status, _ = await _exchange(port, "GET", path)
+    except (OSError, ConnectionError, TimeoutError, ValueError, IndexError):
+        status = None
+    _record(result, started, status)
+
+
+async def player(results, port, event_id, name, delay):
+    await asyncio.sleep(delay)
+    query = urllib.parse.quote(name)
+    await _get(results["seat lookup page"], port, f"/events/{event_id}/seats/?q={query}")
+    await _get(results["seats JSON"], port, f"/api/events/{event_id}/seats")
+
+
+async def screen(result, port, event_id, seconds, delay):
+    await asyncio.sleep(delay)  # screens were switched on at different moments
+    deadline = time.monotonic() + seconds - delay
+    path = f"/api/events/{event_id}/clock"
+    await _client(HOST, port, [path], deadline, result, 1.0, "", 0)
+
+
+class Floor:
+    def __init__(self) -> None:
+        self.result = Result()
+        self.duplicates = self.recorded = self.moves = 0
+        self.broken: list[int] = []
+        self.refused: list[str] = []
+
+
+async def floor_person(floor, port, event_id, token, numbers, seconds, delay, rng):
+    await asyncio.sleep(delay)
+    deadline = time.monotonic() + seconds - delay
+    headers = f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+    path = f"/api/events/{event_id}/bustouts"
+    sent, begun = 0, time.monotonic()
+    while time.monotonic() < deadline and numbers:
+        number = numbers.pop()
+        for twice in (False, True) if rng.random() < 0.1 else (False,):
+            started = time.monotonic()
+            body = json.dumps({"entries": [number]}).encode()
+            try:
+                status, content = await _exchange(port, "POST", path, body, headers)
+            except (OSError, ConnectionError, TimeoutError, ValueError, IndexError):
+                status, content = None, b""
+            if status == 409 and twice and b"out" in content:
+                floor.duplicates += 1  # expected: not an error, not in the latencies
+                continue
+            _record(floor.result, started, status)
+            if status == 201:
+                answer = json.loads(content)
+                floor.recorded += 1
+                floor.moves += len(answer["moves"])
+                floor.broken += answer["broken"]
+            elif status is not None:
+                floor.refused.append(f"{status} {content[:120]!r}")
+        sent += 1
+        await asyncio.sleep(max(0.0, begun + sent - time.monotonic()))
+
+
+async def load(port, event_id, token, active, seconds):
+    rng = random.Random(2)
+    results = {name: Result() for name in ("clock JSON", "seat lookup page", "seats JSON")}
+    floor = Floor()
+    numbers = list(active)
+    rng.shuffle(numbers)
+    share = [numbers[i::FLOORS] for i in range(FLOORS)]
+    names = list(active.values())
+    started = time.monotonic()
+    await asyncio.gather(
+        *(
+            screen(results["clock JSON"], port, event_id, seconds, rng.random())
+            for _ in range(SCREENS)
+        ),
+        *(player(results, port, event_id, name, rng.uniform(0, seconds - 2)) for name in names),
+        *(
+            floor_person(floor, port, event_id, token, share[i], seconds, i / FLOORS, rng)
+            for i in range(FLOORS)
+        ),
+    )
+    elapsed = time.monotonic() - started
+    results["bust-out POST"] = floor.result
+    for result in results.values():
+        result.seconds = elapsed
+    return results, floor, elapsed
+
+
+# Report ----------------------------------------------------------------------------------
+
+
+def report(results: dict[str, Result], floor: Floor, elapsed: float) -> bool:
+    print(
+        f"\n{'endpoint':18s} {'requests':>8s} {'req/s':>7s} {'p50 ms':>7s} {'p99 ms':>7s} "
+        f"{'max ms':>7s} {'errors':>6s}"
+    )
+    total = Result(seconds=elapsed)
+    misses = []
+    for name, result in results.items():
+        s = result.summary()
+        total.latencies += result.latencies
+        total.errors += result.errors
+        print(
+            f"{name:18s} {s['requests']:8d} {s['rps']:7.1f} {s['p50_ms']:7.1f} "
+            f"{s['p99_ms']:7.1f} {s['max_ms']:7.1f} {s['errors']:6d}"
+        )
+        if s["errors"] or not s["p99_ms"] <= TARGET_P99_MS:
+            misses.append(name)
+    s = total.summary()
+    print(
+        f"{'total':18s} {s['requests']:8d} {s['rps']:7.1f} {s['p50_ms']:7.1f} "
+        f"{s['p99_ms']:7.1f} {s['max_ms']:7.1f} {s['errors']:6d}"
+    )
+    print(
+        f'\nbust-outs recorded {floor.recorded}, double taps answered 409 "already out" '
+        f"{floor.duplicates} (expected, not errors), tables broken during the run "
+        f"{len(floor.broken)}, players moved {floor.moves}"
+    )
+    for refusal in floor.refused[:5]:
+        print(f"  refused: {refusal}")
+    for name, result in results.items():
+        odd = {k: v for k, v in result.statuses.items() if k >= 400}
+        if odd:
+            print(f"  {name}: answers {odd}")
+    verdict = "MET" if not misses else f"NOT MET ({', '.join(misses)})"
+    print(f"target: p99 under {TARGET_P99_MS:.0f} ms and no errors on every endpoint: {verdict}")
+    return not misses
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60)
+    args = parser.parse_args()
+    env = bench_env(
+        "bench-load",
+        DEBUG="0",
+        SECRET_KEY="bench-only",
+        ALLOWED_HOSTS="127.0.0.1",
+        DB_POOL_MAX="8",  # 3 processes: 24 connections at most
+    )
+    django_setup(env)
+    db = env["DATABASE_URL"].split("://")[0]
+    source = "BENCH_DATABASE_URL" if "BENCH_DATABASE_URL" in env else "a fresh SQLite file"
+    print(f"database: {db} ({source})")
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+    event_id, token, active = setup_event()
+    port = free_port()
+    server = gunicorn(env, port, VAR / "bench-load-gunicorn.log")
+    try:
+        wait_http(port)
+        print(
+            f"run: {args.seconds:.0f} s on loopback, gunicorn gthread 3x8; {SCREENS} clock "
+            f"screens at 1/s, {len(active)} players (lookup page + seats JSON) spread over "
+            f"the run, {FLOORS} floor people at 1 bust-out/s each"
+        )
+        before = os.getloadavg()[0]
+        results, floor, elapsed = asyncio.run(load(port, event_id, token, active, args.seconds))
+        after = os.getloadavg()[0]
+    finally:
+        stop(server)
+    report(results, floor, elapsed)
+    # The load generator shares the machine's cores with the server; anything else running
+    # (a test suite, another benchmark) shows here and in the figures.
+    print(
+        f"machine: {os.cpu_count()} cores, load average {before:.1f} before the run, "
+        f"{after:.1f} after (this benchmark alone adds about 2)"
+    )
+
+
+if __name__ == "__main__":
+    main()
