@@ -86,7 +86,11 @@ class RedisServer:
         _wait(lambda: not _port_open(self.port), 5, "the port to close")
 
     def __enter__(self) -> RedisServer:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.__exit__()
+            raise
 
     def __exit__(self, *exc) -> None:
         _kill_group(self.proc)
@@ -139,7 +143,11 @@ class PostgresCluster:
         return self.url(name)
 
     def __enter__(self) -> PostgresCluster:
-        return self.create()
+        try:
+            return self.create()
+        except BaseException:
+            self.__exit__()
+            raise
 
     def __exit__(self, *exc) -> None:
         if (self.data / "postmaster.pid").exists():
@@ -185,7 +193,11 @@ class WebServer:
         return self
 
     def __enter__(self) -> WebServer:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.__exit__()
+            raise
 
     def __exit__(self, *exc) -> None:
         _kill_group(self.proc, signal.SIGTERM)
