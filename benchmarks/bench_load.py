@@ -331,7 +331,7 @@ def main() -> None:
     # (a test suite, another benchmark) shows here and in the figures.
     print(
         f"machine: {os.cpu_count()} cores, load average {before:.1f} before the run, "
-        f"{after:.1f} after (this benchmark alone adds about 2)"
+        f"{after:.1f} after (the benchmark's own processes count in it)"
     )
 
 
