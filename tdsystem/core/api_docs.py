@@ -37,7 +37,13 @@ def api_docs(request: HttpRequest) -> HttpResponse:
                 op = _operation(doc, base, path, method, item[method])
                 by_name[item[method]["x-area"]]["operations"].append(op)
     info = doc["info"] | {"description": prose(doc["info"]["description"])}
-    context = {"info": info, "areas": [a for a in areas if a["operations"]]}
+    bodies = set(openapi.BODIES)
+    schemas = [
+        {"name": name, "fields": fields(doc, schema)}
+        for name, schema in doc["components"]["schemas"].items()
+        if name not in bodies and schema.get("properties")
+    ]
+    context = {"info": info, "areas": [a for a in areas if a["operations"]], "schemas": schemas}
     return render(request, "core/api_docs.html", context)
 
 
@@ -78,9 +84,11 @@ def _response(doc: dict, answer: dict) -> dict:
     media = answer.get("content", {})
     schema = next(iter(media.values()), {}).get("schema")
     example = next(iter(media.values()), {}).get("example")
+    named = (schema or {}).get("items", schema) or {}
     return {
         "description": prose(answer["description"]),
         "type": describe(doc, schema) if schema else "",
+        "schema": named["$ref"].rsplit("/", 1)[-1] if "$ref" in named else None,
         "example": json.dumps(example) if example is not None else "",
     }
 

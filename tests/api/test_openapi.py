@@ -120,6 +120,7 @@ def test_the_reference_page_lists_every_operation_with_its_body_fields(client):
         assert f"<code>{field}</code>" in html
     assert "curl -s -X POST http://testserver/api/events/1/bustouts" in html
     assert "Authorization: Bearer $TOKEN" in html
+    assert 'id="schema-BustOutRecorded"' in html and 'href="#schema-BustOutRecorded"' in html
     # Served from here alone: no script or stylesheet from another host.
     assert not re.search(r'<(script|link)[^>]+(src|href)="https?://', html)
 
