@@ -346,3 +346,23 @@ def test_a_random_authorization_header_is_a_401(room, header):
         assert answer.status_code == 401 and answer.json() == {"error": "authentication required"}
         assert snapshot() == before
         transaction.set_rollback(True)
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES // 3, 10))
+@given(body=from_schema({"$ref": "#/components/schemas/ClockAction"}))
+def test_a_floor_person_may_only_pause_and_resume_and_a_refusal_changes_nothing(
+    floor_token, room, body
+):
+    with transaction.atomic():
+        before = snapshot()
+        answer = Client().post(
+            f"/api/events/{room.event}/clock",
+            json.dumps(body),
+            "application/json",
+            HTTP_AUTHORIZATION=f"Bearer {floor_token}",
+        )
+        if body["action"] not in ("pause", "resume"):
+            assert answer.status_code == 403
+        if answer.status_code >= 400:
+            assert "error" in answer.json() and snapshot() == before
+        transaction.set_rollback(True)
