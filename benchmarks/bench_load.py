@@ -190,6 +190,7 @@ class Floor:
         self.duplicates = self.recorded = self.moves = 0
         self.broken: list[int] = []
         self.refused: list[str] = []
+        self.ms_by_kind: dict[str, list[float]] = {"broke a table": [], "other": []}
 
 
 async def floor_person(floor, port, event_id, token, numbers, seconds, delay, rng):
@@ -216,6 +217,8 @@ async def floor_person(floor, port, event_id, token, numbers, seconds, delay, rn
                 floor.recorded += 1
                 floor.moves += len(answer["moves"])
                 floor.broken += answer["broken"]
+                kind = "broke a table" if answer["broken"] else "other"
+                floor.ms_by_kind[kind].append((time.monotonic() - started) * 1000)
             elif status is not None:
                 floor.refused.append(f"{status} {content[:120]!r}")
         sent += 1
@@ -279,6 +282,13 @@ def report(results: dict[str, Result], floor: Floor, elapsed: float) -> bool:
         f"{floor.duplicates} (expected, not errors), tables broken during the run "
         f"{len(floor.broken)}, players moved {floor.moves}"
     )
+    for kind, ms in floor.ms_by_kind.items():
+        if ms:
+            ms.sort()
+            print(
+                f"  bust-outs that {kind if kind != 'other' else 'broke none'}: {len(ms)}, "
+                f"p50 {ms[len(ms) // 2]:.1f} ms, max {ms[-1]:.1f} ms"
+            )
     for refusal in floor.refused[:5]:
         print(f"  refused: {refusal}")
     for name, result in results.items():
