@@ -27,8 +27,8 @@ class Command(BaseCommand):
             "--full-check-every",
             type=int,
             default=None,
-            help="steps between full checks (default: every step up to 200 players, "
-            "else every 100); the aggregate checks run after every step",
+            help="steps between full checks (default: every step up to 200 players, else "
+            "every players/20 steps, at least 100); the step checks run after every step",
         )
 
     def handle(self, *args, **options) -> None:
