@@ -7,6 +7,8 @@ from decimal import Decimal
 
 from django import forms
 
+from tdsystem.engine.payouts import PayoutError, check_custom
+
 from .models import CUSTOM, PayoutPlan
 from .services import TABLE_NAMES
 
@@ -127,8 +129,14 @@ class PayoutPlanForm(forms.Form):
         text = data.get("percentages", "")
         parts = [p for p in re.split(r"[\s,;%]+", text) if p]
         data["percentages"] = parts
-        if data.get("table") == CUSTOM and not parts:
-            self.add_error("percentages", "Give the percentages of the paid places.")
+        if data.get("table") == CUSTOM:
+            if not parts:
+                self.add_error("percentages", "Give the percentages of the paid places.")
+            else:
+                try:
+                    check_custom(parts)
+                except PayoutError as exc:
+                    self.add_error("percentages", f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
         return data
 
 
