@@ -153,6 +153,12 @@ if CELERY_BROKER_URL.split("://", 1)[0] not in ("sqla+sqlite", "redis", "rediss"
     )
 if CELERY_BROKER_URL.startswith("sqla+sqlite"):
     VAR_DIR.mkdir(exist_ok=True)
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # With Redis's ack emulation a worker holding a scheduled task dies when the broker
+    # drops (kombu 5.7). The clock does not need redelivery of lost tasks (the beat tick
+    # settles overdue levels), so turn it off; it also ends Redis's redelivery of tasks
+    # scheduled past the visibility timeout.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"ack_emulation": False}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tdsystem.core import api_docs
 from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
 from tdsystem.events import api as events_api
@@ -19,6 +20,8 @@ urlpatterns = [
     path("console/", include("tdsystem.events.urls_console")),
     path("events/<int:event_id>/clock/", events_views.clock_screen, name="clock_screen"),
     path("events/<int:event_id>/schedule/", events_views.schedule, name="schedule"),
+    path("api/openapi.json", api_docs.openapi_json, name="api_openapi"),
+    path("api/docs", api_docs.api_docs, name="api_docs"),
     path("api/events", events_api.events, name="api_events"),
     path("api/events/<int:event_id>/clock", events_api.clock, name="api_clock"),
     path("", include("tdsystem.seating.urls")),

@@ -26,13 +26,36 @@ def bad_request(message: str, field: str | None = None) -> JsonResponse:
     return JsonResponse(body, status=400)
 
 
+# Whole numbers must fit the database's 64-bit integers; anything larger is bad input.
+_INT_LIMIT = 2**63
+
+
+def _parse_int(text: str) -> int:
+    value = int(text)
+    if not -_INT_LIMIT < value < _INT_LIMIT:
+        raise ValueError("a number in the body is too large")
+    return value
+
+
 def read_json(request: HttpRequest) -> dict:
+    """The request's JSON object, or ValueError with a message for the client (a 400).
+
+    Refused here for every write endpoint: invalid JSON, nesting too deep to parse, numbers
+    past 64 bits, and NUL characters (PostgreSQL text cannot hold them).
+    """
     try:
-        data = json.loads(request.body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        text = (request.body or b"{}").decode("utf-8")
+        data = json.loads(text, parse_int=_parse_int)
+    except UnicodeDecodeError:
+        raise ValueError("the body is not UTF-8 text") from None
+    except RecursionError:
+        raise ValueError("the body is nested too deeply") from None
+    except json.JSONDecodeError:
         raise ValueError("the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ValueError("the body must be a JSON object")
+    if "\\u0000" in text.lower():
+        raise ValueError("text in the body may not contain NUL characters")
     return data
 
 

@@ -33,6 +33,8 @@ PUBLIC = {
     "results:page",
     "results:csv",
     "results:api_results",
+    "api_openapi",
+    "api_docs",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
