@@ -19,8 +19,10 @@ from tdsystem.core.access import api_staff_required
 from tdsystem.events.api import bad_request, read_json
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
+from tdsystem.results.errors import ResultsError
+from tdsystem.results.services import bustout_record, handforhand_hand_finish
 
-from . import balancing, services
+from . import services
 from .errors import SeatingError
 from .models import Entry, Move
 
@@ -72,7 +74,7 @@ def seating_write(view: Callable) -> Callable:
             data = read_json(request)
             return view(request, data, event_id, *args, **kwargs)
         except ValueError as exc:
-            if isinstance(exc, SeatingError) and not exc.field:
+            if isinstance(exc, SeatingError | ResultsError) and not exc.field:
                 return JsonResponse({"error": str(exc)}, status=409)
             return bad_request(str(exc), getattr(exc, "field", None))
 
@@ -119,12 +121,14 @@ def draw(request: HttpRequest, data: dict, event_id: int) -> JsonResponse:
 
 @seating_write
 def hand(request: HttpRequest, data: dict, event_id: int, number: int) -> JsonResponse:
-    table = services.table_hand_finish(
+    # Through results: during hand-for-hand the table's report is collected there.
+    report = handforhand_hand_finish(
         event_id=event_id,
         table_number=number,
         expected_hand=_int_field(data, "hand"),
         actor=Actor.of(request.api_user),
     )
+    table = report.table
     return JsonResponse(
         {
             "table": table.number,
@@ -132,6 +136,13 @@ def hand(request: HttpRequest, data: dict, event_id: int, number: int) -> JsonRe
             "button": table.button,
             "small_blind": table.small_blind,
             "big_blind": table.big_blind,
+            "hand_for_hand": None
+            if report.hand is None
+            else {
+                "hand": report.hand,
+                "waiting_for": report.waiting_for,
+                "completed": report.completed,
+            },
         }
     )
 
@@ -143,12 +154,20 @@ def eliminate(request: HttpRequest, data: dict, event_id: int, number: int) -> J
     )
     if entry_id is None:
         return JsonResponse({"error": f"no entry #{number}", "field": "entry"}, status=404)
-    entry, result = balancing.entry_eliminate_and_rebalance(
-        event_id=event_id, entry_id=entry_id, actor=Actor.of(request.api_user)
+    # A bust-out of one player on its own hand: places, prizes and undo live in results.
+    recorded = bustout_record(
+        event_id=event_id, entry_ids=[entry_id], actor=Actor.of(request.api_user)
     )
+    result = recorded.rebalance
+    entry = Entry.objects.select_related("player", "table").get(pk=entry_id)
     return JsonResponse(
         _entry(entry)
-        | {"rebalance": result.kind, "broken": result.broken, "moves": _moves(result.moves)}
+        | {
+            "bustout": recorded.bustout.pk,
+            "rebalance": result.kind if result else None,
+            "broken": result.broken if result else [],
+            "moves": _moves(result.moves) if result else [],
+        }
     )
 
 

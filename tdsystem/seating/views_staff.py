@@ -23,6 +23,9 @@ from django_htmx.http import trigger_client_event
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
+from tdsystem.results.errors import ResultsError
+from tdsystem.results.selectors import hand_for_hand
+from tdsystem.results.services import bustout_record, handforhand_hand_finish
 
 from . import balancing, selectors, services
 from .errors import SeatingError
@@ -65,7 +68,7 @@ def _answer(request, event, part: str, error: str | None, message: str | None, *
 def _attempt(action: Callable, describe: Callable) -> tuple[str | None, str | None]:
     try:
         result = action()
-    except SeatingError as exc:
+    except (SeatingError, ResultsError) as exc:
         return str(exc), None
     return None, describe(result)
 
@@ -273,11 +276,13 @@ def entry_action(request: HttpRequest, event_id: int, entry_id: int, action: str
     event, actor = _event(event_id), Actor.of(request.user)
     entry = _entry(event, entry_id)
     if action == "eliminate":
+        # One player out on a hand of their own: a bust-out, with its place, prize and undo.
         error, message = _attempt(
-            lambda: balancing.entry_eliminate_and_rebalance(
-                event_id=event.pk, entry_id=entry.pk, actor=actor
+            lambda: bustout_record(event_id=event.pk, entry_ids=[entry.pk], actor=actor),
+            lambda done: (
+                f"Out in place {done.finishes[0].place}"
+                + (_moves_note(done.rebalance) if done.rebalance else "")
             ),
-            lambda done: f"Out in place {done[0].place}" + _moves_note(done[1]),
         )
     elif action == "reenter":
         error, message = _attempt(
@@ -385,8 +390,21 @@ def _table_answer(request, event, number, error=None, message=None) -> HttpRespo
         raise Http404
     context = {"event": event, "card": card, "error": error, "message": message}
     context["can_console"] = has_right(request.user, "seating")
+    context["can_bust"] = has_right(request.user, "bustout")
+    context["hfh"] = hand_for_hand(event)
     template = "seating/table.html#table" if request.htmx else "seating/table.html"
     return render(request, template, context)
+
+
+def _hand_reported(report) -> str:
+    table = report.table
+    text = f"Hand {table.hand_number + 1}: button on seat {table.button}"
+    if report.hand is None:
+        return text
+    if report.completed:
+        return f"Hand-for-hand hand {report.hand} is over everywhere: deal the next hand. {text}"
+    waiting = ", ".join(map(str, report.waiting_for))
+    return f"Hand-for-hand hand {report.hand}: wait for table {waiting} before dealing. {text}"
 
 
 @require_GET
@@ -400,13 +418,13 @@ def table_page(request: HttpRequest, event: Event, number: int) -> HttpResponse:
 def table_hand(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     hand = request.POST.get("hand", "")
     error, message = _attempt(
-        lambda: services.table_hand_finish(
+        lambda: handforhand_hand_finish(
             event_id=event.pk,
             table_number=number,
             expected_hand=int(hand) if hand.isdigit() else None,
             actor=Actor.of(request.user),
         ),
-        lambda table: f"Hand {table.hand_number + 1}: button on seat {table.button}",
+        _hand_reported,
     )
     if not request.htmx:
         (messages.error if error else messages.success)(request, error or message)

@@ -106,6 +106,7 @@ def test_it_finishes_a_hand_once(client, event, floor_token):
         "button": 2,
         "small_blind": 3,
         "big_blind": 1,
+        "hand_for_hand": None,
     }
     assert post(client, url, floor_token, {"hand": 0}).status_code == 409
     missing = post(client, f"/api/events/{event.pk}/tables/9/hand", floor_token)
@@ -127,7 +128,7 @@ def test_it_eliminates_and_returns_the_move_slips(client, event, floor_token):
     assert (move["player"], move["from_table"], move["from_seat"]) == ("T1S8", 1, 8)
     assert (move["to_table"], move["to_seat"], move["reason"]) == (2, 4, "balance")
     again = post(client, url, floor_token)
-    assert again.status_code == 409 and "out already" in again.json()["error"]
+    assert again.status_code == 409 and "already out" in again.json()["error"]
     assert Move.objects.count() == 1
     missing = post(client, f"/api/events/{event.pk}/entries/999/eliminate", floor_token)
     assert missing.status_code == 404
