@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import wraps
 
 from django.http import HttpRequest, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tdsystem.core.access import api_staff_required, has_right
 from tdsystem.engine.clock import ClockError
@@ -57,6 +59,38 @@ def read_json(request: HttpRequest) -> dict:
     if "\\u0000" in text.lower():
         raise ValueError("text in the body may not contain NUL characters")
     return data
+
+
+def staff_json_write(right: str) -> Callable:
+    """Decorator for the API's staff writes: POST only, a bearer token with `right`, an
+    event that exists, a JSON object body. The view gets (request, data, event_id, ...).
+
+    Services raise ValueError subclasses with a `field` (SeatingError, ResultsError...):
+    with a field the request was bad (400 naming it); without one the request was fine but
+    the rules or the current state refuse it (409). Nothing is changed in either case.
+    """
+
+    def decorator(view: Callable) -> Callable:
+        @never_cache
+        @csrf_exempt
+        @require_POST
+        @api_staff_required(right)
+        @wraps(view)
+        def wrapped(request: HttpRequest, event_id: int, *args, **kwargs) -> JsonResponse:
+            if not Event.objects.filter(pk=event_id).exists():
+                return JsonResponse({"error": f"no event {event_id}"}, status=404)
+            try:
+                data = read_json(request)
+                return view(request, data, event_id, *args, **kwargs)
+            except ValueError as exc:
+                field = getattr(exc, "field", None)
+                if hasattr(exc, "field") and not field:
+                    return JsonResponse({"error": str(exc)}, status=409)
+                return bad_request(str(exc), field)
+
+        return wrapped
+
+    return decorator
 
 
 @never_cache

@@ -7,16 +7,11 @@ both cases nothing has changed. Players are named by their entry number in the e
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
-from tdsystem.core.access import api_staff_required
-from tdsystem.events.api import bad_request, read_json
+from tdsystem.events.api import staff_json_write
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
 from tdsystem.seating.models import Entry, Move
@@ -25,29 +20,7 @@ from . import selectors, services
 from .errors import ResultsError
 from .models import Finish
 
-
-def results_write(view: Callable) -> Callable:
-    """POST only, a staff token with the "bustout" right, a JSON object body."""
-
-    @never_cache
-    @csrf_exempt
-    @require_POST
-    @api_staff_required("bustout")
-    @wraps(view)
-    def wrapped(request: HttpRequest, event_id: int, *args, **kwargs) -> JsonResponse:
-        if not Event.objects.filter(pk=event_id).exists():
-            return JsonResponse({"error": f"no event {event_id}"}, status=404)
-        try:
-            data = read_json(request)
-            return view(request, data, event_id, *args, **kwargs)
-        except ResultsError as exc:
-            if exc.field:
-                return bad_request(str(exc), exc.field)
-            return JsonResponse({"error": str(exc)}, status=409)
-        except ValueError as exc:
-            return bad_request(str(exc))
-
-    return wrapped
+results_write = staff_json_write("bustout")
 
 
 def _int(data: dict, name: str, *, required: bool = False) -> int | None:

@@ -7,19 +7,11 @@ number within the event, as players and the public seats JSON know them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import wraps
-
 from django.http import HttpRequest, JsonResponse
-from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
-from tdsystem.core.access import api_staff_required
-from tdsystem.events.api import bad_request, read_json
+from tdsystem.events.api import staff_json_write
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
-from tdsystem.results.errors import ResultsError
 from tdsystem.results.services import bustout_record, handforhand_hand_finish
 
 from . import services
@@ -59,26 +51,7 @@ def _entry(entry: Entry) -> dict:
     }
 
 
-def seating_write(view: Callable) -> Callable:
-    """POST only, staff token, a JSON object body; SeatingError becomes 400 or 409."""
-
-    @never_cache
-    @csrf_exempt
-    @require_POST
-    @api_staff_required("seating")
-    @wraps(view)
-    def wrapped(request: HttpRequest, event_id: int, *args, **kwargs) -> JsonResponse:
-        if not Event.objects.filter(pk=event_id).exists():
-            return JsonResponse({"error": f"no event {event_id}"}, status=404)
-        try:
-            data = read_json(request)
-            return view(request, data, event_id, *args, **kwargs)
-        except ValueError as exc:
-            if isinstance(exc, SeatingError | ResultsError) and not exc.field:
-                return JsonResponse({"error": str(exc)}, status=409)
-            return bad_request(str(exc), getattr(exc, "field", None))
-
-    return wrapped
+seating_write = staff_json_write("seating")
 
 
 def _int_field(data: dict, name: str) -> int | None:

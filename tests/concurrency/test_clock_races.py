@@ -6,35 +6,19 @@ import threading
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from tdsystem.events import services
 from tdsystem.events.models import Clock, LogEntry
+from tests.concurrency import threads
+from tests.concurrency.threads import errors_of
 from tests.fixtures import make_event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def run_together(*jobs, count: int = 1):
-    barrier = threading.Barrier(len(jobs) * count)
-    errors: list[BaseException] = []
-
-    def wrap(job):
-        try:
-            barrier.wait()
-            job()
-        except BaseException as exc:  # collected and re-raised in the test
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=wrap, args=(j,)) for j in jobs for _ in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    return errors
+    return errors_of(threads.run_together(*[job for job in jobs for _ in range(count)]))
 
 
 def test_many_ticks_and_tasks_settling_one_level_end_apply_it_once():

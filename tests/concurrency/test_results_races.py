@@ -8,11 +8,9 @@ the second write; then with them, where the reports simply take turns.
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
-from django.db import connection
 
 from tdsystem.events.models import Event
 from tdsystem.results.errors import ResultsError
@@ -20,34 +18,13 @@ from tdsystem.results.models import BustOut, Finish
 from tdsystem.results.services import bustouts, standings
 from tdsystem.seating.models import Entry
 from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tests.concurrency.threads import run_together
 from tests.fixtures import make_event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 FULL = list(range(1, 10))
 PAUSE = 0.3
-
-
-def run_together(*jobs):
-    """Start the jobs at one moment, each in its own thread and connection."""
-    barrier = threading.Barrier(len(jobs))
-    results: list = [None] * len(jobs)
-
-    def wrap(index, job):
-        try:
-            barrier.wait(10)
-            results[index] = job()
-        except BaseException as exc:  # compared in the test
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=wrap, args=(i, job)) for i, job in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
 
 
 def widen(monkeypatch) -> list[tuple[float, float]]:

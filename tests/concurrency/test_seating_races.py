@@ -12,41 +12,19 @@ import time
 from collections import Counter
 
 import pytest
-from django.db import connection
 
 from tdsystem.events.models import Clock, Event
 from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Move
 from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tests.concurrency.threads import run_together
 from tests.fixtures import make_event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 FULL = list(range(1, 10))
 PAUSE = 0.3
-
-
-def run_together(*jobs):
-    """Start the jobs at one moment, each in its own thread and connection."""
-    barrier = threading.Barrier(len(jobs))
-    results: list = [None] * len(jobs)
-
-    def wrap(index, job):
-        try:
-            barrier.wait(10)
-            results[index] = job()
-        except BaseException as exc:  # compared in the test
-            results[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=wrap, args=(i, job)) for i, job in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
 
 
 class Window:
