@@ -87,7 +87,7 @@ def load(env: dict) -> None:
         | {
             "DEBUG": "0",
             "SECRET_KEY": "bench-only",
-            "ROOT_URLCONF": "bench_urls",
+            "ROOT_URLCONF": "urls_bench",
             "ALLOWED_HOSTS": "127.0.0.1",
         },
         port,

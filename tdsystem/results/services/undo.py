@@ -130,6 +130,20 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
                 f"{entry.player.name} has moved or busted since the move to table "
                 f"{move.to_table} seat {move.to_seat}"
             )
+    # A re-entry first: it is the reason, even when the new entry sits in the old seat.
+    players = [f.entry for f in finishes]
+    again = (
+        Entry.objects.filter(
+            event=event, player__in=[e.player_id for e in players], status=Entry.Status.ACTIVE
+        )
+        .select_related("player")
+        .first()
+    )
+    if again is not None:
+        raise ResultsError(
+            f"{again.player.name} has re-entered (entry #{again.number}): "
+            "undo would give them two entries"
+        )
     # The seats the undo fills, once the movers have left the seats they were given.
     wanted = {(f.from_table.number, f.from_seat): f.entry for f in finishes}
     wanted |= {(m.from_table, m.from_seat): m.entry for m in moves}
@@ -149,19 +163,6 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
                 f"table {number} seat {seat} is taken by {taken.player.name} since: "
                 f"{entry.player.name} cannot sit down there again"
             )
-    players = [f.entry for f in finishes]
-    again = (
-        Entry.objects.filter(
-            event=event, player__in=[e.player_id for e in players], status=Entry.Status.ACTIVE
-        )
-        .select_related("player")
-        .first()
-    )
-    if again is not None:
-        raise ResultsError(
-            f"{again.player.name} has re-entered (entry #{again.number}): "
-            "undo would give them two entries"
-        )
 
 
 def _apply(event, bustout, finishes, moves, tables, snapshot, broken, actor) -> list[Entry]:
