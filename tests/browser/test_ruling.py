@@ -25,6 +25,8 @@ def open_ruling(live_server, new_page):
 
 def tap(page, name: str) -> None:
     page.locator("#next").get_by_role("button", name=name, exact=True).click()
+    # A tap re-renders the whole workspace: let the swap land before typing into it.
+    page.wait_for_load_state("networkidle")
 
 
 def test_a_short_big_blind_is_ruled_on_as_the_floor_taps(live_server, new_page):
@@ -64,12 +66,16 @@ def test_an_illegal_raise_outlines_its_row_while_typing(live_server, new_page):
     page.locator("#next", has_text="Seat 5 to act").wait_for()
     tap(page, "Raise to 200")
     page.locator("#next", has_text="Seat 6 to act").wait_for()
-    page.fill("#action-1 input[name=act_to]", "150")
+    # Typed as a person types (key by key), not set in one go: the first keystroke can
+    # land while htmx is still wiring up the workspace that the tap just swapped in.
+    page.fill("#action-1 input[name=act_to]", "")
+    page.locator("#action-1 input[name=act_to]").press_sequentially("150", delay=80)
     message = "Action 2: Seat 5 may not raise to 150: the minimum raise is to 200 (D3)"
     page.locator("#result .flash.error", has_text=message).wait_for()
     assert "invalid" in page.get_attribute("#action-1", "class")
     assert "invalid" not in page.get_attribute("#action-0", "class")
-    page.fill("#action-1 input[name=act_to]", "250")
+    page.fill("#action-1 input[name=act_to]", "")
+    page.locator("#action-1 input[name=act_to]").press_sequentially("250", delay=80)
     page.locator("#next", has_text="Seat 6 to act").wait_for()
     assert "invalid" not in page.get_attribute("#action-1", "class")
     assert page.evaluate("window.notReloaded === true")
