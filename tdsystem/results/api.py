@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET
 from tdsystem.events.api import staff_json_write
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
-from tdsystem.seating.models import Entry, Move
+from tdsystem.seating.api import move_json
+from tdsystem.seating.models import Entry
 
 from . import selectors, services
 from .errors import ResultsError
@@ -74,20 +75,6 @@ def _finish(finish: Finish) -> dict:
     }
 
 
-def _move(move: Move) -> dict:
-    return {
-        "id": move.pk,
-        "entry": move.entry.number,
-        "player": move.entry.player.name,
-        "from_table": move.from_table,
-        "from_seat": move.from_seat,
-        "to_table": move.to_table,
-        "to_seat": move.to_seat,
-        "reason": move.reason,
-        "dealt_in": move.dealt_in,
-    }
-
-
 @results_write
 def record(request: HttpRequest, data: dict, event_id: int) -> JsonResponse:
     entry_ids, stacks = _entry_ids(event_id, data)
@@ -111,7 +98,7 @@ def record(request: HttpRequest, data: dict, event_id: int) -> JsonResponse:
         "players_left": done.players_left,
         "rebalance": rebalance.kind if rebalance else None,
         "broken": rebalance.broken if rebalance else [],
-        "moves": [_move(m) for m in moves],
+        "moves": [move_json(m) for m in moves],
         "winner": _finish(done.winner) if done.winner else None,
     }
     return JsonResponse(body, status=201)

@@ -19,7 +19,8 @@ from .errors import SeatingError
 from .models import Entry, Move
 
 
-def _move(move: Move) -> dict:
+def move_json(move: Move) -> dict:
+    """A move slip as the API gives it (results' bust-outs use it too)."""
     return {
         "id": move.pk,
         "entry": move.entry.number,
@@ -36,7 +37,7 @@ def _move(move: Move) -> dict:
 
 def _moves(moves: list[Move]) -> list[dict]:
     named = Move.objects.filter(pk__in=[m.pk for m in moves]).select_related("entry__player")
-    return [_move(m) for m in named.order_by("pk")]
+    return [move_json(m) for m in named.order_by("pk")]
 
 
 def _entry(entry: Entry) -> dict:
@@ -151,4 +152,4 @@ def acknowledge(request: HttpRequest, data: dict, event_id: int, move_id: int) -
     move = services.move_acknowledge(
         event_id=event_id, move_id=move_id, actor=Actor.of(request.api_user)
     )
-    return JsonResponse(_move(move))
+    return JsonResponse(move_json(move))
