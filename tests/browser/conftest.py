@@ -48,10 +48,11 @@ def new_page(chromium):
         context.close()
 
 
-def screenshot(page, name: str) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def screenshot(page, name: str, *, full_page: bool = False) -> Path:
+    """var/screenshots/<name>.png (a name may hold a folder: "pages/home-tv")."""
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

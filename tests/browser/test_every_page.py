@@ -1,0 +1,272 @@
+"""Every HTML page, opened in Chromium at TV and phone sizes by the person who uses it.
+
+The pages are found by walking the URL patterns and asking each one for a GET, as its
+user (a public view anonymously, a table view as a table device, any other as a
+director), with its parameters filled from one populated event:
+
+- 405: an action (POST only), not a page;
+- not text/html: data (JSON, CSV, an export), not a page;
+- 200 HTML that does not start with <!doctype html>: a fragment HTMX swaps into a page;
+- 200 HTML document: a page. It must be listed in PAGES (or SKIP, with a reason);
+- anything else (an error, a redirect, a refusal): a failure, unless listed in SKIP.
+
+Each page, at each size, must answer 200 with no JavaScript error, fit a phone's width
+(no sideways scrolling) unless PHONE_WIDE says why not, and leaves a full-page screenshot
+in var/screenshots/pages/<url-name>-tv.png and -phone.png. All failures are reported
+together at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.browser.conftest import PHONE, TV, login, screenshot
+from tests.personas import PASSWORD, make_token, make_user
+from tests.views.test_access_walk import rights, walk
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SIZES = {"tv": TV, "phone": PHONE}
+
+# The HTML pages, with the query string each opens with ("" for none); {names} come from
+# the populated event (see populate()).
+PAGES = {
+    "home": "",
+    "login": "",
+    "tokens": "",
+    "console:home": "",
+    "console:event_new": "",
+    "console:event": "",
+    "console:structures": "",
+    "console:structure": "",
+    "clock_screen": "",
+    "schedule": "",
+    "api_docs": "",
+    "seating:lookup": "?entry={moved_entry}",
+    "seating:poster": "",
+    "seating:draw_screen": "",
+    "seating:console": "",
+    "seating:moves": "",
+    "seating:table": "",
+    "rulings:page": "?event={event}",
+    "results:page": "",
+    "results:console": "",
+    "results:payouts": "",
+}
+
+# URL patterns left out, by name (a trailing ":" leaves out a whole namespace).
+SKIP = {
+    "admin:": "Django's own admin, for superusers only, styled and tested by Django",
+}
+
+# Pages allowed to be wider than a phone, and why.
+PHONE_WIDE: dict[str, str] = {}
+
+NAMES = [
+    "Ana Souza",
+    "Ben Okafor",
+    "Chen Wei",
+    "Dara Murphy",
+    "Elif Yilmaz",
+    "Farid Haddad",
+    "Greta Lind",
+    "Hiro Tanaka",
+    "Ines Duarte",
+    "Jonas Berg",
+    "Kofi Mensah",
+    "Lena Novak",
+    "Mateo Rossi",
+    "Nadia Karim",
+    "Oscar Reyes",
+    "Priya Nair",
+    "Quentin Moreau",
+    "Rosa Jimenez",
+    "Sam Lee",
+    "Tariq Aziz",
+    "Uma Patel",
+    "Viktor Petrov",
+    "Maximiliana Oberhauser-Wittgenstein",  # a long name must wrap, not widen the page
+    "Zoe Martin",
+]
+
+
+def populate() -> dict:
+    """An event from a published template: three tables of eight, seats drawn, the clock
+    running, two players out at table 1 and the move slip that balanced it. Returns the
+    values the URL parameters and query strings are filled from."""
+    from tdsystem.core.models import ApiToken
+    from tdsystem.events.services import Actor, clock_action, event_create
+    from tdsystem.results import services as results
+    from tdsystem.results.models import BustOut
+    from tdsystem.seating import services as seating
+    from tdsystem.seating.models import Entry, Move, TableDevice, VenueTable
+    from tdsystem.structures.models import Structure
+    from tdsystem.structures.services import templates_install
+
+    templates_install()
+    director = make_user("dora", "director")
+    device = make_user("table1", "table")
+    make_token(director)
+    actor = Actor.of(director)
+    template = Structure.objects.get(name="EPT Barcelona 2006, Day 1", is_template=True)
+    event = event_create(
+        name="Sunday Main Event",
+        template=template,
+        actor=actor,
+        buy_in=Decimal("200"),
+        fee=Decimal("20"),
+        seats_per_table=9,
+    )
+    seating.tables_setup(event=event, numbers=[1, 2, 3], seats=9, actor=actor)
+    seating.players_import(event_id=event.pk, names=NAMES, actor=actor)
+    seating.seats_draw(event=event, actor=actor, seed=2024)
+    clock_action(event_id=event.pk, action="start", actor=actor)
+    at_one = Entry.objects.filter(event=event, table__number=1).order_by("seat")
+    for entry in list(at_one[:2]):
+        results.bustout_record(event_id=event.pk, entry_ids=[entry.pk], actor=actor)
+    move = Move.objects.filter(event=event).select_related("entry").first()
+    assert move is not None, "two out at table 1 of three tables of eight makes a move"
+    TableDevice.objects.create(user=device, venue_table=VenueTable.objects.get(number=1))
+    return {
+        "users": {"director": director, "table": device},
+        "params": {
+            "event_id": event.pk,
+            "structure_id": template.pk,
+            "entry_id": Entry.objects.filter(event=event, status="active").first().pk,
+            "entry_action": "rebuy",
+            "number": 1,
+            "move_id": move.pk,
+            "bustout_id": BustOut.objects.filter(event=event).first().pk,
+            "token_id": ApiToken.objects.first().pk,
+            "fmt": "csv",
+        },
+        "query": {"event": event.pk, "moved_entry": move.entry.number},
+    }
+
+
+def user_of(callback) -> str | None:
+    """Who opens a view: None (anonymous) for a public one."""
+    right = rights(callback)
+    if right is None:
+        return None
+    return "table" if right == "table" else "director"
+
+
+def skipped(name: str) -> bool:
+    return any(name == s or (s.endswith(":") and name.startswith(s)) for s in SKIP)
+
+
+def classify(data: dict) -> tuple[dict[str, tuple[str, str | None]], list[str]]:
+    """{name: (url, user)} of the pages, and the problems met on the way."""
+    clients = {None: Client()}
+    for who, user in data["users"].items():
+        clients[who] = Client()
+        clients[who].force_login(user)
+    pages, problems = {}, []
+    for name, route, callback in walk():
+        if skipped(name):
+            continue
+        wanted = re.findall(r"<(?:\w+:)?(\w+)>", route)
+        values = {**data["params"], "action": data["params"]["entry_action"]}
+        missing = [p for p in wanted if p not in values]
+        if missing:
+            problems.append(f"{name}: no value for {missing}; add one in populate() or SKIP it")
+            continue
+        url = reverse(name, kwargs={p: values[p] for p in wanted})
+        who = user_of(callback)
+        response = clients[who].get(url)
+        kind = response.get("Content-Type", "")
+        if response.status_code == 405:
+            continue  # an action
+        if not kind.startswith("text/html"):
+            continue  # data (/healthz answers JSON with 503 while a part is down)
+        if response.status_code == 200:
+            if not response.content.lstrip()[:15].lower().startswith(b"<!doctype html"):
+                continue  # a fragment
+            if name not in PAGES:
+                problems.append(f"{name}: a new page; list it in PAGES (or SKIP, with a reason)")
+            pages[name] = (url + PAGES.get(name, "").format(**data["query"]), who)
+            continue
+        problems.append(f"{name}: GET {url} as {who or 'anonymous'} -> {response.status_code}")
+    for name in sorted(set(PAGES) - set(pages)):
+        problems.append(f"{name}: listed in PAGES but no longer answers as a page")
+    return pages, problems
+
+
+# The page's width: what scrolls sideways, and what an overflow: hidden body cuts off at the
+# right (the screens hide their overflow). With the outermost elements that stick out.
+WIDTH = """() => {
+  const inner = window.innerWidth;
+  const width = Math.max(document.scrollingElement.scrollWidth, document.body.scrollWidth);
+  const out = [...document.body.querySelectorAll("*")].filter(
+    (el) => el.getBoundingClientRect().right > inner + 1 && el.getClientRects().length);
+  const outer = out.filter((el) => !out.includes(el.parentElement)).slice(0, 5);
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
+    [...el.classList].map((c) => "." + c).join("");
+  return [width, inner, outer.map(name).join(", ")];
+}"""
+
+
+def check_page(context, base: str, name: str, url: str, size: str) -> list[str]:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    errors: list[str] = []
+    page = context.new_page()
+    page.on(
+        "console",
+        lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None,
+    )
+    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
+    try:
+        response = page.goto(base + url)
+        # Let HTMX load what it loads on page load; a page that polls may never go quiet.
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_load_state("networkidle", timeout=5000)
+        problems = []
+        if response is None or response.status != 200:
+            problems.append(f"answered {response.status if response else 'nothing'}")
+        problems += errors
+        if size == "phone" and name not in PHONE_WIDE:
+            width, inner, culprits = page.evaluate(WIDTH)
+            if width > inner + 1:
+                problems.append(
+                    f"wider than a phone: {width}px in {inner}px; sticking out: {culprits}"
+                )
+        screenshot(page, f"pages/{name.replace(':', '-')}-{size}", full_page=True)
+    finally:
+        page.close()
+    return [f"{name} ({size}, {url}): {p}" for p in problems]
+
+
+def test_every_page_opens_cleanly_at_tv_and_phone_sizes(live_server, chromium):
+    data = populate()
+    pages, failures = classify(data)
+    assert pages, "no HTML page found: the walk or the classification is broken"
+    contexts = {}
+    try:
+        for size, viewport in SIZES.items():
+            for name, (url, who) in sorted(pages.items()):
+                context = contexts.get((who, size))
+                if context is None:
+                    context = contexts[who, size] = chromium.new_context(viewport=viewport)
+                    if who is not None:
+                        page = context.new_page()
+                        login(page, live_server, data["users"][who].username, PASSWORD)
+                        page.close()
+                failures += check_page(context, live_server.url, name, url, size)
+    finally:
+        for context in contexts.values():
+            context.close()
+    assert not failures, f"{len(failures)} problems:\n" + "\n".join(failures)
+
+
+def test_the_skip_lists_say_why():
+    for name, reason in {**SKIP, **PHONE_WIDE}.items():
+        assert len(reason.split()) >= 4, f"{name}: give a reason"
+    assert not set(PHONE_WIDE) - set(PAGES), "PHONE_WIDE names a page that is not in PAGES"
