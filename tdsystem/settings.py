@@ -78,6 +78,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tdsystem.core.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -131,6 +132,10 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
         VAR_DIR.mkdir(exist_ok=True)
 elif _db["ENGINE"] == "django.db.backends.postgresql":
     _db["CONN_MAX_AGE"] = 0  # Django refuses pooling with persistent connections
+    # The pool checks a connection before handing it out (Django passes psycopg_pool's
+    # check_connection), so those a database restart broke are replaced instead of failing
+    # the requests that would have drawn them.
+    _db["CONN_HEALTH_CHECKS"] = True
     _db["OPTIONS"] = {
         "pool": {
             "min_size": envint("DB_POOL_MIN", "2"),

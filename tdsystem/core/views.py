@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -8,7 +11,8 @@ from django.views.decorators.http import require_GET
 from tdsystem.events.models import Event
 
 from .access import staff_required
-from .health import health
+from .health import check_broker, health
+from .middleware import database_unreachable
 
 
 @require_GET
@@ -24,8 +28,33 @@ def healthz(request: HttpRequest) -> JsonResponse:
     return JsonResponse(report, status=200 if report["ok"] else 503)
 
 
+def _banner_without_database(view: Callable) -> Callable:
+    """The banner must say the database is down when the staff check itself cannot reach
+    it. Only a request with a session cookie gets this far (without one, the check needs
+    no database and sends the visitor to the login page), and it learns no more than the
+    public /healthz tells."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Exception as exc:
+            if not database_unreachable(exc):
+                raise
+            broker_ok, broker_detail = check_broker()
+            report = {
+                "ok": False,
+                "database": {"ok": False, "detail": f"{type(exc).__name__}: {exc}"[:200]},
+                "broker": {"ok": broker_ok, "detail": broker_detail},
+            }
+            return render(request, "core/health_banner.html", {"health": report})
+
+    return wrapped
+
+
 @never_cache
 @require_GET
+@_banner_without_database
 @staff_required("console")
 def health_banner(request: HttpRequest) -> HttpResponse:
     return render(request, "core/health_banner.html", {"health": health()})
