@@ -16,6 +16,7 @@ from .seating_balance import (
     plan_after_elimination,
     plan_balance,
     plan_break,
+    settled,
     tables_to_halt,
 )
 from .seating_buttons import (
@@ -77,6 +78,7 @@ __all__ = [
     "plan_redraw",
     "redraw_due",
     "seat_new_entry",
+    "settled",
     "start_hands",
     "tables_to_halt",
 ]

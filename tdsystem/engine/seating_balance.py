@@ -219,6 +219,35 @@ def plan_break(
     return planner.plan()
 
 
+def settled(
+    counts: Sequence[tuple[int, int, int]],
+    *,
+    break_order: Sequence[int] = (),
+    threshold: int = 1,
+) -> bool:
+    """True when `plan_after_elimination` has nothing to do, judged from head counts.
+
+    `counts` holds (table number, seats, players) for the tables in play. Nothing is to
+    do when no table can break (the players do not fit the other tables' seats) and no
+    table is more than `threshold` short of the largest. False means a plan may move
+    someone (seat positions decide), so the caller reads the seats and plans: a cheap
+    test first, for the most common bust-out, which changes nothing.
+    """
+    _check_threshold(threshold)
+    playing = [(number, seats, count) for number, seats, count in counts if count > 0]
+    if len(playing) < 2:
+        return True
+    numbers = {number for number, _, _ in playing}
+    listed = [n for n in dict.fromkeys(break_order) if n in numbers]
+    closing = (listed or sorted(numbers, reverse=True))[0]
+    seats_of = {number: seats for number, seats, _ in playing}
+    players = sum(count for _, _, count in playing)
+    if players <= sum(seats_of.values()) - seats_of[closing]:
+        return False
+    most = max(count for _, _, count in playing)
+    return all(count >= most - threshold for _, _, count in playing)
+
+
 def plan_after_elimination(
     tables: Sequence[Table],
     *,

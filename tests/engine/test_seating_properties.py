@@ -19,6 +19,7 @@ from tdsystem.engine.seating import (
     plan_after_elimination,
     plan_break,
     seat_new_entry,
+    settled,
     start_hands,
 )
 
@@ -92,6 +93,39 @@ def assert_balance_deferred(plan, threshold):
                 balance_seat(table, "moving", movers=movers)
 
 
+def counts_of(tables) -> list[tuple[int, int, int]]:
+    return [(t.number, t.seats, t.count) for t in tables if t.occupants]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    layout=st.lists(st.tuples(st.integers(6, 10), st.integers(0, 10)), min_size=1, max_size=14),
+    threshold=st.sampled_from([1, 2, 3]),
+    rule=st.sampled_from(["dead", "moving"]),
+)
+def test_settled_answers_from_head_counts_what_the_full_plan_would(seed, layout, threshold, rule):
+    """`settled` is the cheap test before reading every seat: when it says nothing is to
+    do, the full plan moves nobody; when it says a table can break, one does."""
+    rng = random.Random(seed)
+    tables = []
+    for number, (seats, players) in enumerate(layout, start=1):
+        chosen = rng.sample(range(1, seats + 1), min(players, seats))
+        table = Table(number, seats, {seat: number * 100 + seat for seat in chosen})
+        tables.append(start_hands(table, rng) if table.count >= 2 else table)
+    break_order = rng.sample(range(1, len(tables) + 1), len(tables))
+    quiet = settled(counts_of(tables), break_order=break_order, threshold=threshold)
+    plan = plan_after_elimination(
+        tables, break_order=break_order, threshold=threshold, rng=rng, rule=rule
+    )
+    if quiet:
+        assert not plan.moves and not plan.broken
+    playing = [t for t in tables if t.occupants]
+    most = max((t.count for t in playing), default=0)
+    if not quiet and all(t.count >= most - threshold for t in playing):
+        assert plan.broken, "not settled with even tables means a table breaks"
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**32),
@@ -135,9 +169,12 @@ def test_it_keeps_every_rule_through_a_random_event(seed, players, seats, rule, 
             tables[index] = tables[index].with_entry(next_entry, placement.seat)
             active.add(next_entry)
             next_entry += 1
+        quiet = settled(counts_of(tables), break_order=break_order, threshold=threshold)
         plan = plan_after_elimination(
             tables, break_order=break_order, threshold=threshold, rng=rng, rule=rule
         )
+        if quiet:
+            assert not plan.moves and not plan.broken, "settled, yet the plan moves players"
         check_plan(tables, plan, rule)
         tables = list(plan.tables)
         problems = check_invariants(tables, active, threshold=threshold)
