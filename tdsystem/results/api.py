@@ -86,8 +86,12 @@ def record(request: HttpRequest, data: dict, event_id: int) -> JsonResponse:
         stacks=stacks,
         actor=Actor.of(request.api_user),
     )
-    moves = done.bustout.moves.select_related("entry__player").order_by("pk")
     rebalance = done.rebalance
+    moves = (
+        done.bustout.moves.select_related("entry__player").order_by("pk")
+        if rebalance and rebalance.moves
+        else []
+    )
     body = {
         "bustout": done.bustout.pk,
         "table": done.bustout.table_number,

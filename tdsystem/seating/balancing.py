@@ -9,9 +9,10 @@ out as move slips. Callers that bust a player run both in one transaction
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from tdsystem.engine import seating as rules
@@ -33,6 +34,7 @@ class Rebalance:
     seed: int
     moves: list[Move]
     broken: list[int]
+    before: dict[int, dict] = field(default_factory=dict)  # the written tables as they were
 
 
 def entry_eliminate(*, event_id: int, entry_id: int, actor: Actor) -> Entry:
@@ -85,8 +87,11 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
     """
     seed = new_seed(rng_seed)
     rng = random.Random(seed)
-    with transaction.atomic():
+    # No savepoint: a refusal here fails the caller's whole change, never half of it.
+    with transaction.atomic(savepoint=False):
         event = event_lock(event_id)
+        if _settled(event):
+            return Rebalance(None, seed, [], [])
         seatmap = SeatMap.read(event)
         tables = seatmap.engine_tables()
         if _redraw_due(event, tables) == 1:
@@ -111,7 +116,32 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
             summary=_summary(kind, applied.moves, applied.broken),
             data={"seed": seed, **applied.as_log()},
         )
-    return Rebalance(kind, seed, applied.moves, applied.broken)
+    return Rebalance(kind, seed, applied.moves, applied.broken, applied.before)
+
+
+def _settled(event: Event) -> bool:
+    """Nothing to break, balance or redraw, judged from head counts in one query.
+
+    Most bust-outs change nothing; this spares them reading every seat of the field.
+    """
+    rows = (
+        EventTable.objects.filter(event=event, in_play=True)
+        .order_by()
+        .values_list("number", "seats", "break_rank")
+        .annotate(players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+    )
+    rows = sorted(rows, key=lambda row: (row[2], -row[0]))
+    counts = [(number, seats, players) for number, seats, _, players in rows]
+    playing = [players for _, _, players in counts if players]
+    final = final_table_size(event)
+    if final is not None and len(playing) > 1 and sum(playing) <= final:
+        return False  # the final table redraw is due
+    return engine_call(
+        rules.settled,
+        counts,
+        break_order=[number for number, _, _ in counts],
+        threshold=event.balance_threshold,
+    )
 
 
 def entry_eliminate_and_rebalance(
@@ -152,7 +182,7 @@ def tables_redraw(
             summary=_summary("redraw", applied.moves, applied.broken),
             data={"seed": seed, "tables": table_count, **applied.as_log()},
         )
-    return Rebalance("redraw", seed, applied.moves, applied.broken)
+    return Rebalance("redraw", seed, applied.moves, applied.broken, applied.before)
 
 
 def final_table_size(event: Event) -> int | None:

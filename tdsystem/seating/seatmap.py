@@ -61,8 +61,33 @@ class TableRow:
     button: int | None
     small_blind: int | None
     big_blind: int | None
+    hand_number: int
+    sitting_out: list
 
-    FIELDS = ("pk", "number", "seats", "break_rank", "button", "small_blind", "big_blind")
+    FIELDS = (
+        "pk",
+        "number",
+        "seats",
+        "break_rank",
+        "button",
+        "small_blind",
+        "big_blind",
+        "hand_number",
+        "sitting_out",
+    )
+
+    def state(self) -> dict:
+        """What undo needs to put the table back as it was before a plan."""
+        return {
+            "number": self.number,
+            "hand_number": self.hand_number,
+            "button": self.button,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "seats": self.seats,
+            "sitting_out": list(self.sitting_out),
+            "break_rank": self.break_rank,
+        }
 
 
 @dataclass
@@ -171,6 +196,7 @@ class Applied:
 
     moves: list[Move]
     broken: list[int]
+    before: dict[int, dict]  # table number -> its state before the plan, for the tables it wrote
 
     def as_log(self) -> dict:
         return {
@@ -197,6 +223,7 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
         if table.number in broken or _positions(table) != before or table.seats != row.seats:
             changed[table.number] = table
     touched = set(changed) | {m.from_table for m in plan.moves} | {m.to_table for m in plan.moves}
+    before = {number: seatmap.by_number[number].state() for number in sorted(touched)}
     _lock_tables([seatmap.by_number[number].pk for number in touched])
     _lock_entries(seatmap, {m.entry: (m.from_table, m.from_seat) for m in plan.moves})
 
@@ -231,7 +258,7 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
         )
         for m in plan.moves
     )
-    return Applied(slips, sorted(broken))
+    return Applied(slips, sorted(broken), before)
 
 
 def _lock_tables(pks) -> None:

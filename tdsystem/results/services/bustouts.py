@@ -18,7 +18,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max
+from django.db.models import Max
 from django.utils import timezone
 
 from tdsystem.engine import clock as clockrules
@@ -28,6 +28,7 @@ from tdsystem.events.services import Actor, clock_action, log_record
 from tdsystem.seating.balancing import Rebalance, tables_rebalance
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable
+from tdsystem.seating.seatmap import update_rows
 
 from ..errors import ResultsError
 from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand
@@ -286,7 +287,8 @@ def _bust(
     # The group's earlier players first: their places may be the ones the new rows take.
     standings.write_changes([f for f in others if placed and placed.update(f)])
     try:
-        with transaction.atomic():
+        # No savepoint: a refusal fails the whole report (the caller's transaction).
+        with transaction.atomic(savepoint=False):
             Finish.objects.bulk_create(rows)
     except IntegrityError:
         # Only a change that skipped the event's lock can get here: the constraints hold.
@@ -302,7 +304,7 @@ def _bust(
     if players_left == 1:
         recorded.winner = _crown(event, plan, _after(fld, entries), hfh, bustout, actor, now)
     else:
-        recorded.rebalance = _rebalance(event, bustout, actor, rng_seed, players_left)
+        recorded.rebalance = _rebalance(event, bustout, actor, rng_seed)
         if hfh is not None:
             # A table that broke may have been the last one playing the hand.
             recorded.hfh_charge = handforhand.complete_if_done(event, hfh, actor, now)
@@ -389,9 +391,8 @@ def _leave_seats(entries: list[Entry], rows: list[Finish], now, chips_removed: i
         entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
         entry.busted_at, entry.place, entry.prize = now, row.place, row.prize
         entry.chips_removed += chips_removed
-    Entry.objects.bulk_update(
-        entries, ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
-    )
+    fields = ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
+    update_rows(Entry, fields, [(e.pk, *(getattr(e, name) for name in fields)) for e in entries])
 
 
 def _after(fld: standings.Field, entries: Sequence[Entry]) -> standings.Field:
@@ -423,21 +424,12 @@ def _new_group(event: Event, *, hfh_hand: int | None) -> BustOutGroup:
     return BustOutGroup.objects.create(event=event, seq=seq + 1, hfh_hand=hfh_hand)
 
 
-def _rebalance(
-    event: Event, bustout: BustOut, actor: Actor, rng_seed: int | None, players_left: int
-):
+def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | None):
     """Balance or break tables now, in this transaction; keep what undo needs.
 
-    Undo puts back the buttons and seats of the tables the rebalance changed. Balancing
-    moves players without touching buttons, so the tables are read beforehand only when
-    a table may break or the final table be drawn: when the players fit one table fewer.
+    Undo puts back the buttons and seats of the tables the rebalance changed, as the
+    seating service read them just before it wrote them.
     """
-    tables = EventTable.objects.filter(event=event, in_play=True)
-    room = tables.aggregate(n=Count("id"), seats=Max("seats"))
-    may_break = players_left <= max((room["n"] - 1) * (room["seats"] or 0), FINAL_TABLE_MAX)
-    if not may_break:
-        tables = tables.filter(number=bustout.table_number)
-    before = {row["number"]: row for row in tables.values("number", "hand_number", *TABLE_STATE)}
     try:
         result = tables_rebalance(event_id=event.pk, actor=actor, rng_seed=rng_seed)
     except SeatingError as exc:
@@ -451,7 +443,7 @@ def _rebalance(
         "kind": result.kind,
         "seed": result.seed,
         "broken": result.broken,
-        "tables": {str(n): before[n] for n in sorted(touched) if n in before},
+        "tables": {str(n): result.before[n] for n in sorted(touched) if n in result.before},
     }
     BustOut.objects.filter(pk=bustout.pk).update(rebalance=bustout.rebalance)
     return result
