@@ -74,3 +74,27 @@ def test_a_revoked_token_is_refused(client, event, director):
         HTTP_AUTHORIZATION=f"Bearer {raw}",
     )
     assert response.status_code == 401
+
+
+def test_a_token_records_its_last_use_to_the_minute(client, event, director):
+    from datetime import timedelta
+
+    raw = make_token(director)
+
+    def call() -> None:
+        response = client.post(
+            f"/api/events/{event.pk}/clock",
+            {"action": "pause"},
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {raw}",
+        )
+        assert response.status_code < 500
+
+    call()
+    first = ApiToken.objects.get().last_used_at
+    assert first is not None
+    call()  # within the minute: no write
+    assert ApiToken.objects.get().last_used_at == first
+    ApiToken.objects.update(last_used_at=first - timedelta(minutes=2))
+    call()
+    assert ApiToken.objects.get().last_used_at > first
