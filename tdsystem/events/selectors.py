@@ -8,7 +8,9 @@ from functools import lru_cache
 from time import monotonic
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Count, Q, Sum
+from django.utils import timezone
 
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
@@ -233,10 +235,47 @@ class _ShortCache:
 _screen_cache = _ShortCache()
 
 
+_CLOCK_FIELDS = ("status", "level_index", "ends_at", "remaining_ms", "version")
+
+
+def clock_read(event_id: int) -> Clock | None:
+    """The clock row, fresh: one small query without the ORM's compiling.
+
+    Hundreds of screens ask every second; building the query through the ORM cost
+    several times the query itself (0.8 ms of CPU against 0.1 ms, measured).
+    """
+    quote = connection.ops.quote_name
+    sql = "SELECT {} FROM {} WHERE {} = %s".format(
+        ", ".join(quote(name) for name in _CLOCK_FIELDS),
+        quote(Clock._meta.db_table),
+        quote(Clock._meta.pk.column),
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [event_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = dict(zip(_CLOCK_FIELDS, row, strict=True))
+    ends_at = values["ends_at"]
+    if isinstance(ends_at, str):
+        ends_at = Clock._meta.get_field("ends_at").to_python(ends_at)
+    if ends_at is not None and settings.USE_TZ and timezone.is_naive(ends_at):
+        ends_at = timezone.make_aware(ends_at, connection.timezone)  # SQLite: stored as UTC
+    values["ends_at"] = ends_at
+    return Clock(event_id=event_id, **values)
+
+
 def event_clock_payload(event_id: int, now: datetime) -> dict:
-    """Raises Event.DoesNotExist for an unknown event."""
-    event = Event.objects.select_related("clock").get(pk=event_id)
+    """Raises Event.DoesNotExist for an unknown event.
+
+    The clock row is read on every call; the event's own fields may be up to
+    SCREEN_CACHE_SECONDS old, like the field figures.
+    """
     ttl = settings.SCREEN_CACHE_SECONDS
+    clock = clock_read(event_id)
+    if clock is None:
+        raise Event.DoesNotExist(f"no event {event_id}")
+    event = _screen_cache.get(("event", event_id), ttl, lambda: Event.objects.get(pk=event_id))
     settings_key = (
         event.structure_id,
         event.betting,
@@ -250,7 +289,7 @@ def event_clock_payload(event_id: int, now: datetime) -> dict:
         ttl,
         lambda: {"moves": recent_moves(event.pk), **field_figures(event)},
     )
-    return clock_payload(event, event.clock, now, rows, extra)
+    return clock_payload(event, clock, now, rows, extra)
 
 
 def projected_starts(event: Event, clock: Clock, rows: list[Segment], now: datetime) -> list:

@@ -84,3 +84,20 @@ def test_tick_settles_overdue_clocks(event):
     with time_machine.travel(T0 + timedelta(seconds=601), tick=False):
         assert services.clocks_settle_due() == 1
     assert Clock.objects.get(pk=event.pk).level_index == 1
+
+
+def test_the_screens_fast_clock_read_matches_the_orm(event):
+    from tdsystem.events.selectors import clock_read
+
+    def same() -> None:
+        fast, orm = clock_read(event.pk), Clock.objects.get(pk=event.pk)
+        for name in ("status", "level_index", "ends_at", "remaining_ms", "version"):
+            assert getattr(fast, name) == getattr(orm, name), name
+
+    same()  # not started: no end time
+    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    same()  # running: an aware end time
+    assert clock_read(event.pk).ends_at.tzinfo is not None
+    services.clock_action(event_id=event.pk, action="pause", actor=services.Actor())
+    same()
+    assert clock_read(10**9) is None
