@@ -48,4 +48,4 @@ ci:
 	bash .ci/run
 
 clean:
-	rm -rf var/test-*.sqlite3* var/screenshots .pytest_cache
+	rm -rf var/test-*.sqlite3* var/screenshots var/screenshots.tar.gz .pytest_cache

@@ -1,0 +1,16 @@
+"""gunicorn settings for tdsystem: `gunicorn tdsystem.wsgi`, run from the project directory,
+reads this file. Options on the command line override it; so do these variables:
+WEB_BIND (127.0.0.1:8000), WEB_WORKERS (3), WEB_THREADS (8).
+"""
+
+from __future__ import annotations
+
+import os
+
+bind = os.environ.get("WEB_BIND", "127.0.0.1:8000")
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_WORKERS", "3"))
+threads = int(os.environ.get("WEB_THREADS", "8"))
+keepalive = 30  # clock screens poll every second on one connection
+backlog = 2048
+timeout = 30
