@@ -47,7 +47,11 @@ def check_worker() -> tuple[bool, str]:
 
 
 def health() -> dict:
-    parts = {"database": check_database(), "broker": check_broker(), "worker": check_worker()}
+    database = check_database()
+    # The worker's heartbeat lives in the database: without it there is nothing to read,
+    # and asking again would make the answer wait for the pool's timeout a second time.
+    worker = check_worker() if database[0] else (False, "unknown: the database is unreachable")
+    parts = {"database": database, "broker": check_broker(), "worker": worker}
     return {
         "ok": all(ok for ok, _ in parts.values()),
         **{name: {"ok": ok, "detail": detail} for name, (ok, detail) in parts.items()},

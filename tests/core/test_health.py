@@ -48,3 +48,15 @@ def test_the_console_shows_a_banner_while_a_part_is_down(client, director, monke
     assert b"No Celery worker" in response.content
     heartbeat()
     assert b"health-banner" not in client.get("/health/banner").content
+
+
+def test_with_the_database_down_the_worker_is_not_asked_for(monkeypatch):
+    """The heartbeat is in the database: one wait for an unreachable database, not two."""
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    monkeypatch.setattr(health, "check_database", lambda: (False, "OperationalError: gone"))
+    asked = []
+    monkeypatch.setattr(health, "check_worker", lambda: asked.append(1) or (True, "ok"))
+    report = health.health()
+    assert asked == []
+    assert report["ok"] is False
+    assert report["worker"] == {"ok": False, "detail": "unknown: the database is unreachable"}
