@@ -7,6 +7,7 @@ walking, so tables count them where they come from until the floor confirms the 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -214,11 +215,41 @@ def table_view(event: Event, number: int) -> TableCard | None:
     return card
 
 
+CONSOLE_TABLES = 36  # table cards on one page of the console (2, 3, 4 or 6 across)
+
+
+@dataclass
+class Tally:
+    """A table in play as the field-wide figures need it: its players counted, no names."""
+
+    number: int
+    seats: int
+    count: int
+    present: int
+    table_id: int = 0
+    short: bool = False
+    halt: bool = False
+
+    @property
+    def occupants(self) -> bool:
+        """What `break_sequence` and `redraw_refusal` ask of a table: does anyone sit there."""
+        return self.count > 0
+
+
+@dataclass
+class PageLink:
+    page: int
+    first: int  # the lowest and highest table number on that page
+    last: int
+    current: bool = False
+
+
 @dataclass
 class Overview:
-    """The seating console: every table in play and the state of the field."""
+    """The seating console: one page of table cards and the state of the whole field."""
 
-    cards: list[TableCard]
+    cards: list[TableCard]  # the tables of the page shown, by number
+    tables: int  # tables in play
     pending: list[Move]
     players: int
     unseated: int
@@ -232,60 +263,152 @@ class Overview:
     short: list[int]
     redraws: dict[int, str | None]  # tables -> why not (None: possible)
     final_table_size: int | None
+    breaking: int | None = None  # the table marked "breaks next"
+    page: int = 1
+    pages: int = 1
+    pager: list[PageLink | None] = field(default_factory=list)  # None: pages left out
+    marked: int | None = None  # the table asked for, highlighted on its page
+    refused: str = ""  # why the page or table asked for is not the one shown
+
+    @property
+    def paged(self) -> bool:
+        return self.pages > 1
+
+    @property
+    def previous(self) -> int | None:
+        return self.page - 1 if self.page > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.page + 1 if self.page < self.pages else None
 
 
-def seating_overview(event: Event) -> Overview:
+def _tallies(event: Event, pending: list[Move]) -> tuple[list[Tally], dict[int, int]]:
+    """Every table in play, by number, with its players counted (one row a table)."""
+    rows = (
+        EventTable.objects.filter(event=event, in_play=True)
+        .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+        .order_by("number")
+        .values_list("pk", "number", "seats", "break_rank", "n")
+    )
+    # As on the cards: a seat a slip leads to is not taken yet, one it leaves still is.
+    arriving = Counter(table for table, _ in {(m.to_table, m.to_seat) for m in pending})
+    leaving = Counter(move.from_table for move in pending)
+    tallies, ranks = [], {}
+    for pk, number, seats, rank, count in rows:
+        present = count - arriving[number] + leaving[number]
+        tallies.append(Tally(number, seats, count, present, table_id=pk))
+        ranks[number] = rank
+    return tallies, ranks
+
+
+def _pager(tallies: list[Tally], page: int, pages: int, size: int) -> list[PageLink | None]:
+    """The first and last pages, and two either side of the one shown."""
+    shown = {1, pages, *range(page - 2, page + 3)}
+    links: list[PageLink | None] = []
+    for number in range(1, pages + 1):
+        if number not in shown:
+            if links and links[-1] is not None:
+                links.append(None)
+            continue
+        chunk = tallies[(number - 1) * size : number * size]
+        links.append(PageLink(number, chunk[0].number, chunk[-1].number, number == page))
+    return links
+
+
+def seating_overview(
+    event: Event,
+    *,
+    page: int = 1,
+    table: int | None = None,
+    mark: int | None = None,
+    size: int = CONSOLE_TABLES,
+) -> Overview:
+    """The console for page `page` of the tables in play (by number), or for the page
+    holding table `table` (marked). `mark` marks a table if it is on the page shown.
+    Reads one row per table in play for the field's figures, and the seats and players
+    of the page's tables only."""
     from .balancing import final_table_size, redraw_refusal
 
-    tables = sorted(
-        EventTable.objects.filter(event=event, in_play=True).order_by(),
-        key=lambda t: (t.break_rank, -t.number),
-    )
-    entries = list(
-        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
-        .select_related("player")
-        .order_by()
-    )
     pending = list(
         Move.objects.filter(event=event, acknowledged_at__isnull=True)
         .select_related("entry__player")
         .order_by("pk")
     )
+    tallies, ranks = _tallies(event, pending)
     figures = Entry.objects.filter(event=event).aggregate(
         entries=Count("id"),
         active=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
         unseated=Count("id", filter=Q(status=Entry.Status.ACTIVE, table__isnull=True)),
         pool=Sum("paid"),
     )
-    cards = _cards(event, tables, entries, pending)
-    playing = [card for card in cards if card.count]
-    engine_tables = [
-        engine_table(c.table, [(r.seat, r.entry.pk) for r in c.rows if r.entry]) for c in cards
-    ]
-    sequence = rules.break_sequence(engine_tables, [t.number for t in tables])
-    most_present = max((card.present for card in playing), default=0)
-    most = max((card.count for card in playing), default=0)
-    for card in playing:
-        card.halt = most_present - card.present >= rules.HALT_SHORT_BY
-        card.short = most - card.count > event.balance_threshold
-        card.breaks_next = bool(sequence) and card.number == sequence[0]
+    in_break_order = sorted(tallies, key=lambda t: (ranks[t.number], -t.number))
+    sequence = rules.break_sequence(in_break_order, [t.number for t in in_break_order])
+    playing = [tally for tally in tallies if tally.count]
+    most_present = max((tally.present for tally in playing), default=0)
+    most = max((tally.count for tally in playing), default=0)
+    for tally in playing:
+        tally.halt = most_present - tally.present >= rules.HALT_SHORT_BY
+        tally.short = most - tally.count > event.balance_threshold
     next_break = sequence[0] if len(sequence) > 1 else None
     breaks_at = None
     if next_break is not None:
-        breaks_at = sum(c.table.seats for c in playing if c.number != next_break)
+        breaks_at = sum(t.seats for t in playing if t.number != next_break)
+
+    pages = max(1, -(-len(tallies) // size))
+    marked, refused = None, ""
+    if table is not None:
+        where = next((i for i, t in enumerate(tallies) if t.number == table), None)
+        if where is None:
+            refused = f"Table {table} is not in play."
+        else:
+            page, marked = where // size + 1, table
+    if page > pages:
+        refused = refused or f"There is no page {page}: the tables fill {pages}."
+        page = pages
+    page = max(page, 1)
+    shown = tallies[(page - 1) * size : page * size]
+    if marked is None and any(tally.number == mark for tally in shown):
+        marked = mark
+    cards = _page_cards(event, shown, pending)
+    flags = {t.number: t for t in shown}
+    for card in cards:
+        card.halt, card.short = flags[card.number].halt, flags[card.number].short
+        card.breaks_next = bool(sequence) and card.number == sequence[0]
     return Overview(
-        cards=sorted(cards, key=lambda card: card.number),
+        cards=cards,
+        tables=len(tallies),
         pending=pending,
         players=figures["active"] or 0,
         unseated=figures["unseated"] or 0,
         busted=(figures["entries"] or 0) - (figures["active"] or 0),
         entries=figures["entries"] or 0,
         prize_pool=figures["pool"] or 0,
-        break_order=[t.number for t in tables],
+        break_order=[t.number for t in in_break_order],
         next_break=next_break,
         breaks_at=breaks_at,
-        halted=[c.number for c in playing if c.halt],
-        short=[c.number for c in playing if c.short],
-        redraws={k: redraw_refusal(event, engine_tables, k) for k in (3, 2, 1)},
+        halted=[t.number for t in playing if t.halt],
+        short=[t.number for t in playing if t.short],
+        redraws={k: redraw_refusal(event, in_break_order, k) for k in (3, 2, 1)},
         final_table_size=final_table_size(event),
+        breaking=sequence[0] if sequence else None,
+        page=page,
+        pages=pages,
+        pager=_pager(tallies, page, pages, size) if pages > 1 else [],
+        marked=marked,
+        refused=refused,
     )
+
+
+def _page_cards(event: Event, shown: list[Tally], pending: list[Move]) -> list[TableCard]:
+    """The cards of the tables on one page: their rows and players, nobody else's."""
+    ids = [tally.table_id for tally in shown]
+    if not ids:
+        return []
+    tables = list(EventTable.objects.filter(pk__in=ids).order_by("number"))
+    entries = list(
+        Entry.objects.filter(table_id__in=ids, status=Entry.Status.ACTIVE)
+        .select_related("player")
+        .order_by()
+    )
+    return _cards(event, tables, entries, pending)

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import trigger_client_event
+from django_htmx.http import push_url, trigger_client_event
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.events.models import Event
@@ -49,9 +49,21 @@ def _event(event_id: int) -> Event:
     return get_object_or_404(Event, pk=event_id)
 
 
-def _context(event: Event, **extra) -> dict:
-    overview = SimpleLazyObject(lambda: selectors.seating_overview(event))
+def _context(event: Event, *, page: int = 1, table=None, mark=None, **extra) -> dict:
+    overview = SimpleLazyObject(
+        lambda: selectors.seating_overview(event, page=page, table=table, mark=mark)
+    )
     return {"event": event, "overview": overview, **extra}
+
+
+def _number(raw: str, what: str) -> tuple[int | None, str]:
+    """A positive whole number typed or put in the URL, or why it is not one."""
+    raw = raw.strip().lstrip("#").strip()
+    if not raw:
+        return None, ""
+    if raw.isascii() and raw.isdigit() and 0 < int(raw) < 100_000:
+        return int(raw), ""
+    return None, f"“{raw[:12]}” is not a {what}."
 
 
 def _answer(request, event, part: str, error: str | None, message: str | None, **extra):
@@ -79,12 +91,27 @@ def console(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     part = request.GET.get("part")
     template = f"{CONSOLE}#{part}" if request.htmx and part in CONSOLE_PARTS else CONSOLE
+    # The table grid: ?tables=<page>, or ?table=<number> for the page holding that table
+    # (marked); ?mark=<number> keeps a table marked while the grid refreshes.
+    page, page_error = _number(request.GET.get("tables", ""), "page number")
+    table, table_error = _number(request.GET.get("table", ""), "table number")
+    mark, _ = _number(request.GET.get("mark", ""), "table number")
     seats = event.tables.filter(in_play=True).values_list("seats", flat=True).first()
     forms = {
         "register_form": RegisterForm(),
         "tables_form": TablesForm(initial={"seats": seats or event.seats_per_table}),
     }
-    return render(request, template, _context(event, **forms))
+    grid_error = table_error or page_error
+    context = _context(
+        event, page=page or 1, table=table, mark=mark, grid_error=grid_error, **forms
+    )
+    response = render(request, template, context)
+    jumped = request.htmx and part == "tables" and request.htmx.trigger != "tables"
+    if jumped and table and context["overview"].marked == table:
+        # A jump to a table (not the grid refreshing itself): the address bar keeps it,
+        # so reload and back show it again.
+        push_url(response, f"{reverse('seating:console', args=[event.pk])}?table={table}")
+    return response
 
 
 @require_POST
