@@ -323,11 +323,12 @@ def seating_overview(
     table: int | None = None,
     mark: int | None = None,
     size: int = CONSOLE_TABLES,
+    cards: bool = True,
 ) -> Overview:
     """The console for page `page` of the tables in play (by number), or for the page
     holding table `table` (marked). `mark` marks a table if it is on the page shown.
     Reads one row per table in play for the field's figures, and the seats and players
-    of the page's tables only."""
+    of the page's tables only (none without `cards`: the status card, the slips)."""
     from .balancing import final_table_size, redraw_refusal
 
     pending = list(
@@ -370,13 +371,13 @@ def seating_overview(
     shown = tallies[(page - 1) * size : page * size]
     if marked is None and any(tally.number == mark for tally in shown):
         marked = mark
-    cards = _page_cards(event, shown, pending)
+    page_cards = _page_cards(event, shown, pending) if cards else []
     flags = {t.number: t for t in shown}
-    for card in cards:
+    for card in page_cards:
         card.halt, card.short = flags[card.number].halt, flags[card.number].short
         card.breaks_next = bool(sequence) and card.number == sequence[0]
     return Overview(
-        cards=cards,
+        cards=page_cards,
         tables=len(tallies),
         pending=pending,
         players=figures["active"] or 0,

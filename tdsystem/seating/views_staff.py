@@ -49,9 +49,12 @@ def _event(event_id: int) -> Event:
     return get_object_or_404(Event, pk=event_id)
 
 
-def _context(event: Event, *, page: int = 1, table=None, mark=None, **extra) -> dict:
+def _context(
+    event: Event, *, page: int = 1, table=None, mark=None, cards: bool = False, **extra
+) -> dict:
+    """The console's context; `cards` for the table grid, the only part that shows seats."""
     overview = SimpleLazyObject(
-        lambda: selectors.seating_overview(event, page=page, table=table, mark=mark)
+        lambda: selectors.seating_overview(event, page=page, table=table, mark=mark, cards=cards)
     )
     return {"event": event, "overview": overview, **extra}
 
@@ -103,7 +106,13 @@ def console(request: HttpRequest, event_id: int) -> HttpResponse:
     }
     grid_error = table_error or page_error
     context = _context(
-        event, page=page or 1, table=table, mark=mark, grid_error=grid_error, **forms
+        event,
+        page=page or 1,
+        table=table,
+        mark=mark,
+        cards=template == CONSOLE or part == "tables",
+        grid_error=grid_error,
+        **forms,
     )
     response = render(request, template, context)
     jumped = request.htmx and part == "tables" and request.htmx.trigger != "tables"
