@@ -9,10 +9,11 @@ from django.contrib.auth import views as auth_views
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from .access import DIRECTOR, roles_of, staff_required
+from .access import DIRECTOR, has_right, roles_of, staff_required
 from .models import ApiToken, LoginFailure, hash_token
 
 WINDOW = timedelta(minutes=15)
@@ -45,6 +46,13 @@ class LoginView(auth_views.LoginView):
                 status=429,
             )
         return super().post(request, *args, **kwargs)
+
+    def get_default_redirect_url(self) -> str:
+        """Staff go to the console; a table device to its table (it has no console)."""
+        user = self.request.user
+        if not has_right(user, "console") and has_right(user, "table"):
+            return reverse("seating:device_home")
+        return super().get_default_redirect_url()
 
     def form_invalid(self, form):
         LoginFailure.objects.create(

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api, views, views_staff
+from . import api, views, views_device, views_staff
 
 app_name = "seating"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("events/<int:event_id>/seats/poster/", views.seat_poster, name="poster"),
     path("events/<int:event_id>/seats/draw/", views.draw_screen, name="draw_screen"),
     # Staff: the seating console, move slips, table pages
+    path("console/my-table/", views_device.device_home, name="device_home"),
     path(SEATING, views_staff.console, name="console"),
     path(SEATING + "register", views_staff.register, name="register"),
     path(SEATING + "register-many", views_staff.register_many, name="register_many"),

@@ -63,6 +63,8 @@ PAGES = {
 # URL patterns left out, by name (a trailing ":" leaves out a whole namespace).
 SKIP = {
     "admin:": "Django's own admin, for superusers only, styled and tested by Django",
+    "seating:device_home": "a table device's landing: a redirect to its table page (covered "
+    "here); its waiting page is shot in test_device_landing.py",
 }
 
 # Pages allowed to be wider than a phone, and why.

@@ -1,0 +1,50 @@
+"""A table device logs in and lands on its own table, not on a console it may not open."""
+
+from __future__ import annotations
+
+import pytest
+
+from tdsystem.seating.models import EventTable, TableDevice, VenueTable
+from tdsystem.seating.testing import arrange
+from tests.personas import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def log_in(client, user):
+    return client.post("/login/", {"username": user.username, "password": PASSWORD})
+
+
+def test_a_table_device_lands_on_its_table_in_the_event_playing_there(client, event, table_device):
+    arrange(event, {5: [1, 2, 3], 7: [1, 2, 3]}, positions={5: (1, 2, 3), 7: (1, 2, 3)})
+    venue = EventTable.objects.get(event=event, number=7).venue_table
+    TableDevice.objects.create(user=table_device, venue_table=venue)
+    landing = log_in(client, table_device)
+    assert landing.status_code == 302 and landing["Location"] == "/console/my-table/"
+    page = client.get("/console/my-table/", follow=True)
+    assert page.redirect_chain[-1][0] == f"/console/events/{event.pk}/tables/7/"
+    assert page.status_code == 200 and "Table 7" in page.content.decode()
+
+
+def test_a_device_whose_table_plays_no_event_waits_on_a_page_that_says_so(client, table_device):
+    TableDevice.objects.create(
+        user=table_device, venue_table=VenueTable.objects.create(number=12, seats=9)
+    )
+    log_in(client, table_device)
+    page = client.get("/console/my-table/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Table 12" in text and "No event is playing at this table" in text
+
+
+def test_staff_still_land_on_the_console(client, director, floor_person):
+    assert log_in(client, director)["Location"] == "/console/"
+    assert client.get("/console/my-table/")["Location"] == "/console/"  # not a device
+    client.logout()
+    assert log_in(client, floor_person)["Location"] == "/console/"
+    assert client.get("/console/my-table/").status_code == 403  # no table right
+
+
+def test_a_login_with_a_next_page_goes_there(client, table_device):
+    response = client.post("/login/?next=/api/docs", {"username": "table7", "password": PASSWORD})
+    assert response["Location"] == "/api/docs"
