@@ -26,6 +26,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tdsystem.core.management.commands.loaddemo import PLAYERS as DEMO_PLAYERS
 from tests.browser.conftest import PHONE, TV, login, screenshot
 from tests.personas import PASSWORD, make_token, make_user
 from tests.views.test_access_walk import rights, walk
@@ -70,32 +71,8 @@ SKIP = {
 # Pages allowed to be wider than a phone, and why.
 PHONE_WIDE: dict[str, str] = {}
 
-NAMES = [
-    "Ana Souza",
-    "Ben Okafor",
-    "Chen Wei",
-    "Dara Murphy",
-    "Elif Yilmaz",
-    "Farid Haddad",
-    "Greta Lind",
-    "Hiro Tanaka",
-    "Ines Duarte",
-    "Jonas Berg",
-    "Kofi Mensah",
-    "Lena Novak",
-    "Mateo Rossi",
-    "Nadia Karim",
-    "Oscar Reyes",
-    "Priya Nair",
-    "Quentin Moreau",
-    "Rosa Jimenez",
-    "Sam Lee",
-    "Tariq Aziz",
-    "Uma Patel",
-    "Viktor Petrov",
-    "Maximiliana Oberhauser-Wittgenstein",  # a long name must wrap, not widen the page
-    "Zoe Martin",
-]
+# The demo's players, with one long name: it must wrap, not widen the page.
+NAMES = [*DEMO_PLAYERS[:22], "Maximiliana Oberhauser-Wittgenstein", "Zoe Martin"]
 
 
 def populate() -> dict:

@@ -155,6 +155,17 @@ class PostgresCluster:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def skip_without_private_postgres() -> None:
+    """Skip the test when this machine cannot run a PostgreSQL cluster of the test's own."""
+    import pytest
+
+    missing = PostgresCluster.available() or (
+        None if shutil.which("runuser") or os.geteuid() else "runuser is missing"
+    )
+    if missing:
+        pytest.skip(f"cannot run a private PostgreSQL: {missing}")
+
+
 class WebServer:
     """gunicorn (gthread, one process) on the given environment: the system as deployed."""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -18,7 +17,7 @@ import pytest
 
 from tests.worker import wait_for
 
-from .servers import PostgresCluster, WebServer, http, manage
+from .servers import PostgresCluster, WebServer, http, manage, skip_without_private_postgres
 
 pytestmark = [pytest.mark.postgres]
 
@@ -70,11 +69,7 @@ class Staff:
 def test_staff_see_the_database_outage_and_it_recovers_by_itself(tmp_path):
     from tests.personas import PASSWORD
 
-    missing = PostgresCluster.available() or (
-        None if shutil.which("runuser") or os.geteuid() else "runuser is missing"
-    )
-    if missing:
-        pytest.skip(f"cannot run a private PostgreSQL: {missing}")
+    skip_without_private_postgres()
     with PostgresCluster() as cluster:
         env = os.environ | {
             "DATABASE_URL": cluster.createdb("tdsystem_outage"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from datetime import datetime, timedelta
 
@@ -21,7 +20,15 @@ import pytest
 from tests.worker import wait_for
 
 from . import watch_clock
-from .servers import PostgresCluster, RedisServer, WebServer, http, manage, private_worker
+from .servers import (
+    PostgresCluster,
+    RedisServer,
+    WebServer,
+    http,
+    manage,
+    private_worker,
+    skip_without_private_postgres,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.worker]
 
@@ -45,11 +52,7 @@ def _sql(url: str, query: str, *args):
 
 
 def test_a_running_clock_catches_up_the_levels_it_missed_while_postgresql_was_down(tmp_path):
-    missing = PostgresCluster.available() or (
-        None if shutil.which("runuser") or os.geteuid() else "runuser is missing"
-    )
-    if missing:
-        pytest.skip(f"cannot run a private PostgreSQL: {missing}")
+    skip_without_private_postgres()
     with PostgresCluster() as cluster, RedisServer() as broker:
         url = cluster.createdb("tdsystem_clock_fault")
         env = os.environ | {

@@ -6,14 +6,13 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import threading
 import time
 
 import psycopg
 import pytest
 
-from .servers import PostgresCluster, WebServer, http, manage
+from .servers import PostgresCluster, WebServer, http, manage, skip_without_private_postgres
 
 pytestmark = [pytest.mark.postgres]
 
@@ -86,11 +85,7 @@ class Floor:
 
 
 def test_no_bust_out_is_lost_or_doubled_when_postgresql_restarts(tmp_path):
-    missing = PostgresCluster.available() or (
-        None if shutil.which("runuser") or os.geteuid() else "runuser is missing"
-    )
-    if missing:
-        pytest.skip(f"cannot run a private PostgreSQL: {missing}")
+    skip_without_private_postgres()
     with PostgresCluster() as cluster:
         env = os.environ | {
             "DATABASE_URL": cluster.createdb("tdsystem_fault"),
