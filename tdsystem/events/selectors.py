@@ -244,6 +244,8 @@ def clock_read(event_id: int) -> Clock | None:
     Hundreds of screens ask every second; building the query through the ORM cost
     several times the query itself (0.8 ms of CPU against 0.1 ms, measured).
     """
+    if not -(2**63) <= event_id < 2**63:
+        return None  # no such row, and SQLite's driver would refuse the number
     quote = connection.ops.quote_name
     sql = "SELECT {} FROM {} WHERE {} = %s".format(
         ", ".join(quote(name) for name in _CLOCK_FIELDS),
