@@ -12,7 +12,6 @@ import random
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
 from tdsystem.engine import seating as rules
@@ -21,7 +20,7 @@ from tdsystem.events.services import Actor, log_record
 
 from .errors import SeatingError
 from .models import Entry, EventTable, Move
-from .seatmap import SeatMap, engine_call, event_lock, new_seed, plan_apply
+from .seatmap import SeatMap, engine_call, event_lock, head_counts, new_seed, plan_apply
 
 REDRAW_TABLE_COUNTS = (1, 2, 3)
 
@@ -124,14 +123,8 @@ def _settled(event: Event) -> bool:
 
     Most bust-outs change nothing; this spares them reading every seat of the field.
     """
-    rows = (
-        EventTable.objects.filter(event=event, in_play=True)
-        .order_by()
-        .values_list("number", "seats", "break_rank")
-        .annotate(players=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
-    )
-    rows = sorted(rows, key=lambda row: (row[2], -row[0]))
-    counts = [(number, seats, players) for number, seats, _, players in rows]
+    tables = sorted(head_counts(event), key=lambda t: (t.break_rank, -t.number))
+    counts = [(t.number, t.seats, t.players) for t in tables]
     playing = [players for _, _, players in counts if players]
     final = final_table_size(event)
     if final is not None and len(playing) > 1 and sum(playing) <= final:

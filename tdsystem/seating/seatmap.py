@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.db import connection
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from tdsystem.engine import seating as rules
@@ -48,6 +48,29 @@ def event_lock(event_id: int) -> Event:
 
 def next_entry_number(event: Event) -> int:
     return (Entry.objects.filter(event=event).aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+@dataclass(frozen=True)
+class HeadCount:
+    """A table in play with its active players counted: no seats, no names."""
+
+    pk: int
+    number: int
+    seats: int
+    break_rank: int
+    players: int
+
+
+def head_counts(event: Event) -> list[HeadCount]:
+    """The event's tables in play, by number, with their players counted: one query, one
+    row a table, whatever the size of the field."""
+    rows = (
+        EventTable.objects.filter(event=event, in_play=True)
+        .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+        .order_by("number")
+        .values_list("pk", "number", "seats", "break_rank", "n")
+    )
+    return [HeadCount(*row) for row in rows]
 
 
 @dataclass

@@ -18,7 +18,7 @@ from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
 from .models import Entry, EventTable, Move
-from .seatmap import engine_table
+from .seatmap import engine_table, head_counts
 
 SLIP_MINUTES = 5
 
@@ -285,20 +285,14 @@ class Overview:
 
 def _tallies(event: Event, pending: list[Move]) -> tuple[list[Tally], dict[int, int]]:
     """Every table in play, by number, with its players counted (one row a table)."""
-    rows = (
-        EventTable.objects.filter(event=event, in_play=True)
-        .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
-        .order_by("number")
-        .values_list("pk", "number", "seats", "break_rank", "n")
-    )
     # As on the cards: a seat a slip leads to is not taken yet, one it leaves still is.
     arriving = Counter(table for table, _ in {(m.to_table, m.to_seat) for m in pending})
     leaving = Counter(move.from_table for move in pending)
     tallies, ranks = [], {}
-    for pk, number, seats, rank, count in rows:
-        present = count - arriving[number] + leaving[number]
-        tallies.append(Tally(number, seats, count, present, table_id=pk))
-        ranks[number] = rank
+    for t in head_counts(event):
+        present = t.players - arriving[t.number] + leaving[t.number]
+        tallies.append(Tally(t.number, t.seats, t.players, present, table_id=t.pk))
+        ranks[t.number] = t.break_rank
     return tallies, ranks
 
 
