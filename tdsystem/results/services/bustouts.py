@@ -436,14 +436,12 @@ def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | Non
         raise ResultsError(f"the tables could not be balanced: {exc}") from exc
     if result.kind is None:
         return result
-    touched = {m.from_table for m in result.moves} | {m.to_table for m in result.moves}
-    touched |= set(result.broken)
     BustOutMove.objects.bulk_create(BustOutMove(bustout=bustout, move=m) for m in result.moves)
     bustout.rebalance = {
         "kind": result.kind,
         "seed": result.seed,
         "broken": result.broken,
-        "tables": {str(n): result.before[n] for n in sorted(touched) if n in result.before},
+        "tables": {str(number): state for number, state in result.before.items()},
     }
     BustOut.objects.filter(pk=bustout.pk).update(rebalance=bustout.rebalance)
     return result
