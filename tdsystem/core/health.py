@@ -46,8 +46,9 @@ def check_worker() -> tuple[bool, str]:
     return True, f"heartbeat {seconds} s ago"
 
 
-def health() -> dict:
-    database = check_database()
+def health(database: tuple[bool, str] | None = None) -> dict:
+    """The parts' state; `database` when it is already known (a failed query said so)."""
+    database = database or check_database()
     # The worker's heartbeat lives in the database: without it there is nothing to read,
     # and asking again would make the answer wait for the pool's timeout a second time.
     worker = check_worker() if database[0] else (False, "unknown: the database is unreachable")

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET
 from tdsystem.events.models import Event
 
 from .access import staff_required
-from .health import check_broker, health
+from .health import health
 from .middleware import database_unreachable
 
 
@@ -41,12 +41,7 @@ def _banner_without_database(view: Callable) -> Callable:
         except Exception as exc:
             if not database_unreachable(exc):
                 raise
-            broker_ok, broker_detail = check_broker()
-            report = {
-                "ok": False,
-                "database": {"ok": False, "detail": f"{type(exc).__name__}: {exc}"[:200]},
-                "broker": {"ok": broker_ok, "detail": broker_detail},
-            }
+            report = health(database=(False, f"{type(exc).__name__}: {exc}"[:200]))
             return render(request, "core/health_banner.html", {"health": report})
 
     return wrapped
