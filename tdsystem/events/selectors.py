@@ -238,6 +238,16 @@ _screen_cache = _ShortCache()
 _CLOCK_FIELDS = ("status", "level_index", "ends_at", "remaining_ms", "version")
 
 
+@lru_cache(maxsize=4)
+def _clock_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    return "SELECT {} FROM {} WHERE {} = %s".format(
+        ", ".join(quote(name) for name in _CLOCK_FIELDS),
+        quote(Clock._meta.db_table),
+        quote(Clock._meta.pk.column),
+    )
+
+
 def clock_read(event_id: int) -> Clock | None:
     """The clock row, fresh: one small query without the ORM's compiling.
 
@@ -246,14 +256,8 @@ def clock_read(event_id: int) -> Clock | None:
     """
     if not -(2**63) <= event_id < 2**63:
         return None  # no such row, and SQLite's driver would refuse the number
-    quote = connection.ops.quote_name
-    sql = "SELECT {} FROM {} WHERE {} = %s".format(
-        ", ".join(quote(name) for name in _CLOCK_FIELDS),
-        quote(Clock._meta.db_table),
-        quote(Clock._meta.pk.column),
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [event_id])
+        cursor.execute(_clock_sql(connection.vendor), [event_id])
         row = cursor.fetchone()
     if row is None:
         return None
