@@ -6,13 +6,12 @@ event console open when the database crashes, and still has it open when it is b
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import pytest
 
 from tests.browser.conftest import TABLET, login, screenshot
-from tests.faults.servers import PostgresCluster, WebServer, manage, skip_without_private_postgres
+from tests.faults.servers import WebServer, manage, private_postgres
 from tests.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -40,18 +39,14 @@ class Server:
 def test_the_open_console_shows_the_outage_and_clears_it_when_the_database_is_back(
     tmp_path, new_page
 ):
-    skip_without_private_postgres()
-    with PostgresCluster() as cluster:
-        env = os.environ | {
-            "DATABASE_URL": cluster.createdb("tdsystem_console_outage"),
-            "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
-            "WORKER_HEARTBEAT_SECONDS": "3600",  # the worker is not what this test breaks
-            "DB_POOL_MIN": "2",
-            "DB_POOL_MAX": "2",
-            "DB_POOL_TIMEOUT": "5",
-            "PYTHONUNBUFFERED": "1",
-        }
-        manage(env, "migrate", "--noinput", "-v0")
+    with private_postgres(
+        tmp_path,
+        "tdsystem_console_outage",
+        WORKER_HEARTBEAT_SECONDS="3600",  # the worker is not what this test breaks
+        DB_POOL_MIN="2",
+        DB_POOL_MAX="2",
+        DB_POOL_TIMEOUT="5",
+    ) as (cluster, env):
         event_id = manage(env, "shell", "-c", SETUP).split()[-1]
         with WebServer(env, tmp_path / "web.log") as web:
             server = Server(web.url(""))

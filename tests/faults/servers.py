@@ -17,6 +17,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -164,6 +166,25 @@ def skip_without_private_postgres() -> None:
     )
     if missing:
         pytest.skip(f"cannot run a private PostgreSQL: {missing}")
+
+
+@contextmanager
+def private_postgres(tmp: Path, name: str, **env: str) -> Iterator[tuple[PostgresCluster, dict]]:
+    """A throwaway cluster with a migrated database `name`: (cluster, the environment for
+    processes on it). The broker is a SQLite file unless `env` names one; small pools."""
+    skip_without_private_postgres()
+    with PostgresCluster() as cluster:
+        environ = os.environ | {
+            "DATABASE_URL": cluster.createdb(name),
+            "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp / 'broker.sqlite3'}",
+            "DB_POOL_MIN": "1",
+            "DB_POOL_MAX": "4",
+            "DB_POOL_TIMEOUT": "3",
+            "PYTHONUNBUFFERED": "1",
+            **env,
+        }
+        manage(environ, "migrate", "--noinput", "-v0")
+        yield cluster, environ
 
 
 class WebServer:

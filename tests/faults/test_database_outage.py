@@ -6,7 +6,6 @@ The server is a throwaway cluster of the test's own."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import urllib.error
 import urllib.parse
@@ -17,7 +16,7 @@ import pytest
 
 from tests.worker import wait_for
 
-from .servers import PostgresCluster, WebServer, http, manage, skip_without_private_postgres
+from .servers import WebServer, http, manage, private_postgres
 
 pytestmark = [pytest.mark.postgres]
 
@@ -69,20 +68,16 @@ class Staff:
 def test_staff_see_the_database_outage_and_it_recovers_by_itself(tmp_path):
     from tests.personas import PASSWORD
 
-    skip_without_private_postgres()
-    with PostgresCluster() as cluster:
-        env = os.environ | {
-            "DATABASE_URL": cluster.createdb("tdsystem_outage"),
-            "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
-            "WORKER_HEARTBEAT_SECONDS": "3600",  # the worker is not what this test breaks
-            # Two pooled connections, both broken by a restart: the pool's check discards
-            # them (waiting 1 s, then 2 s) within the 5 s a request waits for one.
-            "DB_POOL_MIN": "2",
-            "DB_POOL_MAX": "2",
-            "DB_POOL_TIMEOUT": "5",
-            "PYTHONUNBUFFERED": "1",
-        }
-        manage(env, "migrate", "--noinput", "-v0")
+    with private_postgres(
+        tmp_path,
+        "tdsystem_outage",
+        WORKER_HEARTBEAT_SECONDS="3600",  # the worker is not what this test breaks
+        # Two pooled connections, both broken by a restart: the pool's check discards
+        # them (waiting 1 s, then 2 s) within the 5 s a request waits for one.
+        DB_POOL_MIN="2",
+        DB_POOL_MAX="2",
+        DB_POOL_TIMEOUT="5",
+    ) as (cluster, env):
         event_id, token = manage(env, "shell", "-c", SETUP).split()[-2:]
         clock_url = f"/api/events/{event_id}/clock"
         pause = json.dumps({"action": "pause"}).encode()

@@ -10,7 +10,6 @@ ended; the clock JSON must be right from the first answer after the restart.
 from __future__ import annotations
 
 import json
-import os
 import time
 from datetime import datetime, timedelta
 
@@ -21,13 +20,12 @@ from tests.worker import wait_for
 
 from . import watch_clock
 from .servers import (
-    PostgresCluster,
     RedisServer,
     WebServer,
     http,
     manage,
+    private_postgres,
     private_worker,
-    skip_without_private_postgres,
 )
 
 pytestmark = [pytest.mark.postgres, pytest.mark.worker]
@@ -52,18 +50,14 @@ def _sql(url: str, query: str, *args):
 
 
 def test_a_running_clock_catches_up_the_levels_it_missed_while_postgresql_was_down(tmp_path):
-    skip_without_private_postgres()
-    with PostgresCluster() as cluster, RedisServer() as broker:
-        url = cluster.createdb("tdsystem_clock_fault")
-        env = os.environ | {
-            "DATABASE_URL": url,
-            "CELERY_BROKER_URL": broker.url,
-            "DB_POOL_MIN": "1",
-            "DB_POOL_MAX": "4",
-            "DB_POOL_TIMEOUT": "3",
-            "PYTHONUNBUFFERED": "1",
-        }
-        manage(env, "migrate", "--noinput", "-v0")
+    with (
+        RedisServer() as broker,
+        private_postgres(tmp_path, "tdsystem_clock_fault", CELERY_BROKER_URL=broker.url) as (
+            cluster,
+            env,
+        ),
+    ):
+        url = env["DATABASE_URL"]
         worker = private_worker(tmp_path, broker.url, DATABASE_URL=url, DB_POOL_TIMEOUT="3")
         try:
             worker.start()

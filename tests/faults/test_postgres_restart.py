@@ -4,7 +4,6 @@ bust-outs through the API. The server is a throwaway cluster of the test's own."
 from __future__ import annotations
 
 import json
-import os
 import random
 import threading
 import time
@@ -12,7 +11,7 @@ import time
 import psycopg
 import pytest
 
-from .servers import PostgresCluster, WebServer, http, manage, skip_without_private_postgres
+from .servers import WebServer, http, manage, private_postgres
 
 pytestmark = [pytest.mark.postgres]
 
@@ -85,17 +84,7 @@ class Floor:
 
 
 def test_no_bust_out_is_lost_or_doubled_when_postgresql_restarts(tmp_path):
-    skip_without_private_postgres()
-    with PostgresCluster() as cluster:
-        env = os.environ | {
-            "DATABASE_URL": cluster.createdb("tdsystem_fault"),
-            "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}",
-            "DB_POOL_MIN": "1",
-            "DB_POOL_MAX": "4",
-            "DB_POOL_TIMEOUT": "3",
-            "PYTHONUNBUFFERED": "1",
-        }
-        manage(env, "migrate", "--noinput", "-v0")
+    with private_postgres(tmp_path, "tdsystem_fault") as (cluster, env):
         event_id, token = manage(env, "shell", "-c", SETUP).split()[-2:]
         numbers = random.Random(1).sample(range(1, PLAYERS + 1), BUSTS)
         with WebServer(env, tmp_path / "web.log") as web:
