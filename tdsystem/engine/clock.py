@@ -17,6 +17,10 @@ RUNNING = "running"
 PAUSED = "paused"
 FINISHED = "finished"
 
+# The most a level may have left: a day. A longer time is a typing slip (minutes taken for
+# seconds), and every way in (console, API, tasks) meets the same limit here.
+MAX_LEFT_SECONDS = 24 * 3600
+
 
 class ClockError(ValueError):
     """A clock action that cannot be applied in the clock's current state."""
@@ -146,6 +150,8 @@ def add_time(
         raise ClockError("the event is finished")
     if seconds == 0:
         raise ClockError("add or remove at least one second")
+    if abs(seconds) > MAX_LEFT_SECONDS:
+        raise ClockError("add or remove at most 24 hours at once")
     left = remaining_ms(state, now)
     if left + seconds * 1000 <= 0:
         raise ClockError(
@@ -165,6 +171,8 @@ def set_remaining(
         raise ClockError("the event is finished")
     if seconds <= 0:
         raise ClockError("the time left must be at least one second")
+    if seconds > MAX_LEFT_SECONDS:
+        raise ClockError("the time left may be at most 24 hours")
     if state.status == RUNNING:
         return _bump(state, ends_at=now + timedelta(seconds=seconds))
     return _bump(state, remaining_ms=seconds * 1000)

@@ -110,6 +110,19 @@ def test_set_remaining_time():
         c.set_remaining(started(), DUR, at(10), 0)
 
 
+def test_it_sets_a_whole_day_but_refuses_a_second_more():
+    s = c.set_remaining(started(), DUR, at(0), c.MAX_LEFT_SECONDS)
+    assert s.ends_at == at(24 * 3600)
+    with pytest.raises(c.ClockError, match="at most 24 hours"):
+        c.set_remaining(started(), DUR, at(0), 24 * 3600 + 1)
+
+
+def test_it_refuses_to_add_or_remove_more_than_a_day_at_once():
+    for seconds in (24 * 3600 + 1, -(24 * 3600 + 1)):
+        with pytest.raises(c.ClockError, match="at most 24 hours"):
+            c.add_time(started(), DUR, at(0), seconds)
+
+
 def test_every_change_bumps_the_version():
     s0 = started()
     s1 = c.pause(s0, DUR, at(1))
