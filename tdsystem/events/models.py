@@ -64,6 +64,9 @@ class Event(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     scheduled_start = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Archiving only files a finished event away from the console list: `status` stays
+    # the clock's, and the public pages keep working.
+    archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -76,6 +79,10 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
 
 
 class Clock(models.Model):
@@ -118,9 +125,14 @@ class Clock(models.Model):
 
 
 class LogEntry(models.Model):
-    """One change to an event, by a person or a task: who, what, when."""
+    """One change to an event, by a person or a task: who, what, when.
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="log")
+    An entry without an event records a change that outlived it: the event's deletion.
+    """
+
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="log"
+    )
     at = models.DateTimeField(db_index=True, help_text="When the change took effect.")
     recorded_at = models.DateTimeField(auto_now_add=True)
     actor = models.ForeignKey(

@@ -40,7 +40,7 @@ class Actor:
 
 def log_record(
     *,
-    event: Event,
+    event: Event | None,
     actor: Actor,
     action: str,
     summary: str,
@@ -226,6 +226,12 @@ def clock_action(
         )
         _sync_event_status(event, clock)
         _schedule_after_commit(clock, now)
+    if action == "finish":
+        # Its own transaction, after the clock's: the event's row is locked only once the
+        # clock's lock is let go, so this never waits on a seating change that waits on us.
+        from .life import event_tables_release
+
+        event_tables_release(event_id=event_id, actor=actor)
     return clock
 
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import seating as rules
@@ -48,9 +49,12 @@ __all__ = [
     "registration_closed_reason",
     "seats_draw",
     "table_hand_finish",
+    "tables_free",
+    "tables_free_label",
     "tables_release",
     "tables_reorder",
     "tables_setup",
+    "tables_taken",
 ]
 
 MIN_TABLE_SEATS, MAX_TABLE_SEATS = 6, 10
@@ -78,8 +82,9 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
         for number in sorted(set(numbers)):
             venue, _ = VenueTable.objects.get_or_create(number=number, defaults={"seats": seats})
             busy = EventTable.objects.filter(venue_table=venue, in_play=True).exclude(event=event)
-            if busy.exists():
-                raise SeatingError(f"table {number} is in use by another event", field="numbers")
+            holder = busy.select_related("event").first()
+            if holder is not None:
+                raise SeatingError(_table_taken(number, holder.event), field="numbers")
             old = EventTable.objects.filter(event=event, number=number).first()
             if old and number in seated and old.seats != seats:
                 raise SeatingError(f"players sit at table {number}: its seats cannot change")
@@ -98,6 +103,56 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
             data={"numbers": sorted(set(numbers)), "seats": seats},
         )
     return created
+
+
+def _table_taken(number: int, holder: Event) -> str:
+    free = tables_free_label()
+    return gettext(
+        "table %(number)s is in use by %(event)s (%(status)s); free numbers: %(free)s"
+    ) % {
+        "number": number,
+        "event": holder.name,
+        "status": holder.get_status_display().lower(),
+        "free": free,
+    }
+
+
+def tables_taken(*, exclude_event_id: int | None = None) -> dict[int, Event]:
+    """The venue's table numbers some event has in play, with that event."""
+    rows = EventTable.objects.filter(in_play=True).select_related("event")
+    if exclude_event_id is not None:
+        rows = rows.exclude(event_id=exclude_event_id)
+    return {row.number: row.event for row in rows}
+
+
+def tables_free(*, count: int, exclude_event_id: int | None = None) -> list[int]:
+    """The `count` lowest table numbers from 1 that no (other) event has in play."""
+    taken = tables_taken(exclude_event_id=exclude_event_id)
+    free, number = [], 1
+    while len(free) < count:
+        if number not in taken:
+            free.append(number)
+        number += 1
+    return free
+
+
+def tables_free_label(*, exclude_event_id: int | None = None) -> str:
+    """The free numbers as ranges, e.g. "4–12, 16 and up" (the venue's tables, then on)."""
+    taken = tables_taken(exclude_event_id=exclude_event_id)
+    known = set(VenueTable.objects.values_list("number", flat=True)) | set(taken)
+    top = max(known, default=0)
+    free = [n for n in range(1, top + 1) if n not in taken]
+    ranges: list[list[int]] = []
+    for n in free:
+        if ranges and ranges[-1][1] == n - 1:
+            ranges[-1][1] = n
+        else:
+            ranges.append([n, n])
+    # The last range reaches past the venue's tables: any new number is free too.
+    start = ranges.pop()[0] if ranges and ranges[-1][1] == top else top + 1
+    parts = [f"{a}" if a == b else f"{a}–{b}" for a, b in ranges]
+    parts.append(gettext("%(number)s and up") % {"number": start})
+    return ", ".join(parts)
 
 
 def _numbers(numbers) -> str:

@@ -1,0 +1,217 @@
+"""An event's life in the console: copy it for next week, archive it, delete it.
+
+These reach into the apps built on events (seating's tables, results' payout plan and
+bust-outs) through imports inside the functions: those apps import the events app.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import Clock, Event
+from .services import Actor, event_create, log_record
+
+
+class EventError(Exception):
+    """A life-cycle change the event's state does not allow; nothing was changed."""
+
+
+# What a copy takes over from its source: the entry settings and the house rules.
+COPIED_SETTINGS = (
+    "game",
+    "betting",
+    "ante_type",
+    "starting_stack",
+    "buy_in",
+    "fee",
+    "seats_per_table",
+    "incomplete_raise",
+    "pot_limit_preflop",
+    "bb_must_cover_sb",
+    "button_rule",
+    "balance_threshold",
+    "late_registration_end_level",
+    "reentry_allowed",
+)
+
+
+def _event_lock(event_id: int) -> Event:
+    try:
+        return (
+            Event.objects.select_for_update(of=("self",)).select_related("clock").get(pk=event_id)
+        )
+    except Event.DoesNotExist:
+        raise EventError(
+            _("There is no event %(id)s (deleted meanwhile?).") % {"id": event_id}
+        ) from None
+
+
+def event_tables_release(*, event_id: int, actor: Actor) -> list[int]:
+    """A finished event gives its tables back to the venue, so the next event can use them.
+
+    The rows stay (results name the tables players left from); only `in_play` goes.
+    """
+    from tdsystem.seating.models import EventTable
+
+    with transaction.atomic():
+        event = _event_lock(event_id)
+        tables = EventTable.objects.filter(event=event, in_play=True)
+        numbers = sorted(tables.values_list("number", flat=True))
+        if not numbers:
+            return []
+        tables.update(in_play=False, button=None, small_blind=None, big_blind=None)
+        log_record(
+            event=event,
+            actor=actor,
+            action="tables.release",
+            summary=_("Tables given back to the venue: %(numbers)s")
+            % {"numbers": ", ".join(map(str, numbers))},
+            data={"numbers": numbers, "reason": event.status},
+        )
+    return numbers
+
+
+def event_copy(
+    *,
+    source_id: int,
+    name: str,
+    actor: Actor,
+    numbers: list[int] | None = None,
+    seats: int | None = None,
+    scheduled_start: datetime | None = None,
+) -> Event:
+    """A new planned event like the source: structure, payouts, settings and tables.
+
+    Nothing of the source's night comes along: no players, entries, clock or log. The
+    tables go through the seating service, so a table another event holds is refused.
+    """
+    from tdsystem.results.models import PayoutPlan
+    from tdsystem.seating import services as seating
+    from tdsystem.seating.models import EventTable
+
+    name = name.strip()
+    if not name:
+        raise EventError(_("The copy needs a name."))
+    with transaction.atomic():
+        try:
+            source = Event.objects.select_related("structure").get(pk=source_id)
+        except Event.DoesNotExist:
+            raise EventError(_("There is no event %(id)s.") % {"id": source_id}) from None
+        copied = {field: getattr(source, field) for field in COPIED_SETTINGS}
+        event = event_create(
+            name=name,
+            template=source.structure,
+            actor=actor,
+            scheduled_start=scheduled_start,
+            **copied,
+        )
+        plan = PayoutPlan.objects.filter(event=source).first()
+        if plan is not None:
+            PayoutPlan.objects.create(
+                event=event, table=plan.table, percentages=plan.percentages, unit=plan.unit
+            )
+        if numbers:
+            if seats is None:
+                seats = (
+                    EventTable.objects.filter(event=source)
+                    .order_by("-seats")
+                    .values_list("seats", flat=True)
+                    .first()
+                ) or source.seats_per_table
+            seating.tables_setup(event=event, numbers=numbers, seats=seats, actor=actor)
+        log_record(
+            event=event,
+            actor=actor,
+            action="event.copy",
+            summary=_("Copied from %(name)s (event %(id)s)")
+            % {"name": source.name, "id": source.pk},
+            data={"source": source.pk, "tables": sorted(set(numbers or []))},
+        )
+    return event
+
+
+def event_archive(*, event_id: int, actor: Actor) -> Event:
+    """File a finished event away: off the console list, its public pages unchanged."""
+    with transaction.atomic():
+        event = _event_lock(event_id)
+        if event.status != Event.Status.FINISHED:
+            raise EventError(
+                _("Only a finished event can be archived: %(name)s is %(status)s.")
+                % {"name": event.name, "status": event.get_status_display().lower()}
+            )
+        if event.archived_at is not None:
+            raise EventError(_("%(name)s is archived already.") % {"name": event.name})
+        event.archived_at = timezone.now()
+        Event.objects.filter(pk=event.pk).update(archived_at=event.archived_at)
+        log_record(event=event, actor=actor, action="event.archive", summary=_("Event archived"))
+    # Events that finished before tables were given back at the end still hold theirs.
+    event_tables_release(event_id=event.pk, actor=actor)
+    return event
+
+
+def event_unarchive(*, event_id: int, actor: Actor) -> Event:
+    with transaction.atomic():
+        event = _event_lock(event_id)
+        if event.archived_at is None:
+            raise EventError(_("%(name)s is not archived.") % {"name": event.name})
+        event.archived_at = None
+        Event.objects.filter(pk=event.pk).update(archived_at=None)
+        log_record(
+            event=event,
+            actor=actor,
+            action="event.unarchive",
+            summary=_("Event taken out of the archive"),
+        )
+    return event
+
+
+def event_delete_refusal(event: Event) -> str | None:
+    """Why the event may not be deleted, or None: only one that never started may go."""
+    from tdsystem.results.models import BustOut, Finish
+
+    if event.clock.status != Clock.Status.NOT_STARTED or event.status != Event.Status.PLANNED:
+        return _("%(name)s has started: it cannot be deleted (archive it once it is finished).") % {
+            "name": event.name
+        }
+    if BustOut.objects.filter(event=event).exists() or Finish.objects.filter(event=event).exists():
+        return _("%(name)s has bust-outs recorded: it cannot be deleted.") % {"name": event.name}
+    return None
+
+
+def event_delete(*, event_id: int, actor: Actor) -> dict:
+    """Delete an event that never started, with everything of its own (log included).
+
+    The deletion itself is logged on no event, so the record outlives it. Its venue
+    tables stay; only the event's use of them goes.
+    """
+    from tdsystem.seating.models import Entry, EventTable
+
+    with transaction.atomic():
+        event = _event_lock(event_id)
+        refusal = event_delete_refusal(event)
+        if refusal:
+            raise EventError(refusal)
+        record = {
+            "event_id": event.pk,
+            "name": event.name,
+            "entries": Entry.objects.filter(event=event).count(),
+            "tables": sorted(
+                EventTable.objects.filter(event=event).values_list("number", flat=True)
+            ),
+        }
+        structure = event.structure
+        event.delete()
+        structure.delete()
+        log_record(
+            event=None,
+            actor=actor,
+            action="event.delete",
+            summary=_("Deleted the event %(name)s (id %(id)s, %(entries)s entries)")
+            % {"name": record["name"], "id": record["event_id"], "entries": record["entries"]},
+            data=record,
+        )
+    return record
