@@ -14,6 +14,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tdsystem.engine import clock as clockrules
 
@@ -169,6 +170,10 @@ ACTION_LABELS = {
 }
 
 
+class NobodySeated(clockrules.ClockError):
+    """A start with nobody seated, not confirmed: the console asks before starting."""
+
+
 def clock_action(
     *,
     event_id: int,
@@ -176,8 +181,13 @@ def clock_action(
     actor: Actor,
     seconds: int | None = None,
     now: datetime | None = None,
+    confirm_empty: bool = True,
 ) -> Clock:
-    """Apply a director's clock action. Raises ClockError (nothing changes) when it can't."""
+    """Apply a director's clock action. Raises ClockError (nothing changes) when it can't.
+
+    With `confirm_empty=False` a start is refused (NobodySeated) while no active entry has
+    a seat: the console asks first. Scripts and the API start as they are told.
+    """
     if action not in ACTION_LABELS:
         raise clockrules.ClockError(
             f"unknown action {action!r}: use one of {', '.join(ACTION_LABELS)}"
@@ -190,6 +200,14 @@ def clock_action(
         durations = level_durations(event)
         _settle_locked(event, clock, durations, now)
         before = _state(clock)
+        if action == "start" and not confirm_empty and before.status == clockrules.NOT_STARTED:
+            from tdsystem.seating.models import Entry  # seating builds on events, not back
+
+            seated = Entry.objects.filter(
+                event_id=event.pk, status=Entry.Status.ACTIVE, table__isnull=False
+            )
+            if not seated.exists():
+                raise NobodySeated(_("Nobody is seated yet. Start the clock anyway?"))
         if action == "add_time":
             new = clockrules.add_time(before, durations, now, int(seconds or 0))
         elif action == "set_time":

@@ -6,12 +6,15 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.engine.clock import ClockError
+from tdsystem.seating.models import Entry
 
 from . import selectors, services
+from .clock_forms import ClockActionForm
 from .forms import EventForm
 from .models import Event
 
@@ -47,6 +50,10 @@ def _console_context(event: Event) -> dict:
         "event": event,
         "clock": selectors.event_clock_payload(event.pk, now),
         "log": event.log.select_related("actor")[:40],
+        # The start button asks first while nobody is seated (one count a poll).
+        "seated": Entry.objects.filter(
+            event=event, status=Entry.Status.ACTIVE, table__isnull=False
+        ).count(),
     }
 
 
@@ -86,32 +93,32 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
 @staff_required("clock.pause")
 def clock_control(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
+    form = ClockActionForm(request.POST)
     action = request.POST.get("action", "")
     if action not in PAUSE_RIGHTS and not has_right(request.user, "clock"):
-        return HttpResponse("Only a director may do this.", status=403)
-    seconds = None
-    raw = request.POST.get("seconds") or request.POST.get("minutes")
-    error = None
-    if action in ("add_time", "set_time"):
-        try:
-            seconds = int(float(raw) * (60 if "minutes" in request.POST else 1))
-        except (TypeError, ValueError):
-            unit = "minutes" if "minutes" in request.POST else "seconds"
-            error = f"{raw!r} is not a number of {unit}"
-    if error is None:
+        return HttpResponse(gettext("Only a director may do this."), status=403)
+    error, status, ask_empty = None, 200, False
+    if not form.is_valid():
+        error, status = form.first_error(), 400
+    else:
         try:
             services.clock_action(
                 event_id=event.pk,
-                action=action,
-                seconds=seconds,
+                action=form.cleaned_data["action"],
+                seconds=form.cleaned_data["seconds"],
+                confirm_empty=form.cleaned_data["confirm_empty"],
                 actor=services.Actor.of(request.user),
             )
         except ClockError as exc:
-            error = str(exc)
+            error, status = str(exc), 409
+            ask_empty = isinstance(exc, services.NobodySeated)
     if not request.htmx:
-        (messages.error if error else messages.success)(request, error or "Done")
+        (messages.error if error else messages.success)(request, error or gettext("Done"))
         return redirect("console:event", event.pk)
-    context = _console_context(event) | {"error": error}
-    response = render(request, "events/console.html#clock-panel", context)
-    response["HX-Trigger"] = "log-changed"
+    context = _console_context(event) | {"error": error, "ask_empty": ask_empty}
+    if status == 400:
+        context["time_left"] = form.data.get("time_left", "")
+    response = render(request, "events/console.html#clock-panel", context, status=status)
+    if not error:
+        response["HX-Trigger"] = "log-changed"
     return response

@@ -102,3 +102,44 @@ def test_the_screens_fast_clock_read_matches_the_orm(event):
     same()
     assert clock_read(10**9) is None
     assert clock_read(2**63) is None  # past 64 bits: no row, not a driver error
+
+
+def test_a_console_start_with_nobody_seated_is_refused_until_confirmed(event):
+    with pytest.raises(services.NobodySeated, match="Nobody is seated yet"):
+        services.clock_action(
+            event_id=event.pk,
+            action="start",
+            confirm_empty=False,
+            now=T0,
+            actor=services.Actor.of(None),
+        )
+    assert Clock.objects.get(pk=event.pk).version == 0
+    assert not LogEntry.objects.filter(action="clock.start").exists()
+    clock = services.clock_action(
+        event_id=event.pk, action="start", confirm_empty=True, now=T0, actor=services.Actor.of(None)
+    )
+    assert clock.status == "running"
+
+
+def test_a_console_start_needs_no_confirmation_once_someone_is_seated(event):
+    from tdsystem.seating.testing import arrange
+
+    arrange(event, {1: [1]})
+    clock = services.clock_action(
+        event_id=event.pk,
+        action="start",
+        confirm_empty=False,
+        now=T0,
+        actor=services.Actor.of(None),
+    )
+    assert clock.status == "running"
+
+
+def test_scripts_start_an_empty_field_as_told(event):
+    assert act(event, "start").status == "running"
+
+
+def test_set_time_past_a_day_is_refused_for_every_caller(event):
+    with pytest.raises(ClockError, match="at most 24 hours"):
+        act(event, "set_time", 24 * 3600 + 1)
+    assert Clock.objects.get(pk=event.pk).version == 0
