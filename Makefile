@@ -3,9 +3,12 @@ SHELL := /bin/bash
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
-ADDR ?= 127.0.0.1:8000
+# make run listens on every address (0.0.0.0:8000, or WEB_BIND); ADDR=127.0.0.1:8000 make run
+# keeps it to this machine.
+ADDR ?=
+ADDR_ARG := $(if $(ADDR),--addr $(ADDR))
 
-.PHONY: install run worker beat web test lint format bench ci clean
+.PHONY: install run dev worker beat web test lint format bench ci clean
 
 install: $(VENV)/.installed
 
@@ -18,10 +21,16 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py loaddemo
-	$(PY) manage.py runsystem --addr $(ADDR)
+	$(PY) manage.py runsystem $(ADDR_ARG)
+
+# For developers: the autoreloading development server (DEBUG on) with the worker and beat.
+dev: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py loaddemo
+	$(PY) manage.py runsystem --dev $(ADDR_ARG)
 
 web: install
-	$(PY) manage.py runserver $(ADDR)
+	$(PY) manage.py runserver $(or $(ADDR),127.0.0.1:8000)
 
 worker: install
 	$(PY) -m celery -A tdsystem.celery worker --loglevel=INFO

@@ -8,14 +8,19 @@ the variable instead of starting with a surprising configuration.
 from __future__ import annotations
 
 import os
+import secrets
 import zoneinfo
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tdsystem.core import network
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = BASE_DIR / "var"
+# Where the embedded run keeps its SQLite files, broker, secret key and collected static.
+VAR_DIR = Path(os.environ.get("VAR_DIR") or BASE_DIR / "var").resolve()
 
 
 def envbool(name: str, default: str) -> bool:
@@ -39,15 +44,64 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = envbool("DEBUG", "1")
+def secret_key_file(path: Path) -> str:
+    """The embedded run's key: made once (readable by this user only) and kept, so sessions
+    survive a restart and nobody has to edit a settings file."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(50)
+    # Written whole under a temporary name, then linked into place: a process of the run
+    # starting at the same moment reads either no file or the whole key, never half of it.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(key + "\n")
+    try:
+        os.link(tmp, path)
+    except FileExistsError:  # another process of the run made it first: use that one
+        key = path.read_text().strip()
+    finally:
+        tmp.unlink()
+    return key
+
+
+# `manage.py runsystem` (make run, make dev) marks itself and its children as the embedded
+# run: one laptop on the venue network, where nobody edits a settings file. Outside it
+# (production, the test suite) DEBUG, SECRET_KEY and ALLOWED_HOSTS are explicit as before.
+EMBEDDED = envbool("TDSYSTEM_EMBEDDED", "0")
+DEBUG = envbool("DEBUG", "0" if EMBEDDED else "1")
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
+    if EMBEDDED:
+        SECRET_KEY = secret_key_file(VAR_DIR / "secret-key")
+    elif not DEBUG:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "development-only-key-never-use-in-production"
+    else:
+        SECRET_KEY = "development-only-key-never-use-in-production"
 
-ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+# The base of every link meant for another device (QR poster, table draw, API examples):
+# a venue's name or HTTPS proxy; empty means this machine's LAN address (core/network.py).
+try:
+    PUBLIC_URL = network.parse_public_url(os.environ.get("PUBLIC_URL", ""))
+except ValueError as exc:
+    raise ImproperlyConfigured(f"PUBLIC_URL={exc}") from None
+_public = urlsplit(PUBLIC_URL)
+if "ALLOWED_HOSTS" in os.environ or not EMBEDDED:
+    ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+    if _public.hostname:
+        ALLOWED_HOSTS.append(network.host_pattern(_public.hostname))
+else:
+    # Requests addressed to this machine's own addresses and names, re-read every few
+    # seconds; never an arbitrary Host.
+    ALLOWED_HOSTS = network.OwnHosts(
+        [network.host_pattern(_public.hostname)] if _public.hostname else []
+    )
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+if PUBLIC_URL:
+    CSRF_TRUSTED_ORIGINS.append(f"{_public.scheme}://{_public.netloc}")
 
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 try:
@@ -210,7 +264,10 @@ SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 if not DEBUG:
-    SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", "1")
+    # The embedded run serves plain HTTP on the venue network, where secure cookies would
+    # make logging in impossible; behind an HTTPS PUBLIC_URL they are on again.
+    _secure_default = "1" if not EMBEDDED or _public.scheme == "https" else "0"
+    SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", _secure_default)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

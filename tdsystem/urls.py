@@ -28,3 +28,7 @@ urlpatterns = [
     path("", include("tdsystem.rulings.urls")),
     path("", include("tdsystem.results.urls")),
 ]
+
+handler404 = "tdsystem.core.errors.not_found"
+handler403 = "tdsystem.core.errors.permission_denied"
+handler500 = "tdsystem.core.errors.server_error"

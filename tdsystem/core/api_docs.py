@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET
 
 from . import openapi
+from .network import public_url
 
 METHODS = ("get", "post", "put", "patch", "delete")
 EXAMPLE_IDS = {"event_id": 1, "number": 5, "move_id": 913, "bustout_id": 21}
@@ -25,7 +26,7 @@ def openapi_json(request: HttpRequest) -> JsonResponse:
 @require_GET
 def api_docs(request: HttpRequest) -> HttpResponse:
     doc = openapi.document()
-    base = request.build_absolute_uri("/").rstrip("/")
+    base = public_url()  # the examples are run from other machines, not from this page's Host
     areas = [
         {"name": tag["name"], "description": tag["description"], "operations": []}
         for tag in doc["tags"]

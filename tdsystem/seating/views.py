@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from tdsystem.core.network import is_loopback_url, public_url
 from tdsystem.events.models import Event
 
 from . import selectors
@@ -46,10 +47,15 @@ def qr_svg(data: str) -> str:
 def seat_poster(request: HttpRequest, event_id: int) -> HttpResponse:
     """A page to print and stick on the wall: scan to find your seat."""
     event = get_object_or_404(Event, pk=event_id)
-    url = request.build_absolute_uri(reverse("seating:lookup", args=[event.pk]))
-    return render(
-        request, "seating/poster.html", {"event": event, "url": url, "qr": mark_safe(qr_svg(url))}
-    )
+    # The public address, not the request's: printed from the laptop, it must reach phones.
+    url = public_url(reverse("seating:lookup", args=[event.pk]))
+    context = {
+        "event": event,
+        "url": url,
+        "qr": mark_safe(qr_svg(url)),
+        "local_only": is_loopback_url(url),
+    }
+    return render(request, "seating/poster.html", context)
 
 
 @require_GET
@@ -60,7 +66,13 @@ def draw_screen(request: HttpRequest, event_id: int) -> HttpResponse:
         seconds = max(3, min(60, int(request.GET.get("seconds", DRAW_PAGE_SECONDS))))
     except ValueError:
         seconds = DRAW_PAGE_SECONDS
-    context = {"event": event, "rows": selectors.seat_list(event.pk), "seconds": seconds}
+    lookup = public_url(reverse("seating:lookup", args=[event.pk]))
+    context = {
+        "event": event,
+        "rows": selectors.seat_list(event.pk),
+        "seconds": seconds,
+        "lookup_url": lookup.removeprefix("http://"),  # shorter to read off a TV and type
+    }
     return render(request, "seating/draw_screen.html", context)
 
 

@@ -9,6 +9,7 @@ import pytest
 from django.test import override_settings
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from tdsystem.core.network import public_url
 from tdsystem.core.openapi import AREAS, document, resolve
 from tdsystem.seating.models import Entry, Move
 from tdsystem.seating.testing import ACTOR, arrange
@@ -118,7 +119,7 @@ def test_the_reference_page_lists_every_operation_with_its_body_fields(client):
         assert f"<code>{path}</code>" in html and op["summary"] in html
     for field in ("action", "seconds", "name", "member_id", "seed", "entries", "stacks"):
         assert f"<code>{field}</code>" in html
-    assert "curl -s -X POST http://testserver/api/events/1/bustouts" in html
+    assert f"curl -s -X POST {public_url('/api/events/1/bustouts')}" in html
     assert "Authorization: Bearer $TOKEN" in html
     assert 'id="schema-BustOutRecorded"' in html and 'href="#schema-BustOutRecorded"' in html
     # Served from here alone: no script or stylesheet from another host.

@@ -1,56 +1,71 @@
-"""Run the web server, a Celery worker and beat together; Ctrl-C stops all three."""
+"""The embedded run: the web server, a Celery worker and beat together on the venue network;
+Ctrl-C (or SIGTERM) stops all three.
+
+Its children get TDSYSTEM_EMBEDDED=1, from which settings derive what a laptop at a venue
+needs without a settings file: DEBUG off unless asked for, a secret key kept in var/, and
+the machine's own addresses and names as the allowed hosts (tdsystem/settings.py).
+"""
 
 from __future__ import annotations
 
+import io
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 
+import qrcode
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+from django.urls import reverse
 
+from tdsystem.core import network
 from tdsystem.events.models import Event
+from tdsystem.settings import envbool, secret_key_file
 
 from .loaddemo import DEMO_EVENT, demo_password
 
+READY_SECONDS = 60
+
 
 class Command(BaseCommand):
-    help = "Start the web server, a Celery worker and Celery beat; stop them all on Ctrl-C."
+    help = (
+        "Start the web server (gunicorn, or the autoreloading development server with --dev), "
+        "a Celery worker and Celery beat; stop them all on Ctrl-C."
+    )
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--addr", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--addr",
+            default=os.environ.get("WEB_BIND") or network.DEFAULT_BIND,
+            help="HOST:PORT to listen on (default WEB_BIND or 0.0.0.0:8000, every address; "
+            "127.0.0.1:8000 keeps it to this machine)",
+        )
+        parser.add_argument(
+            "--dev",
+            action="store_true",
+            help="Django's autoreloading development server, DEBUG on (make dev)",
+        )
 
-    def handle(self, *args, addr: str, **options) -> None:
-        python = sys.executable
+    def handle(self, *args, addr: str, dev: bool, **options) -> None:
+        try:
+            host, port = network.split_bind(addr)
+        except ValueError as exc:
+            raise CommandError(f"--addr {exc}") from None
+        bind = f"{network.host_pattern(host) if host else '0.0.0.0'}:{port}"
         var = settings.VAR_DIR
-        var.mkdir(exist_ok=True)
-        commands = {
-            "web": [python, "manage.py", "runserver", "--noreload", addr],
-            "worker": [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "tdsystem.celery",
-                "worker",
-                "--pool=threads",
-                "--concurrency=4",
-                "--loglevel=WARNING",
-                "--hostname=worker@%h",
-            ],
-            "beat": [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "tdsystem.celery",
-                "beat",
-                "--loglevel=WARNING",
-                f"--schedule={var / 'celerybeat-schedule'}",
-            ],
-        }
+        var.mkdir(parents=True, exist_ok=True)
+        env = os.environ | {"PYTHONUNBUFFERED": "1", "TDSYSTEM_EMBEDDED": "1", "WEB_BIND": bind}
+        if dev:
+            env["DEBUG"] = "1"
+        if "SECRET_KEY" not in env:
+            secret_key_file(var / "secret-key")  # made here once, before the children race
+        debug = dev or envbool("DEBUG", "0")  # as the children's settings will read it
+        if not debug:
+            self._collectstatic(env)
+        commands = {"web": self._web_command(bind, dev), **self._celery_commands(var)}
         procs: dict[str, subprocess.Popen] = {}
         stopping = False
 
@@ -72,10 +87,13 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        env = os.environ | {"PYTHONUNBUFFERED": "1"}
         for name, cmd in commands.items():
-            procs[name] = subprocess.Popen(cmd, env=env, start_new_session=True)
-        self._print_urls(addr)
+            procs[name] = subprocess.Popen(
+                cmd, cwd=settings.BASE_DIR, env=env, start_new_session=True
+            )
+        self._wait_for_web(host, port, procs["web"])
+        if not stopping and procs["web"].poll() is None:
+            self._print_urls(host, port, bind, debug)
         try:
             while not stopping:
                 for name, proc in procs.items():
@@ -87,23 +105,99 @@ class Command(BaseCommand):
         finally:
             stop()
 
-    def _print_urls(self, addr: str) -> None:
-        base = f"http://{addr}"
+    def _collectstatic(self, env: dict) -> None:
+        # whitenoise's manifest storage serves only collected files. Unchanged files are
+        # skipped, so a second run takes a second or two, not the first run's compression.
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=settings.BASE_DIR,
+            env=env,
+            check=True,
+        )
+
+    def _web_command(self, bind: str, dev: bool) -> list[str]:
+        python = sys.executable
+        if dev:
+            return [python, "manage.py", "runserver", bind]
+        # gunicorn.conf.py as in production, but one process by default: on SQLite writes
+        # serialise anyway, and one process keeps the short screen cache (local memory) and
+        # its hit rate in one place; eight threads serve a room of screens and phones.
+        workers = os.environ.get("WEB_WORKERS") or (
+            "1" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else "3"
+        )
+        return [
+            python, "-m", "gunicorn", "tdsystem.wsgi", "--config",
+            str(settings.BASE_DIR / "gunicorn.conf.py"), "--bind", bind,
+            "--workers", workers, "--log-level", "warning",
+        ]  # fmt: skip
+
+    def _celery_commands(self, var) -> dict[str, list[str]]:
+        celery = [sys.executable, "-m", "celery", "-A", "tdsystem.celery", "--quiet"]
+        return {
+            "worker": [
+                *celery, "worker", "--pool=threads", "--concurrency=4",
+                "--loglevel=WARNING", "--hostname=worker@%h",
+            ],
+            "beat": [
+                *celery, "beat", "--loglevel=WARNING",
+                f"--schedule={var / 'celerybeat-schedule'}",
+            ],
+        }  # fmt: skip
+
+    def _wait_for_web(self, host: str, port: int, web: subprocess.Popen) -> None:
+        target = "127.0.0.1" if host in network.WILDCARDS else host
+        deadline = time.monotonic() + READY_SECONDS
+        while time.monotonic() < deadline and web.poll() is None:
+            try:
+                with socket.create_connection((target, port), timeout=0.5):
+                    return
+            except OSError:
+                time.sleep(0.2)
+
+    def _print_urls(self, host: str, port: int, bind: str, debug: bool) -> None:
+        laptop = (
+            f"http://127.0.0.1:{port}"
+            if host in network.WILDCARDS
+            else f"http://{network.host_pattern(host)}:{port}"
+        )
+        public, source = network.public_base(public_url=settings.PUBLIC_URL, bind=bind)
         event = Event.objects.filter(name=DEMO_EVENT).first() or Event.objects.first()
+        mode = "development server, DEBUG on" if debug else "gunicorn"
         lines = [
             "",
-            "tdsystem is running (Ctrl-C stops the web server, the worker and beat):",
-            f"  Director console:  {base}/console/",
-        ]
-        if event:
-            lines += [
-                f"  Venue clock screen: {base}/events/{event.pk}/clock/",
-                f"  Player seat lookup: {base}/events/{event.pk}/seats/",
-                f"  Printed schedule:   {base}/events/{event.pk}/schedule/",
-            ]
-        lines += [
-            f"  Health:            {base}/healthz",
-            f"  Log in as 'director' with the password: {demo_password()}",
+            f"tdsystem is running on {bind} ({mode}; Ctrl-C stops the web server, "
+            "the worker and beat):",
+            f"  Director console (this laptop): {laptop}/console/",
+            f"  Health:                         {laptop}/healthz",
             "",
+            f"For TVs and phones ({public}, {source}):",
         ]
+        if source == "no network found":
+            lines.append("  No network address found: only this machine can reach it.")
+        elif host not in network.WILDCARDS and host.startswith("127."):
+            lines.append(f"  Listening on {host} only: other devices cannot reach it.")
+        lookup = None
+        if event:
+            lookup = public + reverse("seating:lookup", args=[event.pk])
+            lines += [
+                f"  Venue clock screen: {public}{reverse('clock_screen', args=[event.pk])}",
+                f"  Player seat lookup: {lookup}",
+                f"  QR poster:          {public}{reverse('seating:poster', args=[event.pk])}",
+                f"  Table draw:         {public}{reverse('seating:draw_screen', args=[event.pk])}",
+            ]
+        else:
+            lines.append(f"  Home: {public}/")
         self.stdout.write("\n".join(lines))
+        if lookup:
+            self.stdout.write(f"\nScan for the seat lookup ({lookup}):")
+            self.stdout.write(terminal_qr(lookup))
+        self.stdout.write(f"Log in as 'director' with the password: {demo_password()}\n")
+
+
+def terminal_qr(data: str) -> str:
+    """A QR code in text, dark on light as a phone camera expects on a dark terminal."""
+    code = qrcode.QRCode(border=2)
+    code.add_data(data)
+    out = io.StringIO()
+    code.print_ascii(out=out, tty=False, invert=True)
+    return out.getvalue()
