@@ -49,6 +49,7 @@ def _load_settings(**env: str) -> subprocess.CompletedProcess:
         ({"CELERY_BROKER_URL": "filesystem://"}, "CELERY_BROKER_URL"),
         ({"TIME_ZONE": "Mars/Olympus"}, "TIME_ZONE"),
         ({"DEBUG": "perhaps"}, "DEBUG"),
+        ({"PUBLIC_URL": "poker.venue.example"}, "PUBLIC_URL"),
     ],
 )
 def test_it_refuses_to_start_on_a_bad_value(env, message):
@@ -66,3 +67,74 @@ def test_sqlite_serialises_writes():
         assert "journal_mode=WAL" in db["OPTIONS"]["init_command"]
     else:
         assert "pool" in db["OPTIONS"] and db["CONN_MAX_AGE"] == 0
+
+
+def _embedded(tmp_path, code: str, **env: str) -> subprocess.CompletedProcess:
+    """Settings as the embedded run (make run) reads them, with a var dir of its own."""
+    base = {
+        k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")
+    }
+    base |= {"TDSYSTEM_EMBEDDED": "1", "VAR_DIR": str(tmp_path), "WEB_BIND": "0.0.0.0:8123"}
+    script = f"from tdsystem import settings as s\n{code}"
+    return subprocess.run(
+        [sys.executable, "-c", script], env=base | env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_the_embedded_run_has_debug_off_and_keeps_one_secret_key(tmp_path):
+    first = _embedded(tmp_path, "print(s.DEBUG, s.SECRET_KEY)")
+    assert first.returncode == 0, first.stderr
+    debug, key = first.stdout.split()
+    assert debug == "False" and len(key) >= 50
+    key_file = tmp_path / "secret-key"
+    assert key_file.stat().st_mode & 0o777 == 0o600
+    again = _embedded(tmp_path, "print(s.SECRET_KEY)")
+    assert again.stdout.strip() == key  # made once and kept: sessions survive a restart
+
+
+def test_the_embedded_run_turns_debug_on_when_asked(tmp_path):
+    result = _embedded(tmp_path, "print(s.DEBUG)", DEBUG="1")
+    assert result.stdout.strip() == "True"
+
+
+def test_the_embedded_run_serves_its_own_addresses_and_names_only(tmp_path):
+    code = (
+        "from tdsystem.core import network\n"
+        "from django.http.request import validate_host\n"
+        "lan = network.lan_address()\n"
+        "print(type(s.ALLOWED_HOSTS).__name__, s.SESSION_COOKIE_SECURE)\n"
+        "print(validate_host(network.socket.gethostname().lower(), s.ALLOWED_HOSTS))\n"
+        "print(lan is None or validate_host(network.host_pattern(lan), s.ALLOWED_HOSTS))\n"
+        "print(validate_host('evil.example', s.ALLOWED_HOSTS))\n"
+    )
+    result = _embedded(tmp_path, code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["OwnHosts", "False", "True", "True", "False"]
+
+
+def test_explicit_allowed_hosts_win_over_the_machines_own(tmp_path):
+    result = _embedded(tmp_path, "print(s.ALLOWED_HOSTS)", ALLOWED_HOSTS="td.example.com")
+    assert result.stdout.strip() == "['td.example.com']"
+
+
+def test_public_url_joins_allowed_hosts_and_trusted_origins(tmp_path):
+    code = "print(s.PUBLIC_URL, 'poker.venue.example' in s.ALLOWED_HOSTS, s.CSRF_TRUSTED_ORIGINS)"
+    result = _embedded(tmp_path, code, PUBLIC_URL="https://poker.venue.example/")
+    assert result.stdout.split() == [
+        "https://poker.venue.example",
+        "True",
+        "['https://poker.venue.example']",
+    ]
+
+
+def test_production_settings_stay_explicit():
+    script = "from tdsystem import settings as s; print(s.ALLOWED_HOSTS, s.SESSION_COOKIE_SECURE)"
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "DEBUG": "0", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "td.example.com"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['td.example.com'] True"
