@@ -96,6 +96,7 @@ def _schemas() -> dict:
     entry = {
         "entry": ENTRY_NUMBER,
         "player": STR,
+        "note": {"type": "string", "description": "Tells same-named players apart."},
         "status": {"type": "string", "enum": ["active", "busted"]},
         "table": _nullable(INT),
         "seat": _nullable(INT),
@@ -284,6 +285,15 @@ BODIES = {
                 "type": "string",
                 "maxLength": 40,
                 "description": "Finds the player again; one entry per member per event.",
+            },
+            "note": {
+                "type": "string",
+                "maxLength": 60,
+                "description": "Tells two players of the same name apart (\"from Lyon\").",
+            },
+            "confirm_duplicate": {
+                "type": "boolean",
+                "description": "Register although the name (and note) is in the field already.",
             },
         },
         required=["name"],
@@ -479,7 +489,9 @@ def _paths() -> dict:
                 seat,
                 "Register a player",
                 "A new entry. After the seat draw it is seated at once and may set off "
-                "balancing moves. 409 when registration is closed or the member has an entry.",
+                "balancing moves. 409 when registration is closed, the member has an entry, or "
+                "the name is in the field already (the answer names the entries in `existing`: "
+                "send `confirm_duplicate` or a `note`).",
                 right="seating",
                 body="Register",
                 schema=_ref("Registered"),

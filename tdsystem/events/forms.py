@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tdsystem.structures.models import Structure
 
@@ -79,3 +80,43 @@ class EventForm(forms.ModelForm):
         data.pop("template")
         data.pop("name")
         return {k: v for k, v in data.items() if v not in (None, "")}
+
+
+class EventCopyForm(forms.Form):
+    """Next week's event from this one: a name, a start, and the tables to use."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    scheduled_start = forms.DateTimeField(
+        label=_("Scheduled start"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    numbers = forms.CharField(
+        label=_("Table numbers"),
+        required=False,
+        help_text=_("Separated by commas or spaces, ranges allowed: 1-3. Empty: no tables yet."),
+    )
+    seats = forms.IntegerField(label=_("Seats per table"), min_value=6, max_value=10)
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("The copy needs a name."))
+        return name
+
+    def clean_numbers(self) -> list[int]:
+        numbers: set[int] = set()
+        for part in self.cleaned_data["numbers"].replace(",", " ").split():
+            low, sep, high = part.partition("-")
+            try:
+                first, last = int(low), int(high) if sep else int(low)
+            except ValueError:
+                raise forms.ValidationError(
+                    _("%(part)r is not a table number or a range like 1-3.") % {"part": part}
+                ) from None
+            if first < 1 or last < first or last - first > 200:
+                raise forms.ValidationError(
+                    _("%(part)r: give table numbers from 1 up, low to high.") % {"part": part}
+                )
+            numbers.update(range(first, last + 1))
+        return sorted(numbers)

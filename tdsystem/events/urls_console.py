@@ -1,15 +1,18 @@
 from django.urls import path
 
-from tdsystem.events import views
+from tdsystem.events import views, views_life
 from tdsystem.structures import views as structure_views
 
 app_name = "console"
 
 urlpatterns = [
-    path("", views.console_home, name="home"),
+    path("", views_life.console_home, name="home"),
     path("events/new/", views.event_new, name="event_new"),
     path("events/<int:event_id>/", views.console_event, name="event"),
     path("events/<int:event_id>/clock", views.clock_control, name="clock"),
+    path("events/<int:event_id>/copy/", views_life.event_copy, name="event_copy"),
+    path("events/<int:event_id>/delete/", views_life.event_delete, name="event_delete"),
+    path("events/<int:event_id>/archive", views_life.event_archive, name="event_archive"),
     path("structures/", structure_views.structure_list, name="structures"),
     path("structures/<int:structure_id>/", structure_views.structure_detail, name="structure"),
     path(

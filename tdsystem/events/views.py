@@ -57,13 +57,6 @@ def _console_context(event: Event) -> dict:
     }
 
 
-@require_GET
-@staff_required("console")
-def console_home(request: HttpRequest) -> HttpResponse:
-    events = Event.objects.select_related("clock").order_by("-created_at")
-    return render(request, "events/console_home.html", {"events": events})
-
-
 @staff_required("events")
 def event_new(request: HttpRequest) -> HttpResponse:
     form = EventForm(request.POST or None)

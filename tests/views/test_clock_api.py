@@ -57,7 +57,7 @@ def test_it_lists_running_events_first(client, db):
     services.clock_action(event_id=b.pk, action="start", actor=services.Actor())
     body = client.get("/api/events").json()
     assert [e["name"] for e in body][:2] == ["Running one", "Planned one"]
-    assert set(body[0]) == {"id", "name", "status"} and body[1]["id"] == a.pk
+    assert set(body[0]) == {"id", "name", "status", "archived"} and body[1]["id"] == a.pk
 
 
 def test_a_director_token_controls_the_clock(client, event, director_token):

@@ -1,0 +1,120 @@
+"""Reads for an event's life in the console: the filtered event list, what a copy or a
+deletion would take."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+from django.utils.translation import gettext_lazy as _
+
+from .models import Clock, Event, LogEntry
+
+# The console list's filters: (key, label, condition). "current" is everything not archived.
+FILTERS = (
+    ("current", _("All current"), Q(archived_at__isnull=True)),
+    ("planned", _("Planned"), Q(archived_at__isnull=True, status=Event.Status.PLANNED)),
+    (
+        "running",
+        _("Running"),
+        Q(archived_at__isnull=True, status__in=[Event.Status.RUNNING, Event.Status.PAUSED]),
+    ),
+    ("finished", _("Finished"), Q(archived_at__isnull=True, status=Event.Status.FINISHED)),
+    ("archived", _("Archived"), Q(archived_at__isnull=False)),
+)
+FILTER_KEYS = {key for key, _label, _q in FILTERS}
+
+_RUNNING_FIRST = Case(
+    When(status=Event.Status.RUNNING, then=Value(0)),
+    When(status=Event.Status.PAUSED, then=Value(1)),
+    When(status=Event.Status.PLANNED, then=Value(2)),
+    default=Value(3),
+    output_field=IntegerField(),
+)
+
+
+@dataclass(frozen=True)
+class Tab:
+    key: str
+    label: str
+    count: int
+    active: bool
+
+
+def console_tabs(active: str) -> list[Tab]:
+    """The filter tabs with their counts, in one query."""
+    counts = Event.objects.aggregate(
+        **{key: Count("pk", filter=condition) for key, _label, condition in FILTERS}
+    )
+    return [Tab(key, str(label), counts[key], key == active) for key, label, _q in FILTERS]
+
+
+def console_events(show: str) -> QuerySet[Event]:
+    """The events of a filter, running first, newest first within a status."""
+    condition = {key: q for key, _label, q in FILTERS}[show]
+    return (
+        Event.objects.filter(condition)
+        .select_related("clock")
+        .annotate(rank=_RUNNING_FIRST)
+        .order_by("rank", "-scheduled_start", "-created_at")
+    )
+
+
+def may_delete(event: Event) -> bool:
+    """Cheap first look (the service decides): the clock never started."""
+    return event.status == Event.Status.PLANNED and event.clock.status == Clock.Status.NOT_STARTED
+
+
+def deletions_recent(limit: int = 5) -> list[LogEntry]:
+    """Entries that outlived their event: the deletions."""
+    return list(LogEntry.objects.filter(event__isnull=True).order_by("-at", "-id")[:limit])
+
+
+@dataclass(frozen=True)
+class DeletionPreview:
+    entries: int
+    tables: list[int]
+    refusal: str | None
+
+
+def deletion_preview(event: Event) -> DeletionPreview:
+    from tdsystem.seating.models import Entry, EventTable
+
+    from .life import event_delete_refusal
+
+    return DeletionPreview(
+        entries=Entry.objects.filter(event=event).count(),
+        tables=sorted(EventTable.objects.filter(event=event).values_list("number", flat=True)),
+        refusal=event_delete_refusal(event),
+    )
+
+
+@dataclass(frozen=True)
+class TableChoice:
+    numbers: list[int]
+    seats: int
+    # The source's numbers another event holds, with the holder's name and status.
+    taken: list[tuple[int, str, str]]
+    free_label: str
+
+
+def copy_tables(source: Event) -> TableChoice:
+    """The copy form's tables: the source's numbers when free, else as many free ones."""
+    from tdsystem.seating import services as seating
+    from tdsystem.seating.models import EventTable
+
+    rows = list(EventTable.objects.filter(event=source).values_list("number", "seats"))
+    wanted = sorted({number for number, _seats in rows})
+    seats = max((s for _n, s in rows), default=source.seats_per_table)
+    holders = seating.tables_taken(exclude_event_id=None)
+    taken = [
+        (n, holders[n].name, holders[n].get_status_display().lower())
+        for n in wanted
+        if n in holders
+    ]
+    numbers = [n for n in wanted if n not in holders]
+    if taken:
+        spare = seating.tables_free(count=len(wanted) * 2)
+        numbers += [n for n in spare if n not in numbers][: len(taken)]
+    numbers.sort()
+    return TableChoice(numbers, seats, taken, seating.tables_free_label())
