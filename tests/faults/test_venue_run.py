@@ -1,0 +1,120 @@
+"""The embedded run on the venue network: the real `manage.py runsystem` (gunicorn, worker,
+beat) with a var dir of its own, reached on a second loopback address with the machine's
+LAN address as the Host, as a TV or a phone would reach it. Traffic goes to 127.0.0.0/8
+only; the LAN address is only discovered (a UDP connect sends nothing) and named."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import zxingcpp
+
+from tdsystem.core import network
+
+from .servers import ROOT, _kill_group, _wait, free_port, manage
+
+pytestmark = pytest.mark.worker
+
+# Settings the test suite may have set, which the embedded run must find for itself.
+OWN = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL",
+       "PUBLIC_URL", "WEB_BIND", "WEB_WORKERS", "TDSYSTEM_EMBEDDED")  # fmt: skip
+
+
+def get(address: str, port: int, path: str, host: str) -> tuple[int, str]:
+    connection = http.client.HTTPConnection(address, port, timeout=10)
+    try:
+        connection.request("GET", path, headers={"Host": host})
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        connection.close()
+
+
+def decode_svg_qr(html: str) -> str:
+    """The text of the inline SVG QR code (qrcode's path image: one square per module)."""
+    size = int(re.search(r'viewBox="0 0 (\d+) \d+"', html).group(1))
+    scale = 8
+    pixels = bytearray(b"\xff" * (size * scale) ** 2)
+    width = size * scale
+    for x, y in re.findall(r"M(\d+),(\d+)H", html):
+        for row in range(int(y) * scale, (int(y) + 1) * scale):
+            start = row * width + int(x) * scale
+            pixels[start : start + scale] = b"\x00" * scale
+    code = zxingcpp.read_barcode(memoryview(bytes(pixels)).cast("B", (width, width)))
+    assert code is not None, "no QR code found in the poster"
+    return code.text
+
+
+def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
+    lan = network.lan_address()
+    if lan is None:
+        pytest.skip("this machine has no network address to name in the Host header")
+    env = {k: v for k, v in os.environ.items() if k not in OWN}
+    env |= {"VAR_DIR": str(tmp_path / "var"), "PYTHONUNBUFFERED": "1"}
+    manage(env, "migrate", "--noinput", "-v0")
+    manage(env, "loaddemo")
+    port = free_port()
+    log = tmp_path / "runsystem.log"
+    proc = subprocess.Popen(
+        [sys.executable, "manage.py", "runsystem", "--addr", f"0.0.0.0:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    lan_host = f"{network.host_pattern(lan)}:{port}"
+    try:
+        _wait(lambda: "Log in as 'director'" in log.read_text() or proc.poll() is not None,
+              60, "runsystem")  # fmt: skip
+        printed = log.read_text()
+        assert proc.poll() is None, printed
+        lookup = re.search(r"Player seat lookup: (\S+)", printed).group(1)
+        assert lookup.startswith(f"http://{lan_host}/events/"), printed
+        assert f"Director console (this laptop): http://127.0.0.1:{port}/console/" in printed
+        assert "▄▄▄▄▄" in printed  # the terminal QR code
+
+        # A TV on the venue network: the LAN address as Host, on another loopback address.
+        status, body = get("127.0.0.2", port, "/healthz", lan_host)
+        assert status in (200, 503) and '"database"' in body
+        status, _ = get("127.0.0.2", port, "/", lan_host)
+        assert status == 200
+        assert get("127.0.0.2", port, "/", "evil.example")[0] == 400  # never any Host
+
+        # The poster opened on the laptop itself still carries the LAN address.
+        path = lookup.removeprefix(f"http://{lan_host}") + "poster/"
+        status, poster = get("127.0.0.1", port, path, f"127.0.0.1:{port}")
+        assert status == 200
+        assert decode_svg_qr(poster) == lookup
+        assert f'<p class="url">{lookup}</p>' in poster and "127.0.0.1" not in poster
+
+        # DEBUG is off: an unknown URL is the house 404, with no debug page.
+        status, page = get("127.0.0.2", port, "/no/such/page/", lan_host)
+        assert status == 404 and "This page is not here" in page
+        assert "Traceback" not in page and "URLconf" not in page
+        key = tmp_path / "var" / "secret-key"
+        assert key.exists() and key.stat().st_mode & 0o777 == 0o600
+
+        os.kill(proc.pid, signal.SIGTERM)  # as Ctrl-C: all three stop
+        proc.wait(20)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not _refused(port):
+            time.sleep(0.2)
+        assert _refused(port), "the web server outlived runsystem"
+    finally:
+        _kill_group(proc)
+
+
+def _refused(port: int) -> bool:
+    try:
+        get("127.0.0.1", port, "/healthz", f"127.0.0.1:{port}")
+    except OSError:
+        return True
+    return False
