@@ -18,8 +18,8 @@ def test_loaddemo_seats_27_players_at_three_tables_and_is_idempotent(monkeypatch
     assert event.clock.status == "not-started"
     entries = Entry.objects.filter(event=event)
     assert entries.count() == 27
-    assert set(entries.values_list("table__number", flat=True)) == {1, 2, 3}
-    for number in (1, 2, 3):
+    assert set(entries.values_list("table__number", flat=True)) == {101, 102, 103}
+    for number in (101, 102, 103):
         assert entries.filter(table__number=number).count() == 9
     levels = list(event.structure.levels.filter(kind="level").order_by("position"))
     assert len(levels) == 28
@@ -29,3 +29,17 @@ def test_loaddemo_seats_27_players_at_three_tables_and_is_idempotent(monkeypatch
     from django.contrib.auth import authenticate
 
     assert authenticate(username="director", password="demo-pass").is_superuser
+
+
+def test_the_demo_leaves_tables_1_to_3_to_the_directors_first_event(monkeypatch):
+    from tdsystem.seating import services as seating
+    from tdsystem.seating.testing import ACTOR
+    from tests.fixtures import make_event
+
+    monkeypatch.setenv("DEMO_PASSWORD", "demo-pass")
+    call_command("loaddemo")
+    demo = Event.objects.get()
+    assert "tables 101, 102 and 103" in demo.log.get(action="event.note").summary
+    first = make_event(600, name="Our first Friday")
+    seating.tables_setup(event=first, numbers=[1, 2, 3], seats=9, actor=ACTOR)
+    assert first.tables.filter(in_play=True).count() == 3

@@ -1,4 +1,7 @@
-"""Load the demo: templates, staff accounts, and an event with 27 players seated (idempotent)."""
+"""Load the demo: templates, staff accounts, and an event with 27 players seated (idempotent).
+
+The demo's tables are 101-103 (see DEMO_TABLES), clear of the numbers a real night uses.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from django.db import transaction
 
 from tdsystem.core.access import ROLES
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor, event_create
+from tdsystem.events.services import Actor, event_create, log_record
 from tdsystem.seating import services as seating
 from tdsystem.structures.models import Structure
 from tdsystem.structures.published import DEMO_STRUCTURE
@@ -22,6 +25,13 @@ from tdsystem.structures.services import templates_install
 
 DEMO_EVENT = "WPT Tournament of Champions (demo)"
 DEMO_SEED = 2018
+# The demo plays on numbers of its own, so a director's first event finds tables 1, 2, 3
+# free even while the demo is still running.
+DEMO_TABLES = [101, 102, 103]
+DEMO_NOTE = (
+    "This demo event plays at tables 101, 102 and 103, so tables 1 and up stay free for "
+    "your own events. Finish it or delete it when you no longer need it."
+)
 PLAYERS = [
     "Ana Souza",
     "Ben Okafor",
@@ -68,7 +78,7 @@ def demo_password() -> str:
 
 
 class Command(BaseCommand):
-    help = "Load the demo event (WPT ToC 2018 structure, 27 players at three tables)."
+    help = "Load the demo event (WPT ToC 2018 structure, 27 players at tables 101-103)."
 
     def handle(self, *args, **options) -> None:
         with transaction.atomic():
@@ -107,8 +117,9 @@ class Command(BaseCommand):
             late_registration_end_level=4,
             reentry_allowed=False,
         )
-        seating.tables_setup(event=event, numbers=[1, 2, 3], seats=9, actor=actor)
+        seating.tables_setup(event=event, numbers=DEMO_TABLES, seats=9, actor=actor)
         for name in PLAYERS:
             seating.player_register(event=event, name=name, actor=actor)
         seating.seats_draw(event=event, actor=actor, seed=DEMO_SEED)
+        log_record(event=event, actor=actor, action="event.note", summary=DEMO_NOTE)
         return event
