@@ -93,8 +93,8 @@ def deletion_preview(event: Event) -> DeletionPreview:
 class TableChoice:
     numbers: list[int]
     seats: int
-    # The source's numbers another event holds, with the holder's name and status.
-    taken: list[tuple[int, str, str]]
+    # The source's numbers other events hold: (numbers, holder's name, its status).
+    taken: list[tuple[str, str, str]]
     free_label: str
 
 
@@ -107,14 +107,22 @@ def copy_tables(source: Event) -> TableChoice:
     wanted = sorted({number for number, _seats in rows})
     seats = max((s for _n, s in rows), default=source.seats_per_table)
     holders = seating.tables_taken(exclude_event_id=None)
+    by_holder: dict[int, list[int]] = {}
+    for n in wanted:
+        if n in holders:
+            by_holder.setdefault(holders[n].pk, []).append(n)
     taken = [
-        (n, holders[n].name, holders[n].get_status_display().lower())
-        for n in wanted
-        if n in holders
+        (
+            ", ".join(map(str, held)),
+            holders[held[0]].name,
+            holders[held[0]].get_status_display().lower(),
+        )
+        for held in by_holder.values()
     ]
     numbers = [n for n in wanted if n not in holders]
-    if taken:
-        spare = seating.tables_free(count=len(wanted) * 2)
-        numbers += [n for n in spare if n not in numbers][: len(taken)]
+    missing = len(wanted) - len(numbers)
+    if missing:
+        spare = seating.tables_free(count=len(wanted) + missing)
+        numbers += [n for n in spare if n not in numbers][:missing]
     numbers.sort()
     return TableChoice(numbers, seats, taken, seating.tables_free_label())

@@ -46,7 +46,7 @@ def event_copy(request: HttpRequest, event_id: int) -> HttpResponse:
     source = get_object_or_404(Event, pk=event_id)
     tables = selectors_life.copy_tables(source)
     initial = {
-        "name": _("%(name)s (copy)") % {"name": source.name},
+        "name": _("%(name)s (copy)") % {"name": source.name[:112]},
         "numbers": _numbers_text(tables.numbers),
         "seats": tables.seats,
     }

@@ -88,7 +88,7 @@ def test_the_copy_form_prefills_free_numbers_and_says_which_are_taken(client, di
     body = page(client, f"/console/events/{source.pk}/copy/")
     assert 'value="Thursday (copy)"' in body
     assert 'value="4, 5, 6"' in body and 'value="8"' in body
-    assert "Table 1 is in use by Thursday (planned)." in body
+    assert "In use by Thursday (planned): table 1, 2, 3." in body
     assert "Free numbers: 4 and up." in body
 
 
