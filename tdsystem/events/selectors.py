@@ -14,10 +14,10 @@ from django.utils import timezone
 
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
-from tdsystem.seating.selectors import recent_moves
 from tdsystem.structures.models import Level
 
 from .models import Clock, Event
+from .screen import screen_extras
 
 
 @dataclass(frozen=True)
@@ -164,6 +164,8 @@ def clock_payload(
         else:
             to_break = None
     next_break = next((s for s in rows[index + 1 :] if s.is_break), None)
+    to_next_break = to_break if not on_break else _ms_to_next_break(rows, index, left_ms)
+    late = _late_registration(event, rows, index, state.status, left_ms)
     ends_at = state.ends_at if state.status == clockrules.RUNNING else None
     values = _values(shown) or {}
     return {
@@ -200,12 +202,47 @@ def clock_payload(
             else None
         ),
         "ms_to_break": to_break,
-        **(
-            extra
-            if extra is not None
-            else {"moves": recent_moves(event.pk), **field_figures(event)}
-        ),
+        "ms_to_next_break": to_next_break,
+        "late_registration_level": event.late_registration_end_level,
+        **late,
+        **(extra if extra is not None else screen_extras(event)),
     }
+
+
+def _ms_to_next_break(rows: list[Segment], index: int, left_ms: int) -> int | None:
+    """From now to the start of the first break after the current segment (None: no break).
+
+    During a break this is the break after it, not the one being played out now.
+    """
+    total = left_ms
+    for seg in rows[index + 1 :]:
+        if seg.is_break:
+            return total
+        total += seg.duration_seconds * 1000
+    return None
+
+
+def _late_registration(
+    event: Event, rows: list[Segment], index: int, status: str, left_ms: int
+) -> dict:
+    """When late registration closes: at the end of level `late_registration_end_level`.
+
+    The same rule as `seating.services.registration_closed_reason`: 0 means no late
+    registration (entries until the clock starts); a level past the schedule never closes.
+    """
+    last = event.late_registration_end_level
+    started = status != clockrules.NOT_STARTED
+    if status == clockrules.FINISHED:
+        return {"late_registration_open": False, "ms_to_late_registration_end": None}
+    if last == 0:
+        return {"late_registration_open": not started, "ms_to_late_registration_end": None}
+    end = next((s.index for s in rows if s.number == last), None)
+    if end is None:
+        return {"late_registration_open": True, "ms_to_late_registration_end": None}
+    if index > end:
+        return {"late_registration_open": False, "ms_to_late_registration_end": 0}
+    total = left_ms + sum(s.duration_seconds * 1000 for s in rows[index + 1 : end + 1])
+    return {"late_registration_open": True, "ms_to_late_registration_end": total}
 
 
 class _ShortCache:
@@ -290,11 +327,7 @@ def event_clock_payload(event_id: int, now: datetime) -> dict:
         event.pot_limit_preflop,
     )
     rows = _screen_cache.get(("schedule", settings_key), ttl * 10, lambda: schedule(event))
-    extra = _screen_cache.get(
-        ("field", event.pk),
-        ttl,
-        lambda: {"moves": recent_moves(event.pk), **field_figures(event)},
-    )
+    extra = _screen_cache.get(("field", event.pk), ttl, lambda: screen_extras(event))
     return clock_payload(event, clock, now, rows, extra)
 
 

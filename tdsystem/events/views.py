@@ -23,9 +23,24 @@ PAUSE_RIGHTS = {"pause", "resume"}
 
 @require_GET
 def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The venue TV: `?layout=clock` (default), `payouts` or `draw` beside the clock."""
+    from django.conf import settings
+
+    from .models import Clock
+    from .screen import draw_rows, layout_of
+
     event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
     clock = selectors.event_clock_payload(event.pk, timezone.now())
-    return render(request, "events/clock_screen.html", {"event": event, "clock": clock})
+    layout = layout_of(request.GET.get("layout"))
+    context = {
+        "event": event,
+        "clock": clock,
+        "layout": layout,
+        "status_label": Clock.Status(clock["status"]).label,
+        "time_zone": settings.TIME_ZONE,
+        "seats": draw_rows(event.pk) if layout == "draw" else [],
+    }
+    return render(request, "events/clock_screen.html", context)
 
 
 @require_GET
