@@ -166,7 +166,13 @@ def _schemas() -> dict:
             required=["status", "version", "level", "remaining_ms", "server_time"],
         ),
         "Seat": _obj(
-            {"player": STR, "entry": ENTRY_NUMBER, "table": _nullable(INT), "seat": _nullable(INT)},
+            {
+                "player": STR,
+                "entry": ENTRY_NUMBER,
+                "table": _nullable(INT),
+                "seat": _nullable(INT),
+                "note": {"type": "string", "description": "Only when set: tells namesakes apart."},
+            },
             required=["player", "entry", "table", "seat"],
         ),
         "Move": _obj({**move_fields, "acknowledged": BOOL}, required=list(move_fields)),
@@ -289,7 +295,7 @@ BODIES = {
             "note": {
                 "type": "string",
                 "maxLength": 60,
-                "description": "Tells two players of the same name apart (\"from Lyon\").",
+                "description": "Tells two players of the same name apart, e.g. from Lyon.",
             },
             "confirm_duplicate": {
                 "type": "boolean",

@@ -44,6 +44,7 @@ def _entry(entry: Entry) -> dict:
     return {
         "entry": entry.number,
         "player": entry.player.name,
+        "note": entry.player.note,
         "status": entry.status,
         "table": entry.table.number if entry.table else None,
         "seat": entry.seat,
@@ -70,14 +71,29 @@ def _text_field(data: dict, name: str, *, required: bool = False) -> str:
     return value
 
 
+def _bool_field(data: dict, name: str) -> bool:
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise SeatingError(f"{name} must be true or false", field=name)
+    return value
+
+
 @seating_write
 def register(request: HttpRequest, data: dict, event_id: int) -> JsonResponse:
-    enrolment = services.player_register(
-        event=Event.objects.get(pk=event_id),
-        name=_text_field(data, "name", required=True),
-        member_id=_text_field(data, "member_id"),
-        actor=Actor.of(request.api_user),
-    )
+    """A new entry. A name already in the field answers 409 naming the entries, with
+    `existing`; send `confirm_duplicate: true`, or a `note` that tells them apart."""
+    try:
+        enrolment = services.player_register(
+            event=Event.objects.get(pk=event_id),
+            name=_text_field(data, "name", required=True),
+            member_id=_text_field(data, "member_id"),
+            note=_text_field(data, "note"),
+            confirm_duplicate=_bool_field(data, "confirm_duplicate"),
+            actor=Actor.of(request.api_user),
+        )
+    except services.DuplicateName as exc:
+        existing = [_entry(entry) for entry in exc.existing]
+        return JsonResponse({"error": str(exc), "existing": existing}, status=409)
     moves = enrolment.applied.moves if enrolment.applied else []
     body = _entry(enrolment.entry) | {"dealt_in": enrolment.dealt_in, "moves": _moves(moves)}
     return JsonResponse(body, status=201)

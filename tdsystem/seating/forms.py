@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from .models import Purchase
 
@@ -42,11 +43,23 @@ class RegisterForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
     )
     member_id = forms.CharField(max_length=40, required=False, label="Member id (optional)")
+    note = forms.CharField(
+        max_length=60,
+        required=False,
+        label=_("Note (optional)"),
+        help_text=_("Tells two players of the same name apart, e.g. “from Lyon”."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("e.g. from Lyon")}),
+    )
+    # Sent by the "Register anyway" button once the console has warned of the same name.
+    confirm_duplicate = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 class ImportForm(forms.Form):
     names = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 6}), help_text="One player per line."
+    )
+    confirm_duplicates = forms.BooleanField(
+        required=False, label=_("Import duplicate names anyway")
     )
 
     def clean_names(self) -> list[str]:

@@ -12,6 +12,11 @@ from tdsystem.events.models import Event
 class Player(models.Model):
     name = models.CharField(max_length=120)
     member_id = models.CharField(max_length=40, blank=True)
+    note = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text="Tells two players of the same name apart (e.g. “from Lyon”).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -23,7 +28,7 @@ class Player(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.name
+        return f"{self.name} ({self.note})" if self.note else self.name
 
 
 class VenueTable(models.Model):

@@ -28,11 +28,18 @@ def seat_list(event_id: int) -> list[dict]:
     rows = (
         Entry.objects.filter(event_id=event_id, status=Entry.Status.ACTIVE)
         .order_by("player__name", "number")
-        .values_list("player__name", "number", "table__number", "seat")
+        .values_list("player__name", "number", "table__number", "seat", "player__note")
     )
+    # A note ("from Lyon") is given only where it tells two players of one name apart.
     return [
-        {"player": name, "entry": number, "table": table, "seat": seat}
-        for name, number, table, seat in rows
+        {
+            "player": name,
+            "entry": number,
+            "table": table,
+            "seat": seat,
+            **({"note": n} if n else {}),
+        }
+        for name, number, table, seat, n in rows
     ]
 
 

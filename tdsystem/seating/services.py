@@ -39,6 +39,7 @@ from .seatmap import (
 )
 
 __all__ = [
+    "DuplicateName",
     "Enrolment",
     "SeatingError",
     "entry_purchase",
@@ -262,27 +263,102 @@ class Enrolment:
     applied: Applied | None
 
 
+class DuplicateName(SeatingError):
+    """A new player whose name is already in the event's field; nothing has changed.
+
+    `existing` holds the entries of that name. The console and the API turn it into a
+    question: register anyway (`confirm_duplicate`), or add a note that tells them apart.
+    """
+
+    def __init__(self, message: str, *, existing: list[Entry]) -> None:
+        super().__init__(message)  # no field: the request is fine, the field refuses it (409)
+        self.existing = existing
+
+
+def name_key(name: str) -> str:
+    """A name as a director reads it: case and spacing do not count, accents do.
+
+    "ann  LEE" is "Ann Lee"; "José" is not "Jose" (the name is kept as entered).
+    """
+    return " ".join(name.split()).casefold()
+
+
+def _where(entry: Entry) -> str:
+    if entry.status != Entry.Status.ACTIVE:
+        return gettext("out")
+    if entry.table_id is None:
+        return gettext("no seat yet")
+    return gettext("table %(table)s seat %(seat)s") % {
+        "table": entry.table.number,
+        "seat": entry.seat,
+    }
+
+
+def describe_entry(entry: Entry) -> str:
+    """ "#12 Ann Lee (from Lyon), table 3 seat 4": which entry a warning means."""
+    return f"#{entry.number} {entry.player}, {_where(entry)}"
+
+
+def same_names(event: Event, name: str, note: str = "") -> list[Entry]:
+    """The event's entries a new player of this name and note could not be told from.
+
+    One query over the field's names; the comparison is Python's casefold, which SQLite's
+    LOWER() would not do beyond ASCII.
+    """
+    key, note_key = name_key(name), name_key(note)
+    rows = Entry.objects.filter(event=event).select_related("player", "table")
+    rows = rows.only(
+        "number", "status", "seat", "table__number", "player__name", "player__note"
+    ).order_by("number")
+    return [
+        entry
+        for entry in rows
+        if name_key(entry.player.name) == key and name_key(entry.player.note) == note_key
+    ]
+
+
+def _duplicate_error(existing: list[Entry]) -> DuplicateName:
+    listed = "; ".join(describe_entry(entry) for entry in existing[:3])
+    if len(existing) > 3:
+        listed += "; …"
+    return DuplicateName(
+        gettext(
+            "Already registered under this name: %(entries)s. Register anyway, or add a "
+            "note that tells them apart."
+        )
+        % {"entries": listed},
+        existing=existing,
+    )
+
+
 def player_register(
     *,
     event: Event,
     name: str,
     actor: Actor,
     member_id: str = "",
+    note: str = "",
+    confirm_duplicate: bool = False,
     rng_seed: int | None = None,
 ) -> Enrolment:
     """Register a player's entry. After the draw the entry is seated at once (TDA 8-A).
 
     A member id finds the player again; a member who busted may only come back as a
-    re-entry (see entry_reenter).
+    re-entry (see entry_reenter). A new player whose name (and note) is already in the
+    field raises DuplicateName unless `confirm_duplicate`; a `note` ("from Lyon") that
+    differs from the others' tells them apart and needs no confirmation.
     """
     name = " ".join(name.split())
     member_id = member_id.strip()
+    note = " ".join(note.split())
     if not name:
-        raise SeatingError("the player needs a name", field="name")
+        raise SeatingError(gettext("the player needs a name"), field="name")
     if len(name) > 120:
-        raise SeatingError("the name is longer than 120 characters", field="name")
+        raise SeatingError(gettext("the name is longer than 120 characters"), field="name")
     if len(member_id) > 40:
-        raise SeatingError("the member id is longer than 40 characters", field="member_id")
+        raise SeatingError(gettext("the member id is longer than 40 characters"), field="member_id")
+    if len(note) > 60:
+        raise SeatingError(gettext("the note is longer than 60 characters"), field="note")
     with transaction.atomic():
         event = event_lock(event.pk)
         _check_open(event)
@@ -293,23 +369,68 @@ def player_register(
                     raise SeatingError(f"{player.name} has entered already")
                 raise SeatingError(f"{player.name} has entered already: use a re-entry")
         else:
-            player = Player.objects.create(name=name, member_id=member_id)
+            if not confirm_duplicate:
+                existing = same_names(event, name, note)
+                if existing:
+                    raise _duplicate_error(existing)
+            player = Player.objects.create(name=name, member_id=member_id, note=note)
         return _enrol(event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed))
 
 
-def players_import(*, event_id: int, names: list[str], actor: Actor) -> int:
-    """Register a list of pre-registered players at once, before the seat draw."""
+def import_duplicates(event: Event, names: list[str]) -> list[str]:
+    """What a list would register twice: names repeated in it, and names already entered."""
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for line, name in enumerate(names, start=1):
+        key = name_key(name)
+        if key in seen:
+            problems.append(
+                gettext("“%(name)s” (line %(line)s) repeats line %(first)s")
+                % {"name": name, "line": line, "first": seen[key]}
+            )
+        else:
+            seen[key] = line
+    rows = Entry.objects.filter(event=event).select_related("player", "table")
+    rows = rows.only("number", "status", "seat", "table__number", "player__name", "player__note")
+    for entry in rows.order_by("number"):
+        if not entry.player.note and name_key(entry.player.name) in seen:
+            problems.append(
+                gettext("“%(name)s” is already registered: %(entry)s")
+                % {"name": entry.player.name, "entry": describe_entry(entry)}
+            )
+    return problems
+
+
+def players_import(
+    *, event_id: int, names: list[str], actor: Actor, confirm_duplicates: bool = False
+) -> int:
+    """Register a list of pre-registered players at once, before the seat draw.
+
+    A list that would register a name twice (repeated in the list, or already in the
+    field) is refused whole, naming each duplicate, unless `confirm_duplicates`.
+    """
     names = [" ".join(name.split()) for name in names]
     names = [name for name in names if name]
     if not names:
-        raise SeatingError("no names to register", field="names")
+        raise SeatingError(gettext("no names to register"), field="names")
     if any(len(name) > 120 for name in names):
-        raise SeatingError("a name is longer than 120 characters", field="names")
+        raise SeatingError(gettext("a name is longer than 120 characters"), field="names")
     with transaction.atomic():
         event = event_lock(event_id)
         _check_open(event)
         if SeatMap.read(event).drawn:
-            raise SeatingError("the seats are drawn: register late players one by one")
+            raise SeatingError(gettext("the seats are drawn: register late players one by one"))
+        if not confirm_duplicates:
+            problems = import_duplicates(event, names)
+            if problems:
+                shown = "; ".join(problems[:10]) + ("; …" if len(problems) > 10 else "")
+                raise SeatingError(
+                    gettext(
+                        "Nothing imported: %(count)s duplicate names (%(list)s). Add a note to "
+                        "tell them apart one by one, or import anyway."
+                    )
+                    % {"count": len(problems), "list": shown}
+                )
         first = next_entry_number(event)
         players = Player.objects.bulk_create(Player(name=name) for name in names)
         entries = Entry.objects.bulk_create(

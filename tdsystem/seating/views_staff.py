@@ -129,24 +129,33 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     form = RegisterForm(request.POST)
     error = message = None
+    duplicate = False
     if form.is_valid():
-        error, message = _attempt(
-            lambda: services.player_register(
+        try:
+            enrolment = services.player_register(
                 event=event, actor=Actor.of(request.user), **form.cleaned_data
-            ),
-            _enrolled,
-        )
+            )
+        except services.DuplicateName as exc:
+            error, duplicate = str(exc), True
+        except (SeatingError, ResultsError) as exc:
+            error = str(exc)
+        else:
+            message = _enrolled(enrolment)
     else:
         error = first_error(form)[1]
     fresh = RegisterForm() if message else form
     if message:
         fresh.fields["name"].widget.attrs["autofocus"] = True  # ready for the next player
-    return _answer(request, event, "register", error, message, register_form=fresh)
+    elif duplicate:
+        fresh.fields["note"].widget.attrs["autofocus"] = True  # the note tells them apart
+    return _answer(
+        request, event, "register", error, message, register_form=fresh, duplicate=duplicate
+    )
 
 
 def _enrolled(enrolment: services.Enrolment) -> str:
     entry = enrolment.entry
-    text = f"#{entry.number} {entry.player.name}: "
+    text = f"#{entry.number} {entry.player}: "
     if entry.table is None:
         return text + "registered, seated at the draw"
     text += f"table {entry.table.number} seat {entry.seat}"
@@ -164,11 +173,18 @@ def register_many(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         error, message = _attempt(
             lambda: services.players_import(
-                event_id=event.pk, names=form.cleaned_data["names"], actor=Actor.of(request.user)
+                event_id=event.pk,
+                names=form.cleaned_data["names"],
+                confirm_duplicates=form.cleaned_data["confirm_duplicates"],
+                actor=Actor.of(request.user),
             ),
             lambda count: f"{count} players registered",
         )
-    return _answer(request, event, "register", error, message, register_form=RegisterForm())
+    # A refused list stays in the box, so the director can tick "anyway" or edit it.
+    pasted = request.POST.get("names", "") if error else ""
+    return _answer(
+        request, event, "register", error, message, register_form=RegisterForm(), pasted=pasted
+    )
 
 
 @require_POST

@@ -325,3 +325,75 @@ def test_it_deletes_an_event_with_its_seated_players(event):
     field(event, players=12, tables=2)
     event.delete()
     assert not Entry.objects.exists() and not EventTable.objects.exists()
+
+
+# Players of the same name -------------------------------------------------------------------
+
+
+def test_it_warns_of_a_name_already_in_the_field_and_changes_nothing(event):
+    first = register(event, "Ann Lee").entry
+    with pytest.raises(services.DuplicateName) as caught:
+        register(event, "  ann   LEE ")
+    assert caught.value.existing == [first] and caught.value.field is None
+    assert f"#{first.number} Ann Lee, no seat yet" in str(caught.value)
+    assert Entry.objects.filter(event=event).count() == 1
+    assert LogEntry.objects.filter(event=event, action__startswith="entry").count() == 1
+
+
+def test_it_names_the_table_and_seat_of_the_entry_it_means(event):
+    people = arrange(event, {3: [4]})
+    name = people["T3S4"].player.name
+    with pytest.raises(services.DuplicateName, match="table 3 seat 4"):
+        register(event, name.lower())
+
+
+def test_it_registers_a_confirmed_duplicate(event):
+    register(event, "Ann Lee")
+    second = register(event, "Ann Lee", confirm_duplicate=True).entry
+    assert second.number == 2 and second.player.name == "Ann Lee"
+
+
+def test_a_note_that_tells_them_apart_needs_no_confirmation(event):
+    register(event, "Ann Lee")
+    second = register(event, "Ann Lee", note="  from   Lyon ").entry
+    assert second.player.note == "from Lyon"
+    assert str(second.player) == "Ann Lee (from Lyon)"
+    with pytest.raises(services.DuplicateName, match=r"Ann Lee \(from Lyon\)"):
+        register(event, "ann lee", note="From Lyon")
+
+
+def test_accents_count_as_entered(event):
+    register(event, "José Ruiz")
+    assert register(event, "Jose Ruiz").entry.number == 2
+
+
+def test_a_known_member_id_keeps_its_own_rule(event):
+    register(event, "Ann Lee", member_id="M1")
+    with pytest.raises(SeatingError, match="has entered already") as caught:
+        register(event, "Ann Lee", member_id="M1")
+    assert not isinstance(caught.value, services.DuplicateName)
+
+
+def test_a_note_longer_than_sixty_characters_is_refused(event):
+    with pytest.raises(SeatingError) as caught:
+        register(event, "Ann Lee", note="x" * 61)
+    assert caught.value.field == "note"
+
+
+def test_the_import_refuses_a_list_with_duplicates_and_names_them(event):
+    register(event, "Cy Young")
+    with pytest.raises(SeatingError) as caught:
+        services.players_import(
+            event_id=event.pk, names=["Ann Lee", "Bob", "ann lee", "cy  young"], actor=ACTOR
+        )
+    text = str(caught.value)
+    assert "Nothing imported: 2 duplicate names" in text
+    assert "“ann lee” (line 3) repeats line 1" in text and "#1 Cy Young" in text
+    assert Entry.objects.filter(event=event).count() == 1
+
+
+def test_the_import_registers_duplicates_when_confirmed(event):
+    count = services.players_import(
+        event_id=event.pk, names=["Ann Lee", "Ann Lee"], actor=ACTOR, confirm_duplicates=True
+    )
+    assert count == 2

@@ -60,6 +60,7 @@ def test_it_needs_a_staff_token_for_writes(client, event, table_device, floor_to
     assert response.json() | {"chips": 0} == {
         "entry": 1,
         "player": "Sam Lee",
+        "note": "",
         "status": "active",
         "table": None,
         "seat": None,
