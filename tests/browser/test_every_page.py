@@ -43,6 +43,8 @@ PAGES = {
     "tokens": "",
     "console:home": "",
     "console:event_new": "",
+    "console:event_copy": "",
+    "console:event_delete": "",
     "console:event": "",
     "console:structures": "",
     "console:structure": "",
