@@ -6,14 +6,22 @@
  */
 (function () {
   "use strict";
+  // Every word a person reads comes from the template's translated block.
+  const T = JSON.parse(document.getElementById("clock-text").textContent);
+  const tr = (text, args) => text.replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+
   const root = document.body;
   const url = root.dataset.clockUrl;
   const POLL_MS = 1000, TIMEOUT_MS = 4000, STALE_MS = 6000;
+  const ROTATE_MS = 9000, MOVES_PAGE_MS = 6000, PAYOUT_PAGE_MS = 9000;
+  // Beside a payout table or the draw the side column is short: fewer places per page.
+  const ROTATOR_PLACES = root.classList.contains("layout-clock") ? 5 : 3, TABLE_PLACES = 10;
   let data = null, offset = 0, lastGood = 0, soundOn = false, audio = null;
   let lastKey = null, warnedKey = null, wakeLock = null;
 
   const $ = (id) => document.getElementById(id);
   const fmt = (n) => (n === null || n === undefined) ? "–" : Number(n).toLocaleString("en-US");
+  const money = (a) => fmt(Math.round(Number(a)));
   function hms(ms) {
     const s = Math.max(0, Math.ceil(ms / 1000));
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
@@ -21,6 +29,20 @@
     return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
   }
   function setText(id, text) { const el = $(id); if (el && el.textContent !== text) el.textContent = text; }
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // The venue's time of day (its TIME_ZONE), from the server's clock, not the screen's.
+  let dayFormat;
+  try {
+    dayFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: root.dataset.timeZone });
+  } catch (e) {
+    dayFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  }
 
   function remaining() {
     if (!data) return 0;
@@ -29,6 +51,8 @@
     }
     return data.remaining_ms;
   }
+  // A figure counted from the same moment as remaining_ms: it falls as the level runs.
+  function since(ms, left) { return ms - (data.remaining_ms - left); }
 
   function beep(times) {
     if (!soundOn) return;
@@ -45,11 +69,22 @@
     } catch (e) { /* no audio device: stay silent */ }
   }
 
+  function lateRegText(left) {
+    if (!data.late_registration_level) return null;  // the event has no late registration
+    if (!data.late_registration_open) return [T.late_reg_closed, ""];
+    const sub = tr(T.late_reg_level, { n: data.late_registration_level });
+    const ms = data.ms_to_late_registration_end;
+    if (ms === null || ms === undefined) return [T.late_reg_open, sub];
+    return [tr(T.late_reg_in, { time: hms(since(ms, left)) }), sub];
+  }
+
   function render() {
     if (!data) return;
     const left = remaining();
     setText("time", hms(left));
-    root.classList.toggle("paused", data.status === "paused" || data.status === "not-started");
+    setText("time-of-day", dayFormat.format(new Date(Date.now() + offset)));
+    const stopped = data.status === "paused" || data.status === "not-started";
+    root.classList.toggle("paused", stopped);
     root.classList.toggle("finished", data.status === "finished");
     root.classList.toggle("on-break", !!data.on_break);
     root.classList.toggle("last-minute", data.status === "running" && left <= 60000);
@@ -59,12 +94,126 @@
     if (data.status === "running" && left <= 60000 && left > 55000 && warnedKey !== key) {
       warnedKey = key; beep(1);
     }
-    if (data.ms_to_break !== null && data.ms_to_break !== undefined && !data.on_break) {
-      const toBreak = data.ms_to_break - (data.remaining_ms - left);
-      setText("to-break", hms(toBreak));
-    } else {
-      setText("to-break", data.on_break ? "now" : "–");
+    const toBreak = data.ms_to_next_break;
+    setText("to-break", toBreak === null || toBreak === undefined ? "–" : hms(since(toBreak, left)));
+    const late = lateRegText(left);
+    setText("rot-late-reg", late ? late[0] : "");
+    setText("rot-late-reg-sub", late ? late[1] : "");
+  }
+
+  /* The side panel: one item at a time, every few seconds, skipping the empty ones. */
+  const rotator = { items: [...document.querySelectorAll("#rotator .item")], at: -1, payoutPage: 0 };
+  function itemFull(item) {
+    if (!data) return false;
+    switch (item.dataset.item) {
+      // The payouts layout has the whole table beside the clock already.
+      case "payouts": return (data.payouts || []).length > 0 && !root.classList.contains("layout-payouts");
+      case "colour-up": return !!(data.next_break && data.next_break.note);
+      case "late-reg": return !!data.late_registration_level && data.status !== "finished";
+      case "chip-leader": return !!data.chip_leader;
     }
+    return false;
+  }
+  function payoutRotatorPage() {
+    const all = data.payouts || [];
+    const pages = Math.max(1, Math.ceil(Math.min(all.length, ROTATOR_PLACES * 2) / ROTATOR_PLACES));
+    const page = rotator.payoutPage % pages;
+    const from = page * ROTATOR_PLACES;
+    const shown = all.slice(from, from + ROTATOR_PLACES);
+    const list = $("rot-payouts");
+    list.replaceChildren(...shown.map((p) => {
+      const li = el("li");
+      li.append(el("span", "place", `${p.place}.`), el("span", "amount", money(p.amount)));
+      return li;
+    }));
+    setText("rot-payouts-label", all.length > ROTATOR_PLACES
+      ? tr(T.payouts_range, { from: from + 1, to: from + shown.length, paid: all.length }) : T.payouts);
+  }
+  function rotate() {
+    const full = rotator.items.filter(itemFull);
+    if (!full.length) { rotator.items.forEach((i) => i.classList.remove("on")); rotator.at = -1; return; }
+    const current = rotator.items[rotator.at];
+    let next = full[(full.indexOf(current) + 1) % full.length] || full[0];
+    if (next.dataset.item === "payouts") {
+      if (current === next) rotator.payoutPage += 1; else if (current !== undefined) rotator.payoutPage = 0;
+      payoutRotatorPage();
+    }
+    rotator.items.forEach((i) => i.classList.toggle("on", i === next));
+    rotator.at = rotator.items.indexOf(next);
+  }
+  function refreshRotator() {
+    const current = rotator.items[rotator.at];
+    if (!current || !itemFull(current)) rotate();
+    else if (current.dataset.item === "payouts") payoutRotatorPage();
+    const leader = data.chip_leader;
+    setText("rot-colour-up", data.next_break && data.next_break.note ? data.next_break.note : "");
+    setText("rot-leader-name", leader ? leader.player : "");
+    setText("rot-leader-chips", leader ? (leader.table ? tr(T.leader_at, { table: leader.table, chips: fmt(leader.chips) }) : tr(T.leader_chips, { chips: fmt(leader.chips) })) : "");
+  }
+
+  /* The moves ticker: every slip, a page of as many as fit on the line at a time. */
+  const ticker = { texts: "", pages: [], page: 0 };
+  function slipsToPages(texts) {
+    const box = $("moves");
+    const width = box.clientWidth;
+    box.classList.add("measuring");
+    const spans = texts.map((t) => el("span", "tick", t));
+    box.replaceChildren(...spans);
+    const gap = parseFloat(getComputedStyle(box).columnGap) || 0;
+    const pages = [];
+    let page = [], used = 0;
+    spans.forEach((s, i) => {
+      const w = s.getBoundingClientRect().width;
+      if (page.length && used + gap + w > width) { pages.push(page); page = []; used = 0; }
+      used += (page.length ? gap : 0) + w;
+      page.push(texts[i]);
+    });
+    if (page.length) pages.push(page);
+    box.classList.remove("measuring");
+    return pages;
+  }
+  function showMovesPage() {
+    const page = ticker.pages[ticker.page] || [];
+    // A slip wider than the line (a phone) wraps onto a second line rather than being cut.
+    $("moves").replaceChildren(...page.map((t) => el("span", page.length === 1 ? "tick wide" : "tick", t)));
+    setText("moves-page", ticker.pages.length > 1 ? `${ticker.page + 1}/${ticker.pages.length}` : "");
+  }
+  function updateMoves(moves) {
+    const texts = moves.map((m) => m.text);
+    const key = texts.join("\n");
+    root.classList.toggle("has-moves", texts.length > 0);
+    if (key === ticker.texts) return;
+    ticker.texts = key;
+    ticker.pages = slipsToPages(texts);
+    if (ticker.page >= ticker.pages.length) ticker.page = 0;
+    showMovesPage();
+  }
+  function nextMovesPage() {
+    if (ticker.pages.length < 2) return;
+    ticker.page = (ticker.page + 1) % ticker.pages.length;
+    showMovesPage();
+  }
+
+  /* The payouts layout: the whole table beside the clock, a page at a time. */
+  const payoutTable = { page: 0, key: "" };
+  function showPayoutTable() {
+    const body = $("payout-rows");
+    if (!body || !data) return;
+    const all = data.payouts || [];
+    const pages = Math.max(1, Math.ceil(all.length / TABLE_PLACES));
+    if (payoutTable.page >= pages) payoutTable.page = 0;
+    const shown = all.slice(payoutTable.page * TABLE_PLACES, (payoutTable.page + 1) * TABLE_PLACES);
+    const key = `${payoutTable.page}:${shown.map((p) => p.amount).join(",")}`;
+    if (key !== payoutTable.key) {
+      payoutTable.key = key;
+      body.replaceChildren(...shown.map((p) => {
+        const tr_ = el("tr");
+        tr_.append(el("td", "place", String(p.place)), el("td", "amount", money(p.amount)));
+        return tr_;
+      }));
+    }
+    $("payout-empty").hidden = all.length > 0;
+    setText("payout-page", pages > 1 ? tr(T.page_of, { page: payoutTable.page + 1, pages: pages }) : "");
   }
 
   function show(d) {
@@ -74,13 +223,13 @@
     data = d;
     root.classList.remove("running", "not-started");
     if (d.status === "running" || d.status === "not-started") root.classList.add(d.status);
-    setText("status", d.status.replace("-", " "));
-    setText("paused-label", d.status === "not-started" ? "Not started" : "Paused");
+    setText("status", T.status[d.status] || d.status);
+    setText("banner", T.banner[d.status] || "");
     $("status").className = "badge " + d.status;
-    setText("level-label", d.on_break ? "Break" : `Level ${d.level}`);
+    setText("level-label", d.on_break ? T.break : tr(T.level, { n: d.level }));
     setText("sb", fmt(d.small_blind)); setText("bb", fmt(d.big_blind));
     setText("ante", d.ante ? fmt(d.ante) : "–");
-    setText("ante-kind", d.ante_type === "each" ? "Ante" : d.ante_type === "button" ? "Button ante" : "BB ante");
+    setText("ante-kind", d.ante_type === "each" ? T.ante : d.ante_type === "button" ? T.button_ante : T.bb_ante);
     setText("min-raise", fmt(d.min_raise_to));
     const maxBox = $("max-raise-box");
     if (d.max_raise_to !== null && d.max_raise_to !== undefined) { maxBox.hidden = false; setText("max-raise", fmt(d.max_raise_to)); }
@@ -89,15 +238,17 @@
     setText("players", `${fmt(d.players_left)} / ${fmt(d.entries)}`);
     setText("avg", fmt(d.average_stack));
     setText("avg-bb", d.average_stack && d.big_blind ? `${(d.average_stack / d.big_blind).toFixed(1)} BB` : "");
-    setText("pool", fmt(Math.round(Number(d.prize_pool))));
+    setText("pool", money(d.prize_pool));
     const n = d.next;
+    setText("next-label", n ? tr(T.next_level_n, { n: n.level }) : T.next_level);
     setText("next", n ? `${fmt(n.small_blind)} / ${fmt(n.big_blind)}` : "–");
-    setText("next-ante", n ? (n.ante ? `ante ${fmt(n.ante)}` : "no ante") : "last level");
+    setText("next-ante", n ? (n.ante ? tr(T.ante_n, { ante: fmt(n.ante) }) : T.no_ante) : T.last_level);
     setText("break-note", d.break_note || "");
-    setText("resume", n ? `Play resumes at level ${n.level}: ${fmt(n.small_blind)} / ${fmt(n.big_blind)}${n.ante ? " ante " + fmt(n.ante) : ""}` : "");
-    const moves = d.moves || [];
-    setText("moves", moves.map((m) => m.text).join("   •   "));
-    root.classList.toggle("has-moves", moves.length > 0);
+    const args = n ? { n: n.level, sb: fmt(n.small_blind), bb: fmt(n.big_blind), ante: fmt(n.ante) } : null;
+    setText("resume", n ? tr(n.ante ? T.resume_ante : T.resume, args) : T.no_next_level);
+    updateMoves(d.moves || []);
+    refreshRotator();
+    showPayoutTable();
     render();
   }
 
@@ -133,15 +284,19 @@
   document.addEventListener("visibilitychange", keepAwake);
   $("sound").addEventListener("click", () => {
     soundOn = !soundOn;
-    $("sound").textContent = soundOn ? "Sound on" : "Tap for sound";
+    $("sound").textContent = soundOn ? T.sound_on : T.sound_off;
     $("sound").setAttribute("aria-pressed", soundOn ? "true" : "false");
     if (soundOn) beep(1);
   });
   $("fullscreen").addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {});
   });
-  window.tdClock = { get data() { return data; }, get offset() { return offset; } };
+  window.addEventListener("resize", () => { ticker.texts = ""; if (data) updateMoves(data.moves || []); });
+  window.tdClock = { get data() { return data; }, get offset() { return offset; }, get movePages() { return ticker.pages; } };
   keepAwake();
   poll();
   setInterval(render, 200);
+  setInterval(rotate, ROTATE_MS);
+  setInterval(nextMovesPage, MOVES_PAGE_MS);
+  setInterval(() => { payoutTable.page += 1; showPayoutTable(); }, PAYOUT_PAGE_MS);
 })();

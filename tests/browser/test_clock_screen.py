@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.browser.conftest import TV, TV_SMALL, login, screenshot
+from tests.browser.conftest import PHONE, TV, TV_SMALL, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user
 
@@ -124,3 +124,168 @@ def test_the_screen_marks_a_lost_network_and_recovers_by_itself(live_server, new
     page.context.set_offline(False)
     page.wait_for_function("!document.body.classList.contains('is-stale')", timeout=5000)
     page.wait_for_function("document.body.classList.contains('paused')", timeout=3000)
+
+
+def room_event(name: str, **settings):
+    """A busy room: a drawn field, 12 open slips, a chip leader, late registration to L3."""
+    from tests.views.test_clock_screen_page import busy_room
+
+    settings.setdefault("late_registration_end_level", 3)
+    event = make_event(600, "B300", 600, 600, "B300", 600, name=name, **settings)
+    busy_room(event, players=40, slips=12)
+    return event
+
+
+def clock_action(event, action: str) -> None:
+    from tdsystem.events import services
+
+    services.clock_action(event_id=event.pk, action=action, actor=services.Actor())
+
+
+def test_a_paused_clock_shows_a_banner_across_the_screen(live_server, new_page):
+    event = make_event(600, 600, name="Paused banner")
+    clock_action(event, "start")
+    clock_action(event, "pause")
+    page = new_page(TV)
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function("window.tdClock && window.tdClock.data")
+    banner = page.locator("#banner")
+    assert banner.is_visible() and banner.inner_text() == "PAUSED"
+    box = banner.bounding_box()
+    assert box["width"] >= TV["width"] - 1 and box["height"] >= 60
+    assert page.locator("#status").inner_text() == "Paused"
+    assert float(page.eval_on_selector("#time", "e => getComputedStyle(e).opacity")) < 0.6
+    clock_action(event, "resume")
+    page.wait_for_function("!document.body.classList.contains('paused')", timeout=3000)
+    assert not banner.is_visible()
+    assert page.locator("#status").inner_text() == "Running"
+
+
+def test_a_screen_before_the_start_says_not_started(live_server, new_page):
+    event = make_event(600, 600, name="Not yet")
+    page = new_page(TV_SMALL)
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function("window.tdClock && window.tdClock.data")
+    assert page.locator("#banner").inner_text() == "NOT STARTED"
+    assert page.locator("#status").inner_text() == "Not started"
+
+
+def test_the_blinds_are_labelled_and_the_time_of_day_is_shown(live_server, new_page):
+    event = make_event(600, 600, name="Labels")
+    page = new_page(TV)
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function("window.tdClock && window.tdClock.data")
+    assert page.locator(".blind", has_text="Small blind").locator("#sb").inner_text() == "50"
+    assert page.locator(".blind", has_text="Big blind").locator("#bb").inner_text() == "100"
+    assert re.fullmatch(r"\d\d:\d\d", page.locator("#time-of-day").inner_text())
+
+
+def test_a_break_shows_the_next_level_and_the_break_after_it(live_server, new_page):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tdsystem.events.models import Clock
+
+    event = room_event("On a break")
+    clock_action(event, "start")
+    # 60 s into the first break: 240 s of it left, then two 600 s levels to the next break.
+    Clock.objects.filter(pk=event.pk).update(
+        level_index=1, ends_at=timezone.now() + timedelta(seconds=240)
+    )
+    for size, name in ((TV, "tv"), (TV_SMALL, "720p"), (PHONE, "phone")):
+        page = new_page(size)
+        page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+        page.wait_for_function("window.tdClock && window.tdClock.data")
+        assert page.locator("#level-label").inner_text().lower() == "break"
+        assert page.locator("#resume").inner_text() == "Next level 2: 100 / 200, ante 10" or (
+            page.locator("#resume").inner_text().startswith("Next level 2: 100 / 200")
+        )
+        to_break = seconds_of(page.locator("#to-break").inner_text())
+        assert 1435 <= to_break <= 1440, to_break
+        page.wait_for_timeout(700)  # let the panel and ticker fade in
+        screenshot(page, f"clock/break-{name}", full_page=size is PHONE)
+
+
+def test_the_ticker_shows_every_open_slip_over_time(live_server, new_page):
+    event = room_event("Twelve slips")
+    clock_action(event, "start")
+    page = new_page(TV_SMALL)
+    page.clock.install()
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function(
+        "window.tdClock && window.tdClock.data && window.tdClock.movePages.length"
+    )
+    expected = {m["text"] for m in page.evaluate("window.tdClock.data.moves")}
+    assert len(expected) == 12
+    seen: set[str] = set()
+    for _ in range(12):
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('#moves .tick')].map(s => {
+                 const r = s.getBoundingClientRect(), box = s.parentElement.getBoundingClientRect();
+                 return {text: s.textContent,
+                         inside: r.left >= box.left - 1 && r.right <= box.right + 1,
+                         whole: s.scrollWidth <= s.clientWidth + 1};
+               })"""
+        )
+        assert shown and all(s["inside"] and s["whole"] for s in shown), shown
+        assert not any("…" in s["text"] for s in shown)
+        seen |= {s["text"] for s in shown}
+        if seen == expected:
+            break
+        page.clock.run_for(6100)
+    assert seen == expected
+
+
+def test_the_side_panel_rotates_through_its_items(live_server, new_page):
+    event = room_event("Side panel")
+    clock_action(event, "start")
+    page = new_page(TV)
+    page.clock.install()
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function("window.tdClock && window.tdClock.data")
+    items = set()
+    for _ in range(8):
+        items.add(page.eval_on_selector("#rotator .item.on", "e => e.dataset.item"))
+        page.clock.run_for(9100)
+    assert {"payouts", "colour-up", "late-reg", "chip-leader"} <= items
+    leader = page.locator("[data-item=chip-leader] .sub").inner_text()
+    assert "152,000" in leader and "Table" in leader
+    late = page.locator("#rot-late-reg").inner_text()
+    assert late.startswith("Closes in "), late
+
+
+def test_each_layout_renders_at_tv_and_phone_sizes(live_server, new_page):
+    event = room_event("Sunday Deepstack, Day 1A")
+    clock_action(event, "start")
+    clock_action(event, "pause")
+    for layout in ("clock", "payouts", "draw"):
+        for size, name in ((TV, "tv"), (TV_SMALL, "720p"), (PHONE, "phone")):
+            page = new_page(size)
+            page.goto(f"{live_server.url}/events/{event.pk}/clock/?layout={layout}")
+            page.wait_for_function("window.tdClock && window.tdClock.data")
+            page.wait_for_timeout(700)
+            assert page.evaluate(f"document.body.classList.contains('layout-{layout}')")
+            if layout == "payouts":
+                assert page.locator("#payout-rows tr").count() >= 3
+            if layout == "draw":
+                page.wait_for_function(
+                    "document.querySelectorAll('#board .p:not(.head)').length > 5"
+                )
+            overflow = page.evaluate(
+                """() => [...document.querySelectorAll(
+                       '.time, .blinds, .row2, .side .value, .extra, .rotator, .banner')]
+                     .filter(el => el.offsetParent !== null)
+                     .filter(el => { const r = el.getBoundingClientRect();
+                       return r.right > innerWidth + 1 || r.left < -1 ||
+                              (innerWidth > 900 && r.bottom > innerHeight + 1); })
+                     .map(el => el.id || el.className)"""
+            )
+            assert overflow == [], (layout, name, overflow)
+            assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+            screenshot(page, f"clock/{layout}-paused-{name}", full_page=size is PHONE)
+
+
+def seconds_of(text: str) -> int:
+    parts = [int(p) for p in text.split(":")]
+    return sum(v * 60**i for i, v in enumerate(reversed(parts)))
