@@ -156,7 +156,45 @@ def _schemas() -> dict:
                 "next": _nullable(_ref("Level")),
                 "next_break": _nullable(_obj({"duration_seconds": INT, "note": STR})),
                 "ms_to_break": _nullable(INT),
-                "moves": {"type": "array", "items": _ref("RecentMove")},
+                "ms_to_next_break": {
+                    **_nullable(INT),
+                    "description": "To the start of the next break; during a break, the one "
+                    "after it (null: none left). `ms_to_break` is 0 during a break.",
+                },
+                "late_registration_level": {
+                    "type": "integer",
+                    "description": "Late registration closes at the end of this level "
+                    "(0: no late registration, entries until the clock starts).",
+                },
+                "late_registration_open": BOOL,
+                "ms_to_late_registration_end": {
+                    **_nullable(INT),
+                    "description": "Until late registration closes (0 once closed; null "
+                    "when there is no such level).",
+                },
+                "moves": {
+                    "type": "array",
+                    "items": _ref("RecentMove"),
+                    "description": "Every slip not yet acknowledged, and acknowledged ones "
+                    "of the last minutes; newest first.",
+                },
+                "payouts": {
+                    "type": "array",
+                    "items": _obj({"place": INT, "amount": STR}, required=["place", "amount"]),
+                    "description": "The prize of each paid place for the field as it is now.",
+                },
+                "chip_leader": _nullable(
+                    _obj(
+                        {
+                            "player": STR,
+                            "entry": INT,
+                            "table": _nullable(INT),
+                            "seat": _nullable(INT),
+                            "chips": INT,
+                            "counted_at": {"type": "string", "format": "date-time"},
+                        }
+                    )
+                ),
                 "entries": INT,
                 "players_left": INT,
                 "chips_in_play": INT,
