@@ -66,3 +66,9 @@ def test_the_event_list_copy_form_and_delete_page_fit_every_screen(live_server, 
     page.fill("#id_name", "Week two")
     page.get_by_role("button", name="Create the copy").click()
     page.wait_for_selector("h1:has-text('Week two')")
+
+    page.goto(f"{live_server.url}/console/events/{planned.pk}/delete/")
+    page.get_by_role("button", name="Delete the event").click()
+    page.wait_for_selector("text=Recent activity")
+    assert no_sideways_scroll(page)
+    screenshot(page, "console-events/after-delete-phone", full_page=True)
