@@ -371,7 +371,7 @@ class Simulation:
             else:
                 self.counts.pop(number, None)
         seated = sum(self.counts.values())
-        if seated != len(self.active):
+        if seated != len(self.active) and not (seated == 0 and self.over()):
             problems.append(f"{seated} players seated, {len(self.active)} in")
         if self.counts:
             low, high = min(self.counts.values()), max(self.counts.values())
@@ -421,9 +421,15 @@ class Simulation:
             problems.append(f"prizes awarded {agg['prizes']} but places {top}+ pay {owed}")
         return problems
 
+    def over(self) -> bool:
+        """Finished: the tables went back to the venue and the winner, still in, sits nowhere."""
+        return Event.objects.filter(pk=self.event.pk, status=Event.Status.FINISHED).exists()
+
     def full_problems(self) -> list[str]:
         """Everything read again: every table (the step checks' bookkeeping with it)."""
-        problems = self.seat_problems(None) + list(seating_problems(self.event))
+        problems = self.seat_problems(None)
+        if not self.over():
+            problems += seating_problems(self.event)
         rows = list(
             Finish.objects.filter(event=self.event, undone_at__isnull=True, is_winner=False)
             .select_related("group", "entry")

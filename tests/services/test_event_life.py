@@ -117,6 +117,9 @@ def test_a_finished_event_gives_its_tables_back_and_keeps_its_results():
     assert not EventTable.objects.filter(event=week_one, in_play=True).exists()
     assert EventTable.objects.filter(event=week_one).count() == 2
     assert week_one.finishes.count() == 2
+    winner = week_one.finishes.get(is_winner=True)
+    assert winner.from_table.number == 1 and winner.from_seat == 2
+    assert not Entry.objects.filter(event=week_one, table__isnull=False).exists()
     released = week_one.log.get(action="tables.release")
     assert released.data["numbers"] == [1, 2]
     week_two = make_event(600, name="Week two")

@@ -184,6 +184,8 @@ def _entry_ids(entry_ids: Sequence[int]) -> list[int]:
 
 def _lock_entries(event: Event, ids: Sequence[int]) -> list[Entry]:
     """The entries, locked in primary-key order (after the event's row)."""
+    if event.status == Event.Status.FINISHED:  # before "no seat": the winner's seat went back
+        raise ResultsError("the event has finished")
     entries = list(
         Entry.objects.select_for_update(of=("self",))
         .select_related("player", "table")
