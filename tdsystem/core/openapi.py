@@ -112,7 +112,16 @@ def _schemas() -> dict:
             required=["error"],
         ),
         "EventSummary": _obj(
-            {"id": INT, "name": STR, "status": EVENT_STATUS}, required=["id", "name", "status"]
+            {
+                "id": INT,
+                "name": STR,
+                "status": EVENT_STATUS,
+                "archived": {
+                    "type": "boolean",
+                    "description": "Filed away by the director (GET /api/events only).",
+                },
+            },
+            required=["id", "name", "status"],
         ),
         "Level": level,
         "RecentMove": _obj(
@@ -483,7 +492,8 @@ def _paths() -> dict:
             "get": _read(
                 ev,
                 "List the events",
-                "Running events first, then paused, planned, finished; newest first within.",
+                "Running events first, then paused, planned, finished; newest first within;"
+                " archived events last.",
                 {"type": "array", "items": _ref("EventSummary")},
                 example=[{"id": 1, "name": "Sunday Deepstack", "status": "running"}],
             )
