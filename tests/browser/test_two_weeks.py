@@ -18,9 +18,9 @@ from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
 from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
 from tests.personas import PASSWORD, make_user
-from tests.worker import wait_for
+from tests.worker import Worker, wait_for
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 SIZES = {"tv": TV, "tablet": TABLET, "phone": PHONE}
 WEEK_TWO = [f"Week Two Player {n:02d}" for n in range(1, 22)]  # 21: three tables of seven
@@ -67,7 +67,17 @@ def bust_everyone_but_one(page, base: str, event_id: int) -> None:
         page.goto(console)
 
 
-def test_a_director_runs_two_weekly_tournaments_on_the_venue_screens(live_server, new_page):
+@pytest.fixture
+def worker(tmp_path):
+    """The clock's own worker and beat, as on the night (the console warns without one)."""
+    w = Worker(tmp_path)
+    w.purge()
+    w.start()
+    yield w
+    w.stop()
+
+
+def test_a_director_runs_two_weekly_tournaments_on_the_venue_screens(live_server, new_page, worker):
     call_command("loaddemo", verbosity=0)
     make_user("dora", "director")
     base = live_server.url
