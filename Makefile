@@ -8,17 +8,28 @@ PY := $(VENV)/bin/python
 ADDR ?=
 ADDR_ARG := $(if $(ADDR),--addr $(ADDR))
 
-.PHONY: install run dev worker beat web test lint format bench ci clean
+.PHONY: install install-run run dev worker beat web test lint format bench ci clean
 
+# Everything, tests and tools included (make test, make dev, make lint).
 install: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	@touch $(VENV)/.installed-run $@
+
+# What the running system needs, and no more: make run on a venue laptop does not wait for
+# the browser-test and lint tools.
+install-run: $(VENV)/.installed-run
+
+$(VENV)/.installed-run: requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
 	@touch $@
 
-run: install
+run: install-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py loaddemo
 	$(PY) manage.py runsystem $(ADDR_ARG)
@@ -32,10 +43,10 @@ dev: install
 web: install
 	$(PY) manage.py runserver $(or $(ADDR),127.0.0.1:8000)
 
-worker: install
+worker: install-run
 	$(PY) -m celery -A tdsystem.celery worker --loglevel=INFO
 
-beat: install
+beat: install-run
 	$(PY) -m celery -A tdsystem.celery beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
 test: install
