@@ -13,7 +13,7 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.engine.clock import ClockError
 from tdsystem.seating.models import Entry
 
-from . import selectors, services
+from . import selectors, selectors_life, services
 from .clock_forms import ClockActionForm
 from .forms import EventForm
 from .models import Event
@@ -90,11 +90,16 @@ def event_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 @staff_required("console")
 def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
+    event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
     template = "events/console.html"
+    context = _console_context(event)
     if request.htmx and request.GET.get("part") in ("clock-panel", "log"):
         template += "#" + request.GET["part"]
-    return render(request, template, _console_context(event))
+    else:
+        # The page's header offers the list's actions, under the list's rules.
+        context["may_manage"] = has_right(request.user, "events")
+        event.may_delete = selectors_life.may_delete(event)
+    return render(request, template, context)
 
 
 @require_POST

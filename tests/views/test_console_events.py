@@ -192,3 +192,41 @@ def test_archive_keeps_its_payout_money(client, director):
     client.force_login(director)
     client.post(f"/console/events/{event.pk}/archive")
     assert event.finishes.get(place=1).prize >= Decimal(0)
+
+
+def event_page_actions(client, event) -> set[str]:
+    """Which life actions the event's own console page offers (its header)."""
+    body = page(client, f"/console/events/{event.pk}/")
+    head = body[body.index('class="page-head event-head"') : body.index('class="grid main-side"')]
+    urls = {
+        "copy": f'href="/console/events/{event.pk}/copy/"',
+        "delete": f'href="/console/events/{event.pk}/delete/"',
+        "archive": f'action="/console/events/{event.pk}/archive"',
+        "unarchive": 'name="undo" value="1"',
+    }
+    found = {name for name, html in urls.items() if html in head}
+    return found - {"archive"} if "unarchive" in found else found
+
+
+def test_the_event_page_offers_copy_and_delete_for_a_planned_event(client, director, event):
+    client.force_login(director)
+    assert event_page_actions(client, event) == {"copy", "delete"}
+
+
+def test_the_event_page_offers_only_copy_for_a_running_event(client, director, event):
+    clock_action(event_id=event.pk, action="start", actor=ACTOR)
+    client.force_login(director)
+    assert event_page_actions(client, event) == {"copy"}
+
+
+def test_the_event_page_offers_archive_then_unarchive_for_a_finished_event(client, director):
+    finished = finished_event()
+    client.force_login(director)
+    assert event_page_actions(client, finished) == {"copy", "archive"}
+    life.event_archive(event_id=finished.pk, actor=ACTOR)
+    assert event_page_actions(client, finished) == {"copy", "unarchive"}
+
+
+def test_floor_sees_no_life_actions_on_the_event_page(client, floor_person, event):
+    client.force_login(floor_person)
+    assert event_page_actions(client, event) == set()
