@@ -9,6 +9,11 @@
   var progress = document.getElementById("progress");
   var seconds = Math.max(3, parseInt(body.dataset.seconds, 10) || 10);
   var rows = JSON.parse(document.getElementById("seat-data").textContent);
+  // The words come translated from the page (templates/seating/_draw_text.html).
+  var T = JSON.parse(document.getElementById("draw-text").textContent);
+  function tr(text, args) {
+    return text.replace(/\{(\w+)\}/g, function (m, k) { return args && k in args ? args[k] : m; });
+  }
   var page = 0;
   var layout = null;
 
@@ -39,7 +44,15 @@
 
   function row(r) {
     var el = cell("div", "p", "");
-    el.appendChild(cell("span", "name", r.player));
+    var name = cell("span", "name", r.player);
+    if (r.note) {
+      // A note tells two players of one name apart, as on the seat lookup; it goes under
+      // the name, smaller, so a narrow TV column cuts neither.
+      name = cell("span", "name noted", "");
+      name.appendChild(cell("span", "pname", r.player));
+      name.appendChild(cell("span", "pnote", "(" + r.note + ")"));
+    }
+    el.appendChild(name);
     el.appendChild(cell("span", "t", r.table == null ? "–" : String(r.table)));
     el.appendChild(cell("span", "s", r.seat == null ? "" : String(r.seat)));
     return el;
@@ -47,9 +60,9 @@
 
   function header() {
     var el = cell("div", "p head", "");
-    el.appendChild(cell("span", "name", "Player"));
-    el.appendChild(cell("span", "t", "Table"));
-    el.appendChild(cell("span", "s", "Seat"));
+    el.appendChild(cell("span", "name", T.player));
+    el.appendChild(cell("span", "t", T.table));
+    el.appendChild(cell("span", "s", T.seat));
     return el;
   }
 
@@ -66,14 +79,14 @@
     var slice = rows.slice(start, start + layout.perPage);
     var fragment = document.createDocumentFragment();
     if (!rows.length) {
-      fragment.appendChild(cell("p", "muted", "No seats drawn yet."));
+      fragment.appendChild(cell("p", "muted", T.none_yet));
     }
     for (var i = 0; i < slice.length; i++) {
       if (i % (layout.perColumn - 1) === 0) fragment.appendChild(header());
       fragment.appendChild(row(slice[i]));
     }
     board.replaceChildren(fragment);
-    pageLabel.textContent = "page " + (page + 1) + " of " + pages();
+    pageLabel.textContent = tr(T.page_of, { page: page + 1, pages: pages() });
     countLabel.textContent = rows.length;
     progress.style.transition = "none";
     progress.style.width = "0";

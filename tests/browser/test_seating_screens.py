@@ -1,11 +1,13 @@
-"""What the room sees: the table draw on a venue TV pages through every player by itself."""
+"""What the room sees: the table draw on a venue TV pages through every player by itself,
+and tells two players of one name apart by their note."""
 
 from __future__ import annotations
 
 import pytest
 
+from tdsystem.seating.models import Player
 from tdsystem.seating.testing import field
-from tests.browser.conftest import TV, screenshot
+from tests.browser.conftest import PHONE, TABLET, TV, screenshot
 from tests.fixtures import make_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,3 +32,30 @@ def test_it_pages_the_draw_screen_through_every_player_on_a_tv(live_server, new_
     page.wait_for_function("document.getElementById('page').innerText.startsWith('page 2')")
     second = page.locator(".p:not(.head) .name").first.inner_text()
     assert second == f"Player {shown + 1:05d}"
+
+
+@pytest.mark.parametrize(("size_name", "size"), [("tv", TV), ("tablet", TABLET), ("phone", PHONE)])
+def test_it_shows_a_players_note_beside_the_name_on_the_draw(
+    live_server, new_page, size_name, size
+):
+    event = make_event(600, name="Main Event")
+    field(event, players=18, tables=2)
+    Player.objects.filter(name="Player 00003").update(note="from Lyon")
+    page = new_page(size)
+    page.goto(f"{live_server.url}/events/{event.pk}/seats/draw/?seconds=60")
+    # The script has drawn the board: its header row is there, in the page's words.
+    page.wait_for_selector(".p.head")
+    assert page.locator(".p.head .name").first.inner_text() == "Player"
+    note = page.locator(".p:not(.head) .name .pnote")
+    assert note.count() == 1 and note.inner_text() == "(from Lyon)"
+    row = page.locator(".p:not(.head)", has=page.locator(".pnote"))
+    assert row.locator(".pname").inner_text() == "Player 00003"
+    # Under the name and inside the row: neither is cut off.
+    for part in (".pname", ".pnote"):
+        fits = "e => e.scrollWidth <= e.clientWidth && e.getBoundingClientRect().bottom"
+        bottom = row.locator(part).evaluate(
+            f"{fits} <= e.closest('.p').getBoundingClientRect().bottom + 1"
+        )
+        assert bottom, part
+    assert page.locator("#page").inner_text() == "page 1 of 1"
+    screenshot(page, f"seat-draw-note-{size_name}")

@@ -79,6 +79,17 @@ def test_the_table_page_and_the_lookup_show_the_note(client, event, floor_person
     assert [row.get("note") for row in seats] == [None, "from Lyon"]
 
 
+def test_the_draw_screen_shows_the_note_beside_the_name(client, event):
+    people = arrange(event, {1: [1, 2]})
+    player = people["T1S2"].player
+    player.note = "from Lyon"
+    player.save()
+    html = client.get(f"/events/{event.pk}/seats/draw/").content.decode()
+    noted = '<span class="pname">T1S2</span><span class="pnote">(from Lyon)</span>'
+    assert f'<span class="name noted">{noted}</span>' in html
+    assert '<span class="name">T1S1</span>' in html
+
+
 def test_the_import_refuses_duplicates_and_keeps_the_list_to_confirm(client, event, director):
     client.force_login(director)
     names = "Ann Lee\nBob Fry\nann lee"
