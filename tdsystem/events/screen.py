@@ -28,10 +28,11 @@ def screen_moves(event_id: int) -> list[dict]:
     """Every slip not yet acknowledged, and the acknowledged ones of the last minutes.
 
     `seating.selectors.recent_moves` keeps the newest 20 of the last minutes only: after a
-    table break the room must still see every player who has to walk. Same shape as there.
+    table break the room must still see every player who has to walk. Each slip is
+    `slip_row`'s, as there.
     """
     from tdsystem.seating.models import Move
-    from tdsystem.seating.selectors import SLIP_MINUTES
+    from tdsystem.seating.selectors import SLIP_MINUTES, slip_row
 
     since = timezone.now() - timedelta(minutes=SLIP_MINUTES)
     moves = (
@@ -47,22 +48,7 @@ def screen_moves(event_id: int) -> list[dict]:
             recent_done += 1
             if recent_done > RECENT_SLIPS:
                 continue
-        rows.append(
-            {
-                "id": m.pk,
-                "text": str(m),
-                "entry": m.entry.number,
-                "player": m.entry.player.name,
-                "from_table": m.from_table,
-                "from_seat": m.from_seat,
-                "to_table": m.to_table,
-                "to_seat": m.to_seat,
-                "reason": m.reason,
-                "dealt_in": m.dealt_in,
-                "created_at": m.created_at.isoformat(),
-                "acknowledged": m.acknowledged_at is not None,
-            }
-        )
+        rows.append(slip_row(m))
     return rows
 
 

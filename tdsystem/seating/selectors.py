@@ -76,31 +76,33 @@ def moves_of(entry_ids, minutes: int = SLIP_MINUTES) -> dict[int, list[Move]]:
     return moves
 
 
+def slip_row(move: Move) -> dict:
+    """One move slip as the API and the clock screen give it (its entry and player loaded)."""
+    return {
+        "id": move.pk,
+        "text": str(move),
+        "entry": move.entry.number,
+        "player": move.entry.player.name,
+        "from_table": move.from_table,
+        "from_seat": move.from_seat,
+        "to_table": move.to_table,
+        "to_seat": move.to_seat,
+        "reason": move.reason,
+        "dealt_in": move.dealt_in,
+        "created_at": move.created_at.isoformat(),
+        "acknowledged": move.acknowledged_at is not None,
+    }
+
+
 def recent_moves(event_id: int, minutes: int = SLIP_MINUTES) -> list[dict]:
-    """Move slips of the last minutes, newest first, for the clock screen and the API."""
+    """Move slips of the last minutes, newest first, for the API."""
     since = timezone.now() - timedelta(minutes=minutes)
     moves = (
         Move.objects.filter(event_id=event_id, created_at__gte=since)
         .select_related("entry__player")
         .order_by("-created_at", "-id")[:20]
     )
-    return [
-        {
-            "id": m.pk,
-            "text": str(m),
-            "entry": m.entry.number,
-            "player": m.entry.player.name,
-            "from_table": m.from_table,
-            "from_seat": m.from_seat,
-            "to_table": m.to_table,
-            "to_seat": m.to_seat,
-            "reason": m.reason,
-            "dealt_in": m.dealt_in,
-            "created_at": m.created_at.isoformat(),
-            "acknowledged": m.acknowledged_at is not None,
-        }
-        for m in moves
-    ]
+    return [slip_row(m) for m in moves]
 
 
 def move_slips(event_id: int, *, table: int | None = None, done_minutes: int = 30) -> list[Move]:

@@ -10,7 +10,7 @@ import time_machine
 from tdsystem.events import services
 from tdsystem.results.services.chips import chip_count_record
 from tdsystem.seating.models import Entry, Move
-from tdsystem.seating.selectors import recent_moves
+from tdsystem.seating.selectors import slip_row
 from tdsystem.seating.testing import field
 from tests.fixtures import make_event
 
@@ -135,11 +135,13 @@ def test_it_lists_every_open_slip_however_many_and_however_old(client, event):
     assert all(not m["acknowledged"] for m in body["moves"])
 
 
-def test_its_slips_have_the_shape_of_the_recent_moves(client, event):
+def test_its_slips_and_the_apis_are_one_slip_row_each(client, event):
     field(event, players=12, tables=2)
-    open_slips(event, 2)
-    body = clock_json(client, event)
-    assert body["moves"] == recent_moves(event.pk)
+    slips = open_slips(event, 2)
+    rows = [slip_row(m) for m in sorted(slips, key=lambda m: (m.created_at, m.pk), reverse=True)]
+    assert clock_json(client, event)["moves"] == rows
+    assert client.get(f"/api/events/{event.pk}/moves").json() == rows
+    assert rows[0]["text"] == str(slips[-1]) and rows[0]["acknowledged"] is False
 
 
 def test_a_warm_screen_poll_costs_one_query_with_a_busy_room(
