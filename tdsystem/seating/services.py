@@ -79,9 +79,9 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
             .values_list("table__number", flat=True)
             .distinct()
         )
+        venues = venue_tables_lock(numbers=sorted(set(numbers)), seats=seats)
         created = []
-        for number in sorted(set(numbers)):
-            venue, _ = VenueTable.objects.get_or_create(number=number, defaults={"seats": seats})
+        for number, venue in venues.items():
             busy = EventTable.objects.filter(venue_table=venue, in_play=True).exclude(event=event)
             holder = busy.select_related("event").first()
             if holder is not None:
@@ -104,6 +104,19 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
             data={"numbers": sorted(set(numbers)), "seats": seats},
         )
     return created
+
+
+def venue_tables_lock(*, numbers: list[int], seats: int) -> dict[int, VenueTable]:
+    """The venue's tables of these numbers (new ones created), locked in number order.
+
+    The event's own lock does not stop another event taking the same table: two staff
+    setting up one table for two events take turns here, so the second sees the first's
+    table in play and is told who holds it, rather than meeting the database constraint.
+    """
+    for number in numbers:
+        VenueTable.objects.get_or_create(number=number, defaults={"seats": seats})
+    locked = VenueTable.objects.filter(number__in=numbers).order_by("number").select_for_update()
+    return {venue.number: venue for venue in locked}
 
 
 def _table_taken(number: int, holder: Event) -> str:
