@@ -72,3 +72,32 @@ def test_the_event_list_copy_form_and_delete_page_fit_every_screen(live_server, 
     page.wait_for_selector("text=Recent activity")
     assert no_sideways_scroll(page)
     screenshot(page, "console-events/after-delete-phone", full_page=True)
+
+
+@pytest.mark.parametrize("size_name", SIZES)
+def test_the_event_page_offers_its_life_actions_at_every_size(live_server, new_page, size_name):
+    make_user("dora", "director")
+    finished = finished_event(LONG_NAME)
+    planned = make_event(600, name="Friday night")
+    page = new_page(SIZES[size_name])
+    login(page, live_server, "dora", PASSWORD)
+
+    page.goto(f"{live_server.url}/console/events/{planned.pk}/")
+    actions = page.locator(".event-actions .btn")
+    assert actions.all_inner_texts() == ["Copy", "Delete"]
+    assert no_sideways_scroll(page)
+    screenshot(page, f"console/event-actions-planned-{size_name}")
+    page.locator(".event-actions").get_by_text("Delete").click()
+    page.wait_for_url(f"**/console/events/{planned.pk}/delete/")
+
+    page.goto(f"{live_server.url}/console/events/{finished.pk}/")
+    assert page.locator(".event-actions .btn").all_inner_texts() == ["Copy", "Archive"]
+    assert no_sideways_scroll(page)
+    screenshot(page, f"console/event-actions-finished-{size_name}")
+    page.locator(".event-actions").get_by_text("Archive").click()
+    page.wait_for_url("**/console/?show=archived")
+    done = page.locator(".flash.success")
+    assert done.inner_text() == f"Archived {LONG_NAME}"
+    # Styled like the pages' own "ok" notes: a green border, not the bare default.
+    assert done.evaluate("e => getComputedStyle(e).borderTopColor") == "rgb(63, 185, 80)"
+    screenshot(page, f"console/archived-message-{size_name}")
