@@ -7,6 +7,7 @@ from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
 from tdsystem.events import api as events_api
 from tdsystem.events import views as events_views
+from tdsystem.events import views_screens
 
 urlpatterns = [
     path("", core_views.home, name="home"),
@@ -20,9 +21,16 @@ urlpatterns = [
     path("console/", include("tdsystem.events.urls_console")),
     path("events/<int:event_id>/clock/", events_views.clock_screen, name="clock_screen"),
     path("events/<int:event_id>/schedule/", events_views.schedule, name="schedule"),
+    # The room's stable addresses: the current event's screens, whatever its id this week.
+    path("clock/", views_screens.current, {"page": "clock"}, name="screen_clock"),
+    path("schedule/", views_screens.current, {"page": "schedule"}, name="screen_schedule"),
+    path("seats/", views_screens.current, {"page": "seats"}, name="screen_seats"),
+    path("seats/draw/", views_screens.current, {"page": "draw"}, name="screen_draw"),
+    path("seats/poster/", views_screens.poster, name="screen_poster"),
     path("api/openapi.json", api_docs.openapi_json, name="api_openapi"),
     path("api/docs", api_docs.api_docs, name="api_docs"),
     path("api/events", events_api.events, name="api_events"),
+    path("api/current-event", events_api.current_event, name="api_current_event"),
     path("api/events/<int:event_id>/clock", events_api.clock, name="api_clock"),
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),

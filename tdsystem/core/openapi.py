@@ -487,6 +487,18 @@ def _write(
 def _paths() -> dict:
     ev, seat, res = (a for a, _ in AREAS[:3])
     table = _path_param("number", "The table's number.")
+    current = _read(
+        ev,
+        "Read the current event",
+        "The event the room's stable addresses (`/clock/`, `/seats/`, `/seats/draw/`, "
+        "`/schedule/`) lead to: the running or paused one (the newest), else the planned one "
+        "with the nearest scheduled start, else the last finished one; never an archived "
+        "one. 404 when there is none. Screens opened at a stable address ask once a minute "
+        "and move on when it changes; the answer may be a few seconds old.",
+        _ref("EventSummary"),
+        example={"id": 12, "name": "Thursday Turbo", "status": "running"},
+    )
+    current["responses"] |= _errors("404")
     return {
         "/api/events": {
             "get": _read(
@@ -498,6 +510,7 @@ def _paths() -> dict:
                 example=[{"id": 1, "name": "Sunday Deepstack", "status": "running"}],
             )
         },
+        "/api/current-event": {"get": current},
         "/api/events/{event_id}/clock": {
             "get": _read(
                 ev,

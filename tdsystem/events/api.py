@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tdsystem.core.access import api_staff_required, has_right
 from tdsystem.engine.clock import ClockError
 
-from . import selectors, services
+from . import selectors, selectors_life, services
 from .models import Event
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", "add_time", "set_time")
@@ -97,6 +97,16 @@ def staff_json_write(right: str) -> Callable:
 @require_http_methods(["GET"])
 def events(request: HttpRequest) -> JsonResponse:
     return JsonResponse(selectors.events_listing(), safe=False)
+
+
+@never_cache
+@require_http_methods(["GET"])
+def current_event(request: HttpRequest) -> JsonResponse:
+    """The event the room's stable addresses (/clock/, /seats/...) lead to now."""
+    found = selectors_life.screen_current_event()
+    if found is None:
+        return JsonResponse({"error": "no current event"}, status=404)
+    return JsonResponse(found)
 
 
 @never_cache

@@ -1,11 +1,13 @@
 """Reads for an event's life in the console: the filtered event list, what a copy or a
-deletion would take."""
+deletion would take, and which event the room's screens show now."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import Clock, Event, LogEntry
@@ -126,3 +128,55 @@ def copy_tables(source: Event) -> TableChoice:
         numbers += [n for n in spare if n not in numbers][:missing]
     numbers.sort()
     return TableChoice(numbers, seats, taken, seating.tables_free_label())
+
+
+def current_event(now: datetime | None = None) -> dict | None:
+    """The room's event (`{"id", "name", "status"}`), for the screens' stable addresses
+    (/clock/, /seats/...), or None.
+
+    The running or paused event (the newest if several), else the planned one whose
+    scheduled start is nearest to now (those without a start after, newest first), else
+    the finished one whose clock stopped last. Never an archived event. One query, two
+    when only finished events are left.
+    """
+    now = now or timezone.now()
+    shown = ("id", "name", "status")
+    live = list(
+        Event.objects.filter(archived_at__isnull=True)
+        .exclude(status=Event.Status.FINISHED)
+        .values(*shown, "scheduled_start", "created_at")
+    )
+    running = [e for e in live if e["status"] != Event.Status.PLANNED]
+    if running:
+        found = max(running, key=lambda e: (e["created_at"], e["id"]))
+    elif live:
+
+        def nearest(e: dict) -> tuple:
+            start = e["scheduled_start"]
+            gap = abs((start - now).total_seconds()) if start else float("inf")
+            return (gap, -e["created_at"].timestamp(), -e["id"])
+
+        found = min(live, key=nearest)
+    else:
+        return (
+            Event.objects.filter(archived_at__isnull=True, status=Event.Status.FINISHED)
+            .order_by("-clock__updated_at", "-created_at", "-pk")
+            .values(*shown)
+            .first()
+        )
+    return {key: found[key] for key in shown}
+
+
+def current_event_id(now: datetime | None = None) -> int | None:
+    found = current_event(now)
+    return found["id"] if found else None
+
+
+def screen_current_event() -> dict | None:
+    """The current event for the screens' follow check, from the short screen cache: every
+    TV opened at a stable address asks once a minute."""
+    from django.conf import settings
+
+    from .selectors import _screen_cache
+
+    return _screen_cache.get(("current-event",), settings.SCREEN_CACHE_SECONDS * 5, current_event)

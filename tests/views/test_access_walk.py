@@ -35,6 +35,12 @@ PUBLIC = {
     "results:api_results",
     "api_openapi",
     "api_docs",
+    "screen_clock",
+    "screen_schedule",
+    "screen_seats",
+    "screen_draw",
+    "screen_poster",
+    "api_current_event",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
