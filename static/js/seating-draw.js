@@ -30,9 +30,34 @@
     var height = board.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
     var width = board.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     var perColumn = Math.max(2, Math.floor(height / rowHeight));
-    // A column wide enough for a long name at this screen's text size.
-    var columns = Math.max(1, Math.floor(width / Math.max(260, window.innerHeight * 0.33)));
+    // Columns wide enough for the field's long names at this screen's text size (most
+    // names whole; a rare very long one may still be cut), and no more columns than the
+    // field fills: 21 players get two wide columns, not five narrow ones.
+    var fit = Math.max(1, Math.floor(width / Math.max(260, columnWidth())));
+    var needed = Math.max(1, Math.ceil(rows.length / (perColumn - 1)));
+    var columns = Math.min(fit, needed);
     return { perColumn: perColumn, columns: columns, perPage: columns * (perColumn - 1) };
+  }
+
+  function columnWidth() {
+    // The 90th-percentile name, measured in a probe row like the real ones, plus the gaps.
+    if (!rows.length) return 0;
+    var widths = [];
+    var probe = row({ player: "", table: 888, seat: 88 });
+    probe.style.visibility = "hidden";
+    probe.style.position = "absolute";
+    probe.style.gridTemplateColumns = "max-content 3.3ch 2.3ch";
+    board.appendChild(probe);
+    var name = probe.firstChild;
+    var sample = rows.length > 400 ? rows.filter(function (_, i) { return i % Math.ceil(rows.length / 400) === 0; }) : rows;
+    for (var i = 0; i < sample.length; i++) {
+      name.textContent = sample[i].player;
+      widths.push(probe.getBoundingClientRect().width);
+    }
+    board.removeChild(probe);
+    widths.sort(function (a, b) { return a - b; });
+    var gap = parseFloat(getComputedStyle(board).columnGap) || 0;
+    return widths[Math.min(widths.length - 1, Math.floor(widths.length * 0.9))] + gap;
   }
 
   function cell(tag, cls, text) {
@@ -98,7 +123,11 @@
   function refresh() {
     return fetch(body.dataset.seatsUrl, { headers: { Accept: "application/json" } })
       .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (data) { if (Array.isArray(data)) rows = data.filter(function (r) { return r.table != null; }); })
+      .then(function (data) {
+        if (!Array.isArray(data)) return;
+        rows = data.filter(function (r) { return r.table != null; });
+        layout = null; // the field shrinks through the night: fewer, wider columns
+      })
       .catch(function () { /* keep showing the last seats we had */ });
   }
 

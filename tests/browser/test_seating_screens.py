@@ -59,3 +59,20 @@ def test_it_shows_a_players_note_beside_the_name_on_the_draw(
         assert bottom, part
     assert page.locator("#page").inner_text() == "page 1 of 1"
     screenshot(page, f"seat-draw-note-{size_name}")
+
+
+def test_a_small_field_gets_few_wide_columns_with_every_name_whole(live_server, new_page):
+    event = make_event(600, name="Thursday Weekly")
+    field(event, players=21, tables=3)
+    for number, player in enumerate(Player.objects.order_by("name"), start=1):
+        player.name = f"Week Two Player {number:02d} Fernández-Oliveira"
+        player.save(update_fields=["name"])
+    page = new_page(TV)
+    page.goto(f"{live_server.url}/events/{event.pk}/seats/draw/?seconds=60")
+    page.wait_for_selector(".p.head")
+    names = page.locator(".p:not(.head) .name")
+    assert names.count() == 21
+    cut = names.evaluate_all("els => els.filter(e => e.scrollWidth > e.clientWidth).length")
+    assert cut == 0
+    assert page.locator(".p.head").count() <= 2  # two columns at most for 21 players
+    screenshot(page, "seat-draw-small-field-tv")
