@@ -5,11 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.network import public_url
 from tdsystem.engine.clock import ClockError
 from tdsystem.seating.models import Entry
 
@@ -98,8 +100,23 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         # The page's header offers the list's actions, under the list's rules.
         context["may_manage"] = has_right(request.user, "events")
+        context["device_links"] = _device_links(event)
         event.may_delete = selectors_life.may_delete(event)
     return render(request, template, context)
+
+
+def _device_links(event: Event) -> list[tuple[str, str]]:
+    """The addresses to type on a TV or send to a phone: the public address (the LAN
+    address or PUBLIC_URL), whatever address the director opened the console at."""
+    clock = reverse("clock_screen", args=[event.pk])
+    return [
+        (gettext("Clock"), public_url(clock)),
+        (gettext("Clock with payouts"), public_url(clock + "?layout=payouts")),
+        (gettext("Clock with the seat draw"), public_url(clock + "?layout=draw")),
+        (gettext("Table draw"), public_url(reverse("seating:draw_screen", args=[event.pk]))),
+        (gettext("Seat lookup (phones)"), public_url(reverse("seating:lookup", args=[event.pk]))),
+        (gettext("QR poster"), public_url(reverse("seating:poster", args=[event.pk]))),
+    ]
 
 
 @require_POST

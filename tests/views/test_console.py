@@ -207,3 +207,13 @@ def test_the_clock_screen_is_public(client, event):
 def test_the_printed_schedule_lists_levels_breaks_and_raises(client, event):
     page = client.get(f"/events/{event.pk}/schedule/").content.decode()
     assert "Colour up" in page and "Min raise to" in page and "@media print" not in page
+
+
+def test_the_console_gives_the_tvs_and_phones_the_public_address(client, event, director, settings):
+    settings.PUBLIC_URL = "https://poker.venue.example"
+    client.force_login(director)
+    html = client.get(f"/console/events/{event.pk}/", HTTP_HOST="127.0.0.1").content.decode()
+    links = html.split('id="device-links"', 1)[1].split("</section>", 1)[0]
+    assert f"https://poker.venue.example/events/{event.pk}/clock/?layout=draw" in links
+    assert f"https://poker.venue.example/events/{event.pk}/seats/poster/" in links
+    assert "127.0.0.1" not in links  # never the address the console was opened at
