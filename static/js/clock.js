@@ -281,18 +281,25 @@
     } catch (e) { /* not allowed here (needs HTTPS or localhost) */ }
   }
 
-  document.addEventListener("visibilitychange", keepAwake);
-  $("sound").addEventListener("click", () => {
-    soundOn = !soundOn;
+  function setSound(on) {
+    soundOn = on;
     $("sound").textContent = soundOn ? T.sound_on : T.sound_off;
     $("sound").setAttribute("aria-pressed", soundOn ? "true" : "false");
+  }
+
+  document.addEventListener("visibilitychange", keepAwake);
+  $("sound").addEventListener("click", () => {
+    setSound(!soundOn);
     if (soundOn) beep(1);
   });
+  // ?sound=on: a kiosk without a mouse beeps from the start. Browsers still hold sound back
+  // until a tap unless Chromium runs with --autoplay-policy=no-user-gesture-required.
+  if (new URLSearchParams(location.search).get("sound") === "on") setSound(true);
   $("fullscreen").addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {});
   });
   window.addEventListener("resize", () => { ticker.texts = ""; if (data) updateMoves(data.moves || []); });
-  window.tdClock = { get data() { return data; }, get offset() { return offset; }, get movePages() { return ticker.pages; } };
+  window.tdClock = { get data() { return data; }, get offset() { return offset; }, get movePages() { return ticker.pages; }, get soundOn() { return soundOn; }, get audioState() { return audio ? audio.state : null; } };
   keepAwake();
   poll();
   setInterval(render, 200);

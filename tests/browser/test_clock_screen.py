@@ -289,3 +289,33 @@ def test_each_layout_renders_at_tv_and_phone_sizes(live_server, new_page):
 def seconds_of(text: str) -> int:
     parts = [int(p) for p in text.split(":")]
     return sum(v * 60**i for i, v in enumerate(reversed(parts)))
+
+
+def test_sound_on_in_the_url_beeps_on_a_kiosk_without_a_tap(live_server, new_page, chromium):
+    from tests.browser.conftest import ARGS, CHROMIUM
+
+    event = make_event(600, 600, 600, name="Kiosk")
+    clock_action(event, "start")
+    plain = new_page(TV)
+    plain.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    plain.wait_for_function("window.tdClock && window.tdClock.data")
+    assert plain.locator("#sound").inner_text() == "Tap for sound"
+    # A kiosk as docs/clock.md starts it: the autoplay flag lets sound play without a tap.
+    kiosk_args = [*ARGS, "--autoplay-policy=no-user-gesture-required"]
+    kiosk = chromium.browser_type.launch(executable_path=CHROMIUM, args=kiosk_args)
+    try:
+        tv = kiosk.new_page(viewport=TV)
+        tv.goto(f"{live_server.url}/events/{event.pk}/clock/?sound=on")
+        tv.wait_for_function("window.tdClock && window.tdClock.data")
+        assert tv.locator("#sound").inner_text() == "Sound on"
+        assert tv.locator("#sound").get_attribute("aria-pressed") == "true"
+        assert tv.evaluate("window.tdClock.audioState") is None  # nothing to say yet
+        clock_action(event, "next")  # the level changes: three beeps, nobody tapped
+        tv.wait_for_function("window.tdClock.audioState === 'running'", timeout=5000)
+        plain.wait_for_function("window.tdClock.data.level === 2", timeout=5000)
+        assert plain.evaluate("window.tdClock.audioState") is None  # silent without sound=on
+        screenshot(tv, "clock/sound-on-tv")
+        tv.locator("#sound").click()  # a tap still turns it off
+        assert tv.locator("#sound").inner_text() == "Tap for sound"
+    finally:
+        kiosk.close()
