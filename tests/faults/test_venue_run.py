@@ -77,7 +77,7 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
         printed = log.read_text()
         assert proc.poll() is None, printed
         lookup = re.search(r"Player seat lookup: (\S+)", printed).group(1)
-        assert lookup.startswith(f"http://{lan_host}/events/"), printed
+        assert lookup == f"http://{lan_host}/seats/", printed  # the stable address
         assert f"Director console (this laptop): http://127.0.0.1:{port}/console/" in printed
         assert "▄▄▄▄▄" in printed  # the terminal QR code
 
@@ -87,8 +87,11 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
         status, _ = get("127.0.0.2", port, "/", lan_host)
         assert status == 200
         assert get("127.0.0.2", port, "/", "evil.example")[0] == 400  # never any Host
+        status, _ = get("127.0.0.2", port, "/clock/", lan_host)
+        assert status == 302  # to the demo's clock screen
 
-        # The poster opened on the laptop itself still carries the LAN address.
+        # The poster opened on the laptop itself still carries the LAN address (the
+        # permanent one, /seats/poster/, for the stable lookup).
         path = lookup.removeprefix(f"http://{lan_host}") + "poster/"
         status, poster = get("127.0.0.1", port, path, f"127.0.0.1:{port}")
         assert status == 200

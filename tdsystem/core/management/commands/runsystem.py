@@ -22,10 +22,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
 from tdsystem.core import network
-from tdsystem.events.models import Event
+from tdsystem.events.selectors_life import current_event
 from tdsystem.settings import envbool, secret_key_file
 
-from .loaddemo import DEMO_EVENT, demo_password
+from .loaddemo import demo_password
 
 READY_SECONDS = 60
 
@@ -161,7 +161,6 @@ class Command(BaseCommand):
             else f"http://{network.host_pattern(host)}:{port}"
         )
         public, source = network.public_base(public_url=settings.PUBLIC_URL, bind=bind)
-        event = Event.objects.filter(name=DEMO_EVENT).first() or Event.objects.first()
         mode = "development server, DEBUG on" if debug else "gunicorn"
         lines = [
             "",
@@ -176,22 +175,29 @@ class Command(BaseCommand):
             lines.append("  No network address found: only this machine can reach it.")
         elif host not in network.WILDCARDS and host.startswith("127."):
             lines.append(f"  Listening on {host} only: other devices cannot reach it.")
-        lookup = None
-        if event:
-            lookup = public + reverse("seating:lookup", args=[event.pk])
-            lines += [
-                f"  Venue clock screen: {public}{reverse('clock_screen', args=[event.pk])}",
-                f"  Player seat lookup: {lookup}",
-                f"  QR poster:          {public}{reverse('seating:poster', args=[event.pk])}",
-                f"  Table draw:         {public}{reverse('seating:draw_screen', args=[event.pk])}",
-            ]
-        else:
-            lines.append(f"  Home: {public}/")
+        # The stable addresses: a TV or a poster set up once leads to each week's event.
+        lookup = public + reverse("screen_seats")
+        lines += [
+            f"  Venue clock screen: {public}{reverse('screen_clock')}"
+            "  (kiosk with sound: ?sound=on)",
+            f"  Player seat lookup: {lookup}",
+            f"  QR poster:          {public}{reverse('screen_poster')}  (print once, every week)",
+            f"  Table draw:         {public}{reverse('screen_draw')}",
+            f"  Schedule:           {public}{reverse('screen_schedule')}",
+            "",
+            f"  Showing now: {self._current_label()}.",
+            "  A screen opened at these addresses moves on to next week's event by itself.",
+        ]
         self.stdout.write("\n".join(lines))
-        if lookup:
-            self.stdout.write(f"\nScan for the seat lookup ({lookup}):")
-            self.stdout.write(terminal_qr(lookup))
+        self.stdout.write(f"\nScan for the seat lookup ({lookup}):")
+        self.stdout.write(terminal_qr(lookup))
         self.stdout.write(f"Log in as 'director' with the password: {demo_password()}\n")
+
+    def _current_label(self) -> str:
+        current = current_event()
+        if current is None:
+            return "'No event yet', until the director plans one"
+        return f"{current['name']} (event {current['id']}, {current['status']})"
 
 
 def terminal_qr(data: str) -> str:
