@@ -61,6 +61,7 @@ PAGES = {
     "results:page": "",
     "results:console": "",
     "results:payouts": "",
+    "screen_poster": "",
 }
 
 # URL patterns left out, by name (a trailing ":" leaves out a whole namespace).
@@ -68,6 +69,11 @@ SKIP = {
     "admin:": "Django's own admin, for superusers only, styled and tested by Django",
     "seating:device_home": "a table device's landing: a redirect to its table page (covered "
     "here); its waiting page is shot in test_device_landing.py",
+    "screen_clock": "a redirect to the current event's clock screen (covered here); "
+    "test_screen_follow.py shoots the no-event page",
+    "screen_schedule": "a redirect to the current event's schedule (covered here)",
+    "screen_seats": "a redirect to the current event's seat lookup (covered here)",
+    "screen_draw": "a redirect to the current event's draw screen (covered here)",
 }
 
 # Pages allowed to be wider than a phone, and why.
