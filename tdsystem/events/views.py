@@ -105,18 +105,28 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _device_links(event: Event) -> list[tuple[str, str]]:
+def _device_links(event: Event) -> dict[str, list[tuple[str, str]]]:
     """The addresses to type on a TV or send to a phone: the public address (the LAN
-    address or PUBLIC_URL), whatever address the director opened the console at."""
+    address or PUBLIC_URL), whatever address the director opened the console at. The
+    stable ones show whichever event is the room's current one, week after week."""
     clock = reverse("clock_screen", args=[event.pk])
-    return [
-        (gettext("Clock"), public_url(clock)),
-        (gettext("Clock with payouts"), public_url(clock + "?layout=payouts")),
-        (gettext("Clock with the seat draw"), public_url(clock + "?layout=draw")),
-        (gettext("Table draw"), public_url(reverse("seating:draw_screen", args=[event.pk]))),
-        (gettext("Seat lookup (phones)"), public_url(reverse("seating:lookup", args=[event.pk]))),
-        (gettext("QR poster"), public_url(reverse("seating:poster", args=[event.pk]))),
-    ]
+    stable = reverse("screen_clock")
+    return {
+        "stable": [
+            (gettext("Clock"), public_url(stable)),
+            (gettext("Clock with payouts"), public_url(stable + "?layout=payouts")),
+            (gettext("Clock with the seat draw"), public_url(stable + "?layout=draw")),
+            (gettext("Table draw"), public_url(reverse("screen_draw"))),
+            (gettext("Seat lookup (phones)"), public_url(reverse("screen_seats"))),
+            (gettext("QR poster, printed once"), public_url(reverse("screen_poster"))),
+        ],
+        "event": [
+            (gettext("Clock"), public_url(clock)),
+            (gettext("Table draw"), public_url(reverse("seating:draw_screen", args=[event.pk]))),
+            (gettext("Seat lookup"), public_url(reverse("seating:lookup", args=[event.pk]))),
+            (gettext("QR poster"), public_url(reverse("seating:poster", args=[event.pk]))),
+        ],
+    }
 
 
 @require_POST

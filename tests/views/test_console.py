@@ -214,6 +214,8 @@ def test_the_console_gives_the_tvs_and_phones_the_public_address(client, event, 
     client.force_login(director)
     html = client.get(f"/console/events/{event.pk}/", HTTP_HOST="127.0.0.1").content.decode()
     links = html.split('id="device-links"', 1)[1].split("</section>", 1)[0]
-    assert f"https://poker.venue.example/events/{event.pk}/clock/?layout=draw" in links
+    assert "https://poker.venue.example/clock/?layout=draw" in links
+    assert "https://poker.venue.example/seats/poster/" in links
+    assert f"https://poker.venue.example/events/{event.pk}/clock/" in links
     assert f"https://poker.venue.example/events/{event.pk}/seats/poster/" in links
     assert "127.0.0.1" not in links  # never the address the console was opened at
