@@ -20,6 +20,7 @@ def test_it_answers_an_unknown_page_with_the_house_404(client):
     html = response.content.decode()
     assert response.status_code == 404
     assert "This page is not here" in html and "css/td" in html
+    assert 'href="/seats/"' in html  # the room's current seat lookup
     assert 'href="/"' in html and 'href="/console/"' in html
     assert "Traceback" not in html and "urlpatterns" not in html
 
