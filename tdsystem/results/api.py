@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET
 from tdsystem.events.api import staff_json_write
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
-from tdsystem.seating.api import move_json
 from tdsystem.seating.models import Entry
+from tdsystem.seating.selectors import move_json
 
 from . import selectors, services
 from .errors import ResultsError

@@ -17,22 +17,7 @@ from tdsystem.results.services import bustout_record, handforhand_hand_finish
 from . import services
 from .errors import SeatingError
 from .models import Entry, Move
-
-
-def move_json(move: Move) -> dict:
-    """A move slip as the API gives it (results' bust-outs use it too)."""
-    return {
-        "id": move.pk,
-        "entry": move.entry.number,
-        "player": move.entry.player.name,
-        "from_table": move.from_table,
-        "from_seat": move.from_seat,
-        "to_table": move.to_table,
-        "to_seat": move.to_seat,
-        "reason": move.reason,
-        "dealt_in": move.dealt_in,
-        "acknowledged": move.acknowledged_at is not None,
-    }
+from .selectors import move_json
 
 
 def _moves(moves: list[Move]) -> list[dict]:

@@ -76,11 +76,10 @@ def moves_of(entry_ids, minutes: int = SLIP_MINUTES) -> dict[int, list[Move]]:
     return moves
 
 
-def slip_row(move: Move) -> dict:
-    """One move slip as the API and the clock screen give it (its entry and player loaded)."""
+def move_json(move: Move) -> dict:
+    """A move slip as the API gives it (its entry and player loaded; bust-outs use it too)."""
     return {
         "id": move.pk,
-        "text": str(move),
         "entry": move.entry.number,
         "player": move.entry.player.name,
         "from_table": move.from_table,
@@ -89,9 +88,14 @@ def slip_row(move: Move) -> dict:
         "to_seat": move.to_seat,
         "reason": move.reason,
         "dealt_in": move.dealt_in,
-        "created_at": move.created_at.isoformat(),
         "acknowledged": move.acknowledged_at is not None,
     }
+
+
+def slip_row(move: Move) -> dict:
+    """One move slip as the moves API and the clock screen give it: the API's shape with
+    the slip's text and when it was made."""
+    return move_json(move) | {"text": str(move), "created_at": move.created_at.isoformat()}
 
 
 def recent_moves(event_id: int, minutes: int = SLIP_MINUTES) -> list[dict]:
