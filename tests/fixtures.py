@@ -73,3 +73,16 @@ def make_event(*durations: int | str, name: str = "Test event", **settings):
 @pytest.fixture
 def event(db):
     return make_event(600, 600, "B300", 600, 600)
+
+
+@pytest.fixture
+def worker(tmp_path):
+    """A real Celery worker with beat on the test database and the real broker, stopped
+    after the test (tests that use it need django_db(transaction=True))."""
+    from tests.worker import Worker
+
+    w = Worker(tmp_path)
+    w.purge()
+    w.start()
+    yield w
+    w.stop()

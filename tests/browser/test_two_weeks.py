@@ -18,7 +18,7 @@ from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
 from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
 from tests.personas import PASSWORD, make_user
-from tests.worker import Worker, wait_for
+from tests.worker import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -65,16 +65,6 @@ def bust_everyone_but_one(page, base: str, event_id: int) -> None:
         if page.locator("#record").get_by_text("The event has finished").count():
             break
         page.goto(console)
-
-
-@pytest.fixture
-def worker(tmp_path):
-    """The clock's own worker and beat, as on the night (the console warns without one)."""
-    w = Worker(tmp_path)
-    w.purge()
-    w.start()
-    yield w
-    w.stop()
 
 
 def test_a_director_runs_two_weekly_tournaments_on_the_venue_screens(live_server, new_page, worker):

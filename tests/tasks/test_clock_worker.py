@@ -11,18 +11,9 @@ from tdsystem.events import services
 from tdsystem.events.models import Clock, LogEntry
 from tdsystem.events.tasks import clock_advance
 from tests.fixtures import make_event
-from tests.worker import Worker, wait_for
+from tests.worker import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def worker(tmp_path):
-    w = Worker(tmp_path)
-    w.purge()
-    w.start()
-    yield w
-    w.stop()
 
 
 def level_changes(event):
