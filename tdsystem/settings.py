@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import secrets
 import zoneinfo
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -127,6 +128,7 @@ INSTALLED_APPS = [
     "tdsystem.seating",
     "tdsystem.rulings",
     "tdsystem.results",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -140,6 +142,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a refused login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = os.environ.get("ROOT_URLCONF", "tdsystem.urls")
@@ -261,6 +265,28 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console:home"
 LOGOUT_REDIRECT_URL = "login"
 SESSION_COOKIE_HTTPONLY = True
+# django-axes first: it refuses a locked-out name before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Failed logins are counted per user name and device together (behind the venue's router
+# every device has one address; by name alone anyone could lock the director out).
+# The device's address is REMOTE_ADDR, or with TRUSTED_PROXY_COUNT reverse proxies in
+# front, the one the outermost proxy put in X-Forwarded-For (core/auth_views.client_ip).
+TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
+AXES_CLIENT_IP_CALLABLE = "tdsystem.core.auth_views.client_ip"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
+AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", "15"))
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tdsystem.core.auth_views.lockout"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 if not DEBUG:

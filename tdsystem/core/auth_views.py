@@ -1,51 +1,101 @@
-"""Staff login with rate limiting, and the API token page."""
+"""Staff login (throttled by django-axes), and the API token page."""
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
+from axes.helpers import get_cool_off
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.db import connection, transaction
 from django.db.models import Q
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from .access import DIRECTOR, has_right, roles_of, staff_required
-from .models import ApiToken, LoginFailure, hash_token
-
-WINDOW = timedelta(minutes=15)
-MAX_PER_IP = 20
-MAX_PER_USERNAME = 5
+from .models import ApiToken, hash_token
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    return request.META.get("REMOTE_ADDR")
+    """The address of the device logging in (django-axes counts failures per user name and
+    this address together).
+
+    REMOTE_ADDR, unless TRUSTED_PROXY_COUNT proxies stand in front: then the address the
+    outermost of them saw, read from the right of X-Forwarded-For, where each proxy appends
+    the address it was reached from. Whatever a client wrote there itself sits further left
+    and is never read, so it cannot pick a fresh address for every guess.
+    """
+    remote = request.META.get("REMOTE_ADDR")
+    count = settings.TRUSTED_PROXY_COUNT
+    if count <= 0:
+        return remote
+    forwarded = [
+        part.strip()
+        for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+        if part.strip()
+    ]
+    if len(forwarded) < count:
+        return remote
+    try:
+        return str(ipaddress.ip_address(forwarded[-count]))
+    except ValueError:
+        return remote
 
 
-def too_many_failures(ip: str | None, username: str) -> bool:
-    since = timezone.now() - WINDOW
-    recent = LoginFailure.objects.filter(at__gte=since)
-    by_ip = recent.filter(ip=ip).count() if ip else 0
-    by_name = recent.filter(username=username).count() if username else 0
-    return by_ip >= MAX_PER_IP or by_name >= MAX_PER_USERNAME
+def lockout(request: HttpRequest, original_response=None, credentials=None) -> HttpResponse:
+    """django-axes's answer once a name has failed too often from one device: a page in the
+    site's style (JSON under /api/), 429 with Retry-After."""
+    cool_off = get_cool_off(request) or timedelta(minutes=15)
+    minutes = max(1, math.ceil(cool_off.total_seconds() / 60))
+    message = ngettext(
+        "Too many failed logins for this name from this device; "
+        "try again in %(minutes)d minute or ask the director.",
+        "Too many failed logins for this name from this device; "
+        "try again in %(minutes)d minutes or ask the director.",
+        minutes,
+    ) % {"minutes": minutes}
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"error": message}, status=429)
+    else:
+        response = render(request, "registration/locked_out.html", {"message": message}, status=429)
+    response["Retry-After"] = str(int(cool_off.total_seconds()))
+    return response
+
+
+@contextmanager
+def login_turn(username: str, ip: str | None) -> Iterator[None]:
+    """Attempts for one name from one device take turns on PostgreSQL (a transaction-level
+    advisory lock), so each sees the failures recorded before it and parallel guesses cannot
+    all pass the limit check at once. SQLite takes its write lock at BEGIN: holding it over
+    a password hash would stall every other write, so there the attempts run as they come."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    digest = hashlib.sha256(f"login\0{username}\0{ip}".encode()).digest()
+    key = int.from_bytes(digest[:8], "big", signed=True)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+        yield
 
 
 class LoginView(auth_views.LoginView):
-    """Refuses further attempts for a while after repeated failures (HTTP 429)."""
+    """Django's login; django-axes refuses a name that failed too often from this device."""
 
     def post(self, request, *args, **kwargs):
         username = request.POST.get("username", "")[:150]
-        if too_many_failures(client_ip(request), username):
-            return render(
-                request,
-                "registration/login.html",
-                {"locked": True, "form": self.get_form()},
-                status=429,
-            )
-        return super().post(request, *args, **kwargs)
+        with login_turn(username, client_ip(request)):
+            return super().post(request, *args, **kwargs)
 
     def get_default_redirect_url(self) -> str:
         """Staff go to the console; a table device to its table (it has no console)."""
@@ -53,13 +103,6 @@ class LoginView(auth_views.LoginView):
         if not has_right(user, "console") and has_right(user, "table"):
             return reverse("seating:device_home")
         return super().get_default_redirect_url()
-
-    def form_invalid(self, form):
-        LoginFailure.objects.create(
-            ip=client_ip(self.request), username=self.request.POST.get("username", "")[:150]
-        )
-        LoginFailure.objects.filter(at__lt=timezone.now() - WINDOW * 4).delete()
-        return super().form_invalid(form)
 
 
 def _visible_tokens(user):

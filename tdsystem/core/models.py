@@ -46,15 +46,3 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.seen_at}"
-
-
-class LoginFailure(models.Model):
-    """A failed staff login, for rate limiting (kept in the database so every web process
-    sees the same count)."""
-
-    ip = models.GenericIPAddressField(null=True, blank=True)
-    username = models.CharField(max_length=150, blank=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    def __str__(self) -> str:
-        return f"{self.username or '?'} from {self.ip} at {self.at}"
