@@ -8,7 +8,9 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .models import ApiToken, hash_token
 
@@ -26,6 +28,8 @@ RIGHTS = {
 
 
 def roles_of(user) -> set[str]:
+    """The user's roles. A table login counts as one only once the director has tied it to
+    a venue table (seating's TableDevice): untied, it could otherwise act on any table."""
     if not user or not user.is_authenticated:
         return set()
     if user.is_superuser:
@@ -33,8 +37,39 @@ def roles_of(user) -> set[str]:
     cached = getattr(user, "_td_roles", None)
     if cached is None:
         cached = set(user.groups.filter(name__in=ROLES).values_list("name", flat=True))
+        if TABLE in cached and not hasattr(user, "table_device"):
+            cached.discard(TABLE)
+            user._td_untied = True
         user._td_roles = cached
     return cached
+
+
+def untied_device(user) -> bool:
+    """A table login that no venue table is tied to yet: it may do nothing."""
+    roles_of(user)
+    return getattr(user, "_td_untied", False)
+
+
+def refusal_text(user) -> str:
+    if untied_device(user):
+        return _(
+            "This device is not tied to a table yet, so it may do nothing: "
+            "ask the director to tie it to its table."
+        )
+    return _("You do not have the right to do this.")
+
+
+def refuse(request: HttpRequest, user=None) -> HttpResponse:
+    """The 403 for a user without the right; nothing has been changed."""
+    user = user or request.user
+    if request.path.startswith("/api/"):
+        return JsonResponse({"error": refusal_text(user)}, status=403)
+    if untied_device(user):
+        page = render_to_string(
+            "core/untied_device.html", {"message": refusal_text(user)}, request=request
+        )
+        return HttpResponse(page, status=403)
+    return HttpResponse(refusal_text(user), status=403)
 
 
 def has_right(user, right: str) -> bool:
@@ -73,7 +108,7 @@ def staff_required(right: str) -> Callable:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not has_right(request.user, right):
-                return HttpResponse("You do not have the right to do this.", status=403)
+                return refuse(request)
             return view(request, *args, **kwargs)
 
         wrapped.staff_right = right  # type: ignore[attr-defined]
@@ -95,6 +130,8 @@ def api_staff_required(right: str) -> Callable:
             if user is None:
                 return JsonResponse({"error": "authentication required"}, status=401)
             if not has_right(user, right):
+                if untied_device(user):
+                    return JsonResponse({"error": refusal_text(user)}, status=403)
                 return JsonResponse({"error": "you do not have the right to do this"}, status=403)
             request.api_user = user
             return view(request, *args, **kwargs)

@@ -20,7 +20,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url, trigger_client_event
 
-from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.access import has_right, refuse, staff_required
 from tdsystem.events.models import Event
 from tdsystem.events.services import Actor
 from tdsystem.results.errors import ResultsError
@@ -409,7 +409,7 @@ move_ack.staff_right = "table"  # type: ignore[attr-defined]
 
 
 def _deny_table(request: HttpRequest, event: Event, *numbers: int) -> HttpResponse | None:
-    """Floor staff open every table; a table device only its own (if it is tied to one)."""
+    """Floor staff open every table; a table device only its own (untied, none at all)."""
     user = request.user
     if not user.is_authenticated:
         return redirect_to_login(request.get_full_path())
@@ -417,9 +417,9 @@ def _deny_table(request: HttpRequest, event: Event, *numbers: int) -> HttpRespon
         return None
     if has_right(user, "table"):
         device = TableDevice.objects.filter(user=user).select_related("venue_table").first()
-        if device is None or device.venue_table.number in numbers:
+        if device is not None and device.venue_table.number in numbers:
             return None
-    return HttpResponse("You do not have the right to do this.", status=403)
+    return refuse(request)
 
 
 def table_access(view: Callable) -> Callable:

@@ -48,3 +48,56 @@ def test_staff_still_land_on_the_console(client, director, floor_person):
 def test_a_login_with_a_next_page_goes_there(client, table_device):
     response = client.post("/login/?next=/api/docs", {"username": "table7", "password": PASSWORD})
     assert response["Location"] == "/api/docs"
+
+
+UNTIED = "not tied to a table"
+
+
+def test_it_refuses_every_table_to_a_device_login_not_tied_to_one(client, event, table_device):
+    from tdsystem.events.models import LogEntry
+    from tdsystem.seating.models import Move
+
+    arrange(event, {5: [1, 2, 3], 7: [1, 2, 3]}, positions={5: (1, 2, 3), 7: (1, 2, 3)})
+    log_in(client, table_device)
+    before = LogEntry.objects.count()
+    for number in (5, 7):
+        page = client.get(f"/console/events/{event.pk}/tables/{number}/")
+        assert page.status_code == 403 and UNTIED in page.content.decode()
+        hand = client.post(f"/console/events/{event.pk}/tables/{number}/hand", {"hand": "1"})
+        assert hand.status_code == 403 and UNTIED in hand.content.decode()
+    move = Move.objects.filter(event=event).first()
+    if move is not None:
+        assert client.post(f"/console/events/{event.pk}/moves/{move.pk}/ack").status_code == 403
+    assert LogEntry.objects.count() == before
+
+
+def test_it_tells_an_untied_device_on_landing_to_ask_the_director(client, table_device):
+    landing = log_in(client, table_device)
+    assert landing.status_code == 302
+    page = client.get(landing["Location"], follow=True)
+    assert page.status_code == 403
+    text = page.content.decode()
+    assert UNTIED in text and "ask the director" in text
+
+
+def test_it_refuses_api_writes_to_an_untied_device_with_the_reason(client, event, table_device):
+    from tests.personas import make_token
+
+    token = make_token(table_device)
+    response = client.post(
+        f"/api/events/{event.pk}/tables/7/hand",
+        {"hand": 1},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}",
+    )
+    assert response.status_code == 403 and UNTIED in response.json()["error"]
+
+
+def test_it_still_refuses_a_tied_device_another_table(client, event, table_device):
+    arrange(event, {5: [1, 2, 3], 7: [1, 2, 3]}, positions={5: (1, 2, 3), 7: (1, 2, 3)})
+    venue = EventTable.objects.get(event=event, number=7).venue_table
+    TableDevice.objects.create(user=table_device, venue_table=venue)
+    log_in(client, table_device)
+    assert client.get(f"/console/events/{event.pk}/tables/7/").status_code == 200
+    other = client.get(f"/console/events/{event.pk}/tables/5/")
+    assert other.status_code == 403 and UNTIED not in other.content.decode()
