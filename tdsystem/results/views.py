@@ -7,8 +7,6 @@ redirects back to the console with a message.
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -16,6 +14,7 @@ from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
+from tdsystem.core import csv as export_csv
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
@@ -282,7 +281,7 @@ def results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="results-{event.pk}.csv"'
-    writer = csv.writer(response)
+    writer = export_csv.writer(response)
     writer.writerow(["place", "place_to", "place_label", "player", "entry", "prize"])
     for row in selectors.result_rows(event):
         writer.writerow([row.place, row.place_to, row.label, row.name, row.entry, row.prize])

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from tdsystem.core import csv as export_csv
+
 from .models import AnteType, Level, Structure
 
 CSV_COLUMNS = [
@@ -224,7 +226,7 @@ def to_json(structure: Structure) -> str:
 
 def to_csv(structure: Structure) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    writer = export_csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     for row in to_dict(structure)["levels"]:
         writer.writerow({key: row.get(key, "") for key in CSV_COLUMNS})

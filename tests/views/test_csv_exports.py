@@ -1,0 +1,54 @@
+"""Every CSV the system writes defuses text a spreadsheet would run as a formula.
+
+A player who registers as =HYPERLINK("http://x") appears as text in the director's
+spreadsheet, not as a link; numbers stay plain numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from tdsystem.core.csv import cell
+from tdsystem.results import services
+from tdsystem.seating.models import Player
+from tdsystem.seating.testing import ACTOR, arrange
+
+pytestmark = pytest.mark.django_db
+
+NAME = '=HYPERLINK("http://x")'
+
+
+@pytest.mark.parametrize("text", [NAME, "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"])
+def test_it_escapes_text_that_starts_a_formula(text):
+    assert cell(text) == "'" + text
+
+
+@pytest.mark.parametrize("value", ["Sam Lee", "", "1-2", 0, -5, 12.5, None])
+def test_it_keeps_other_cells_as_they_are(value):
+    assert cell(value) == value
+
+
+def test_it_writes_a_player_named_like_a_formula_as_text_in_the_results(client, event):
+    people = arrange(event, {1: list(range(1, 10))}, positions={1: (5, 6, 7)})
+    Player.objects.filter(pk=people["T1S1"].player_id).update(name=NAME)
+    services.bustout_record(event_id=event.pk, entry_ids=[people["T1S1"].pk], actor=ACTOR)
+    answer = client.get(f"/events/{event.pk}/results.csv")
+    rows = list(csv.reader(io.StringIO(answer.content.decode())))
+    assert rows[1][3] == "'" + NAME
+    assert rows[1][0] == "9" and rows[1][4] == str(people["T1S1"].number)
+
+
+def test_it_escapes_the_structure_export(client, director):
+    from tdsystem.structures.models import Level
+    from tdsystem.structures.services import templates_install
+
+    structure = templates_install()[0]
+    Level.objects.filter(structure=structure).update(note="=1+1")
+    client.force_login(director)
+    answer = client.get(f"/console/structures/{structure.pk}/export.csv")
+    rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
+    assert {row["note"] for row in rows} == {"'=1+1"}
+    assert rows[0]["small_blind"].lstrip("'") == rows[0]["small_blind"]
