@@ -135,6 +135,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "tdsystem.core.middleware.DatabaseUnavailableMiddleware",
+    "tdsystem.core.middleware.BadInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -145,6 +146,11 @@ MIDDLEWARE = [
     # Last, as django-axes asks: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Request bodies read into memory: Django's 2.5 MB, said here. The largest realistic
+# body is a structure import or a list of players (tens of KB at most); anything larger
+# answers 413 (core.middleware.BadInputMiddleware).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 ROOT_URLCONF = os.environ.get("ROOT_URLCONF", "tdsystem.urls")
 WSGI_APPLICATION = "tdsystem.wsgi.application"

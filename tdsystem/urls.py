@@ -37,6 +37,7 @@ urlpatterns = [
     path("", include("tdsystem.results.urls")),
 ]
 
+handler400 = "tdsystem.core.errors.bad_request"
 handler404 = "tdsystem.core.errors.not_found"
 handler403 = "tdsystem.core.errors.permission_denied"
 handler500 = "tdsystem.core.errors.server_error"

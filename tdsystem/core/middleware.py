@@ -1,12 +1,18 @@
-"""A database that does not answer is a 503 the floor can read, not a 500."""
+"""Requests that would fail as a 500 answer what they are: a database that does not
+answer is a 503 the floor can read; a NUL character is a 400; a body too large a 413."""
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
 
@@ -55,3 +61,122 @@ class DatabaseUnavailableMiddleware:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         response["Cache-Control"] = "no-store"
         return response
+
+
+NUL = "\x00"
+# In a JSON body a NUL is written \u0000; the bytes are checked before any parsing, and
+# the body is parsed (to name the field) only when they are there.
+JSON_NUL = re.compile(rb"\\u0000", re.IGNORECASE)
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class _Nul(Exception):
+    def __init__(self, field: str | None = None):
+        super().__init__(field)
+        self.field = field
+
+
+def _check_pairs(pairs) -> None:
+    for key, values in pairs:
+        if NUL in key or any(isinstance(v, str) and NUL in v for v in values):
+            raise _Nul(key.replace(NUL, ""))
+
+
+def _holds_nul(value) -> bool:
+    stack = [value]  # not recursive: a body nested as deep as the parser allows is fine
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and NUL in item:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _check_body(body: bytes) -> None:
+    raw = b"\x00" in body
+    if not raw and not JSON_NUL.search(body):
+        return
+    try:
+        data = json.loads(body, strict=False)  # strict=False: a raw NUL in a string too
+    except (ValueError, RecursionError):
+        if raw:
+            raise _Nul() from None
+        return  # not JSON: the view says what is wrong with it
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if NUL in key or _holds_nul(value):
+                raise _Nul(key.replace(NUL, ""))
+    if raw or _holds_nul(data):
+        raise _Nul()
+
+
+def check_no_nul(request: HttpRequest) -> None:
+    """Raises _Nul naming the field (when known) of a NUL anywhere in the request's path,
+    query, cookies, form fields or body. Reads a body at most once (Django keeps it)."""
+    if NUL in request.path:
+        raise _Nul()
+    _check_pairs(request.GET.lists())
+    _check_pairs((key, [value]) for key, value in request.COOKIES.items())
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    content_type = request.content_type or ""
+    if wants_json(request) or content_type not in FORM_TYPES:
+        # The API reads the raw body itself: read it here first (so it stays readable),
+        # within DATA_UPLOAD_MAX_MEMORY_SIZE (RequestDataTooBig beyond).
+        _check_body(request.body)
+        return
+    # Form pages: the parsed fields; uploaded files stay on disk, unread.
+    _check_pairs(request.POST.lists())
+
+
+def too_big_answer(request: HttpRequest) -> HttpResponse:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    message = _("the request is too large (at most %(size)s bytes)") % {"size": f"{limit:,}"}
+    if wants_json(request):
+        return JsonResponse({"error": message}, status=413)
+    page = render_to_string(
+        "400.html", {"heading": _("This request is too large"), "reason": message}
+    )
+    return HttpResponse(page, status=413)
+
+
+def bad_request_answer(request: HttpRequest, message: str, field: str | None) -> HttpResponse:
+    if wants_json(request):
+        body = {"error": message}
+        if field:
+            body["field"] = field
+        return JsonResponse(body, status=400)
+    return HttpResponse(render_to_string("400.html", {"reason": message}), status=400)
+
+
+class BadInputMiddleware:
+    """Answers 400 for a NUL character anywhere in a request (PostgreSQL text cannot hold
+    one, so it would fail deep inside a query as a 500), and 413 for a body past
+    DATA_UPLOAD_MAX_MEMORY_SIZE, before any session, user or view is looked up. JSON under
+    /api/ ({"error", "field"}), the house 400 page otherwise."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            check_no_nul(request)
+        except _Nul as nul:
+            message = _("the request may not contain NUL characters")
+            if nul.field:
+                message = _("%(field)s may not contain NUL characters") % {"field": nul.field}
+            return bad_request_answer(request, message, nul.field)
+        except RequestDataTooBig:
+            request._mark_post_parse_error()
+            return too_big_answer(request)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        # A view that reads the body itself meets the size limit there.
+        if isinstance(exc, RequestDataTooBig):
+            return too_big_answer(request)
+        return None
