@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.db import transaction
 
@@ -41,27 +43,99 @@ class Checked:
     warnings: list[str] = field(default_factory=list)
 
 
-def _int(value, what: str, errors: list[str], *, required: bool = True) -> int | None:
+# Each field's type and range, said once: whole chip amounts up to a trillion, a level of
+# one second to a day, at most 1,000 rows, the model's text lengths.
+CHIPS_MAX = 10**12
+DURATION_MAX = 24 * 3600
+LEVELS_MAX = 1000
+NAME_MAX = Structure._meta.get_field("name").max_length
+NOTE_MAX = Level._meta.get_field("note").max_length
+NOTES_MAX = 5000
+DECIMAL_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")  # as typed in a CSV: no 1e9, no NaN
+
+
+def _show(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _number(value, what: str, errors: list[str], *, required: bool = True) -> Decimal | None:
+    """A finite number from JSON (int, float) or text ("12,500"), or None with an error."""
     if value in (None, ""):
         if required:
             errors.append(f"{what}: missing")
         return None
-    if isinstance(value, bool):
-        errors.append(f"{what}: {value!r} is not a whole number")
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        errors.append(f"{what}: {_show(value)} is not a whole number")
         return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
     if isinstance(value, str):
         value = value.strip().replace(",", "").replace("_", "")
+        if not DECIMAL_TEXT.fullmatch(value):
+            errors.append(f"{what}: {_show(value)} is not a whole number")
+            return None
+        if len(value) > 20:
+            errors.append(f"{what}: {value[:20]}... is too large")
+            return None
     try:
-        number = int(value)
-    except (TypeError, ValueError):
-        errors.append(f"{what}: {value!r} is not a whole number")
+        number = Decimal(str(value))
+    except ArithmeticError:
+        errors.append(f"{what}: {_show(value)} is not a whole number")
+        return None
+    if not number.is_finite():
+        errors.append(f"{what}: {_show(value)} is not a finite number")
         return None
     if number < 0:
-        errors.append(f"{what}: {number} is negative")
+        errors.append(f"{what}: {value} is negative")
         return None
     return number
+
+
+def _int(
+    value, what: str, errors: list[str], *, required: bool = True, most: int = CHIPS_MAX
+) -> int | None:
+    number = _number(value, what, errors, required=required)
+    if number is None:
+        return None
+    if number != number.to_integral_value():
+        errors.append(f"{what}: {value} is not a whole number")
+        return None
+    if number > most:
+        errors.append(f"{what}: {int(number):,} is more than {most:,}")
+        return None
+    return int(number)
+
+
+def _seconds(row: dict, where: str, errors: list[str]) -> int | None:
+    """duration_seconds, or duration_minutes (7.5 is 7 min 30 s, as export writes it)."""
+    what = f"{where}: duration"
+    seconds = row.get("duration_seconds")
+    minutes = row.get("duration_minutes")
+    if seconds in (None, "") and minutes not in (None, ""):
+        number = _number(minutes, what, errors)
+        if number is None:
+            return None
+        if number * 60 != (number * 60).to_integral_value():
+            errors.append(f"{what}: {minutes} minutes is not a whole number of seconds")
+            return None
+        seconds = number * 60
+    seconds = _int(seconds, what, errors, most=DURATION_MAX)
+    if seconds is not None and seconds <= 0:
+        errors.append(f"{where}: the duration must be more than 0")
+        return None
+    return seconds
+
+
+def _text(value, what: str, errors: list[str], *, most: int) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)  # a CSV-minded note such as 25
+    if not isinstance(value, str):
+        errors.append(f"{what}: expected text, not {_show(value)}")
+        return ""
+    if len(value) > most:
+        errors.append(f"{what}: longer than {most} characters")
+    return value
 
 
 def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
@@ -71,27 +145,26 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
     if not rows:
         errors.append("the structure has no levels")
         return checked
+    if len(rows) > LEVELS_MAX:
+        errors.append(f"the structure has {len(rows):,} rows: at most {LEVELS_MAX:,}")
+        return checked
     previous: dict | None = None
     number = 0
     for i, row in enumerate(rows, start=1):
         if not isinstance(row, dict):
             errors.append(f"row {i}: expected an object with the level's fields")
             continue
-        kind = str(row.get("kind") or "level").strip().lower()
+        kind = row.get("kind") or "level"
+        if not isinstance(kind, str):
+            errors.append(f"row {i}: kind {_show(kind)} must be 'level' or 'break'")
+            continue
+        kind = kind.strip().lower()
         if kind not in ("level", "break"):
-            errors.append(f"row {i}: kind {kind!r} must be 'level' or 'break'")
+            errors.append(f"row {i}: kind {_show(kind)} must be 'level' or 'break'")
             continue
         where = f"row {i} (break)" if kind == "break" else f"level {number + 1}"
-        minutes = row.get("duration_minutes")
-        seconds = row.get("duration_seconds")
-        if seconds in (None, "") and minutes not in (None, ""):
-            m = _int(minutes, f"{where}: duration", errors)
-            seconds = None if m is None else m * 60
-        else:
-            seconds = _int(seconds, f"{where}: duration", errors)
-        if seconds is not None and seconds <= 0:
-            errors.append(f"{where}: the duration must be more than 0")
-        note = str(row.get("note") or "")[:200]
+        seconds = _seconds(row, where, errors)
+        note = _text(row.get("note"), f"{where}: note", errors, most=NOTE_MAX)
         if kind == "break":
             checked.levels.append(
                 {
@@ -175,11 +248,27 @@ def _check_ratio_pattern(checked: Checked) -> None:
             )
 
 
+def _refuse_constant(name: str):
+    raise StructureError([f"{name} is not a number: give whole numbers"])
+
+
+def _check_text(text: str) -> None:
+    if "\x00" in text:
+        raise StructureError(["the import contains a NUL character: is it a text file?"])
+
+
 def parse_json(text: str) -> dict:
+    _check_text(text)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise StructureError([f"not valid JSON: {exc.msg} at line {exc.lineno}"]) from None
+    except RecursionError:
+        raise StructureError(["the JSON is nested too deeply"]) from None
+    except StructureError:
+        raise
+    except ValueError:  # a whole number of more than 4,300 digits
+        raise StructureError(["the JSON holds a number too large to read"]) from None
     if isinstance(data, list):
         data = {"levels": data}
     if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
@@ -188,12 +277,52 @@ def parse_json(text: str) -> dict:
 
 
 def parse_csv(text: str) -> dict:
-    reader = csv.DictReader(io.StringIO(text.strip()))
-    if not reader.fieldnames or "big_blind" not in reader.fieldnames:
-        raise StructureError(
-            [f"the CSV needs a header row with the columns {', '.join(CSV_COLUMNS)}"]
-        )
-    return {"levels": [dict(row) for row in reader]}
+    _check_text(text)
+    try:
+        reader = csv.DictReader(io.StringIO(text.strip()))
+        if not reader.fieldnames or "big_blind" not in reader.fieldnames:
+            raise StructureError(
+                [f"the CSV needs a header row with the columns {', '.join(CSV_COLUMNS)}"]
+            )
+        # Columns past the header's (restkey None) are dropped.
+        rows = [{k: v for k, v in row.items() if k is not None} for row in reader]
+    except csv.Error as exc:
+        raise StructureError([f"not valid CSV: {exc}"]) from None
+    return {"levels": rows}
+
+
+def structure_import(
+    *,
+    text: str,
+    name: str = "",
+    ante_type: str = "",
+    starting_stack: str = "",
+    confirm_warnings: bool = False,
+) -> tuple[Structure, list[str]]:
+    """Import CSV or JSON text; the form's name, ante type and starting stack, when given,
+    win over the file's. Raises StructureError naming each bad field (nothing is saved)."""
+    is_json = text.lstrip().startswith(("{", "["))
+    data = parse_json(text) if is_json else parse_csv(text)
+    errors: list[str] = []
+    name = _text(name or data.get("name"), "name", errors, most=NAME_MAX)
+    ante_type = ante_type or data.get("ante_type") or AnteType.EACH
+    if not isinstance(ante_type, str) or ante_type not in AnteType.values:
+        errors.append(f"ante type {_show(ante_type)} must be one of {', '.join(AnteType.values)}")
+    stack = starting_stack or data.get("starting_stack") or 10_000
+    stack = _int(stack, "starting stack", errors)
+    if stack == 0:
+        errors.append("starting stack: must be more than 0")
+    notes = _text(data.get("notes"), "notes", errors, most=NOTES_MAX)
+    if errors:
+        raise StructureError(errors + check_levels(data["levels"]).errors)
+    return structure_create(
+        name=name,
+        levels=data["levels"],
+        ante_type=ante_type,
+        starting_stack=stack,
+        notes=notes,
+        confirm_warnings=confirm_warnings,
+    )
 
 
 def to_dict(structure: Structure) -> dict:
@@ -250,6 +379,8 @@ def structure_create(
     problems = list(checked.errors)
     if not name.strip():
         problems.insert(0, "the structure needs a name")
+    elif len(name.strip()) > NAME_MAX:
+        problems.insert(0, f"the name is longer than {NAME_MAX} characters")
     if ante_type not in AnteType.values:
         problems.append(f"ante type {ante_type!r} must be one of {', '.join(AnteType.values)}")
     if problems:
@@ -257,7 +388,7 @@ def structure_create(
     if checked.warnings and not confirm_warnings:
         raise StructureError([f"warning: {w} (confirm to save anyway)" for w in checked.warnings])
     structure = Structure.objects.create(
-        name=name.strip()[:120],
+        name=name.strip(),
         ante_type=ante_type,
         starting_stack=starting_stack,
         notes=notes,

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from tdsystem.core.access import has_right, staff_required
 
@@ -15,38 +17,38 @@ from .models import AnteType, Structure
 @staff_required("console")
 def structure_list(request: HttpRequest) -> HttpResponse:
     context: dict = {"ante_types": AnteType.choices}
+    status = 200
     if request.method == "POST":
         if not has_right(request.user, "events"):
             return HttpResponse("Only a director may import structures.", status=403)
         text = request.POST.get("data", "")
         upload = request.FILES.get("file")
-        if upload:
-            text = upload.read().decode("utf-8", errors="replace")
-        fmt = "json" if text.lstrip().startswith(("{", "[")) else "csv"
         try:
-            data = services.parse_json(text) if fmt == "json" else services.parse_csv(text)
-            structure, _warnings = services.structure_create(
-                name=request.POST.get("name") or data.get("name", ""),
-                levels=data["levels"],
-                ante_type=request.POST.get("ante_type") or data.get("ante_type", "each"),
-                starting_stack=int(
-                    request.POST.get("starting_stack") or data.get("starting_stack") or 10_000
-                ),
+            if upload:
+                if upload.size > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+                    raise services.StructureError([_("the file is too large for a structure")])
+                text = upload.read().decode("utf-8", errors="replace")
+            structure, _warnings = services.structure_import(
+                text=text,
+                name=request.POST.get("name", ""),
+                ante_type=request.POST.get("ante_type", ""),
+                starting_stack=request.POST.get("starting_stack", ""),
                 confirm_warnings=request.POST.get("confirm") == "1",
             )
-        except (services.StructureError, ValueError) as exc:
-            errors = getattr(exc, "errors", [str(exc)])
+        except services.StructureError as exc:
+            errors = exc.errors
             context.update(
                 errors=errors,
                 data=text,
                 name=request.POST.get("name", ""),
                 needs_confirm=all(e.startswith("warning:") for e in errors),
             )
+            status = 200 if context["needs_confirm"] else 400
         else:
             messages.success(request, f"Imported {structure.name}")
             return redirect("console:structure", structure.pk)
     context["structures"] = Structure.objects.filter(is_template=True).prefetch_related("levels")
-    return render(request, "structures/list.html", context)
+    return render(request, "structures/list.html", context, status=status)
 
 
 @staff_required("console")
