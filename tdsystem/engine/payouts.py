@@ -61,6 +61,9 @@ def table_for(name: str, entries: int) -> tuple[Decimal, ...]:
     )
 
 
+PERCENT_STEP = Decimal("0.0001")
+
+
 def check_custom(percentages: Sequence[Decimal | str | int | float]) -> tuple[Decimal, ...]:
     try:
         values = tuple(Decimal(str(p)) for p in percentages)
@@ -68,8 +71,16 @@ def check_custom(percentages: Sequence[Decimal | str | int | float]) -> tuple[De
         raise PayoutError("percentages must be numbers") from None
     if not values:
         raise PayoutError("a payout table needs at least one place")
+    # NaN would fail every comparison below with InvalidOperation; a huge or very long
+    # number would be rounded by the decimal context and could pass the sum.
+    if not all(v.is_finite() for v in values):
+        raise PayoutError("percentages must be numbers (not NaN or infinity)")
     if any(v <= 0 for v in values):
         raise PayoutError("every paid place needs a percentage above 0")
+    if any(v > 100 for v in values):
+        raise PayoutError("a percentage cannot be more than 100")
+    if any(v != v.quantize(PERCENT_STEP) for v in values):
+        raise PayoutError("a percentage has at most 4 decimals (33.3333)")
     if any(a < b for a, b in itertools.pairwise(values)):
         raise PayoutError("a lower place may not pay more than a higher one")
     if sum(values) != 100:
