@@ -1,11 +1,15 @@
 from __future__ import annotations
 
 from django import forms
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.structures.models import Structure
 
 from .models import Event
+
+# Chip amounts end at a trillion, as the structures' blinds do.
+STACK_MAX = 10**12
 
 
 class EventForm(forms.ModelForm):
@@ -57,6 +61,12 @@ class EventForm(forms.ModelForm):
         self.fields["starting_stack"].required = False
         self.fields["starting_stack"].initial = None
         self.fields["starting_stack"].help_text = "Empty: the template's starting stack."
+        # In place of the column's 0..2**63 bounds: a stack of 0 chips is no stack.
+        message = _("The starting stack is 1 to %(most)s chips.") % {"most": f"{STACK_MAX:,}"}
+        self.fields["starting_stack"].validators = [
+            MinValueValidator(1, message=message),
+            MaxValueValidator(STACK_MAX, message=message),
+        ]
         self.fields["bb_must_cover_sb"].help_text = ""
         self.fields["late_registration_end_level"].help_text = "0: no late registration."
 

@@ -75,6 +75,9 @@ class Event(models.Model):
                 condition=Q(seats_per_table__gte=2) & Q(seats_per_table__lte=10),
                 name="event_seats_per_table_range",
             ),
+            models.CheckConstraint(
+                condition=Q(starting_stack__gt=0), name="event_starting_stack_gt_0"
+            ),
         ]
 
     def __str__(self) -> str:
