@@ -32,11 +32,34 @@ def bad_request(message: str, field: str | None = None) -> JsonResponse:
 _INT_LIMIT = 2**63
 
 
-def _parse_int(text: str) -> int:
+class _TooLarge:
+    """Stands for a whole number past 64 bits, so the 400 can name its field."""
+
+
+def _parse_int(text: str) -> int | type[_TooLarge]:
+    if len(text.lstrip("-")) > 19:
+        return _TooLarge
     value = int(text)
-    if not -_INT_LIMIT < value < _INT_LIMIT:
-        raise ValueError("a number in the body is too large")
-    return value
+    return value if -_INT_LIMIT < value < _INT_LIMIT else _TooLarge
+
+
+def _holds_too_large(value) -> bool:
+    stack = [value]  # not recursive: a body nested as deep as the parser allows is fine
+    while stack:
+        item = stack.pop()
+        if item is _TooLarge:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+class BodyError(ValueError):
+    def __init__(self, message: str, field: str):
+        super().__init__(message)
+        self.field = field
 
 
 def read_json(request: HttpRequest) -> dict:
@@ -56,6 +79,9 @@ def read_json(request: HttpRequest) -> dict:
         raise ValueError("the body is not valid JSON") from None
     if not isinstance(data, dict):
         raise ValueError("the body must be a JSON object")
+    for key, value in data.items():
+        if _holds_too_large(value):
+            raise BodyError(f"{key}: a number is too large", key)
     if "\\u0000" in text.lower():
         raise ValueError("text in the body may not contain NUL characters")
     return data
@@ -127,7 +153,7 @@ def clock_post(request: HttpRequest, event_id: int) -> JsonResponse:
     try:
         data = read_json(request)
     except ValueError as exc:
-        return bad_request(str(exc))
+        return bad_request(str(exc), getattr(exc, "field", None))
     action = data.get("action")
     if action not in CLOCK_ACTIONS:
         return bad_request(f"action must be one of {', '.join(CLOCK_ACTIONS)}", "action")
