@@ -344,6 +344,18 @@ def _duplicate_error(existing: list[Entry]) -> DuplicateName:
     )
 
 
+def member_id_taken(*, member_id: str) -> SeatingError | None:
+    """The refusal for a member id that is already a player's, naming the event it entered."""
+    player = Player.objects.filter(member_id=member_id).first()
+    if player is None:
+        return None
+    entry = Entry.objects.filter(player=player).select_related("event").order_by("-pk").first()
+    return SeatingError(
+        gettext("member id %(member_id)s is already registered (%(event)s)")
+        % {"member_id": member_id, "event": entry.event.name if entry else gettext("no event")}
+    )
+
+
 def player_register(
     *,
     event: Event,
@@ -386,7 +398,16 @@ def player_register(
                 existing = same_names(event, name, note)
                 if existing:
                     raise _duplicate_error(existing)
-            player = Player.objects.create(name=name, member_id=member_id, note=note)
+            try:
+                # A savepoint: another event's registration (it holds another event's
+                # lock) may take this member id between the look-up above and here.
+                with transaction.atomic():
+                    player = Player.objects.create(name=name, member_id=member_id, note=note)
+            except IntegrityError as exc:
+                refusal = member_id_taken(member_id=member_id) if member_id else None
+                if refusal is None:
+                    raise
+                raise refusal from exc
         return _enrol(event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed))
 
 
