@@ -57,3 +57,9 @@ def health(database: tuple[bool, str] | None = None) -> dict:
         "ok": all(ok for ok, _ in parts.values()),
         **{name: {"ok": ok, "detail": detail} for name, (ok, detail) in parts.items()},
     }
+
+
+def public(report: dict) -> dict:
+    """Up or down for each part, without the details: an error's text can name hosts,
+    paths and versions that are nobody's business outside the staff."""
+    return {key: value if key == "ok" else {"ok": value["ok"]} for key, value in report.items()}
