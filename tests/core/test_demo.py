@@ -45,3 +45,32 @@ def test_the_demo_leaves_tables_1_to_3_to_the_directors_first_event(monkeypatch)
     first = make_event(600, name="Our first Friday")
     seating.tables_setup(event=first, numbers=[1, 2, 3], seats=9, actor=ACTOR)
     assert first.tables.filter(in_play=True).count() == 3
+
+
+def test_it_gives_the_floor_account_a_password_of_its_own(monkeypatch, settings, tmp_path):
+    from django.contrib.auth import authenticate
+    from django.contrib.auth.password_validation import validate_password
+    from django.test import RequestFactory
+
+    from tdsystem.core.management.commands.loaddemo import demo_password
+
+    settings.VAR_DIR = tmp_path
+    monkeypatch.delenv("DEMO_PASSWORD", raising=False)
+    monkeypatch.delenv("DEMO_FLOOR_PASSWORD", raising=False)
+    call_command("loaddemo")
+    director, floor = demo_password(), demo_password("floor")
+    assert director != floor
+    assert (tmp_path / "demo-floor-password.txt").read_text().strip() == floor
+    for password in (director, floor):
+        validate_password(password)  # the generated ones pass the staff validators
+    login = RequestFactory().post("/login/")
+    assert authenticate(login, username="floor", password=floor) is not None
+    assert authenticate(login, username="floor", password=director) is None
+
+
+def test_it_refuses_a_demo_password_the_validators_refuse(monkeypatch):
+    from django.core.management.base import CommandError
+
+    monkeypatch.setenv("DEMO_PASSWORD", "12345678")
+    with pytest.raises(CommandError, match="DEMO_PASSWORD"):
+        call_command("loaddemo")

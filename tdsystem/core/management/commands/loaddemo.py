@@ -12,7 +12,9 @@ from decimal import Decimal
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.core.management.base import BaseCommand
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tdsystem.core.access import ROLES
@@ -63,14 +65,29 @@ PLAYERS = [
 ]
 
 
-def demo_password() -> str:
-    """DEMO_PASSWORD, or one generated once and kept in var/ so `make run` can print it."""
-    if os.environ.get("DEMO_PASSWORD"):
-        return os.environ["DEMO_PASSWORD"]
-    path = settings.VAR_DIR / "demo-password.txt"
+# Each demo account has its own password: the floor's may be handed round the room, the
+# director's must not be. (environment variable, file in var/)
+PASSWORDS = {
+    "director": ("DEMO_PASSWORD", "demo-password.txt"),
+    "floor": ("DEMO_FLOOR_PASSWORD", "demo-floor-password.txt"),
+}
+
+
+def demo_password(account: str = "director") -> str:
+    """The account's password from the environment, or one generated once and kept in var/
+    so `make run` can print it. Either passes the staff password validators."""
+    variable, filename = PASSWORDS[account]
+    if os.environ.get(variable):
+        password = os.environ[variable]
+        try:
+            validate_password(password)
+        except ValidationError as exc:
+            raise CommandError(f"{variable}: {' '.join(exc.messages)}") from None
+        return password
+    path = settings.VAR_DIR / filename
     if path.exists():
         return path.read_text().strip()
-    password = secrets.token_urlsafe(9)
+    password = secrets.token_urlsafe(12)
     settings.VAR_DIR.mkdir(exist_ok=True)
     path.write_text(password + "\n")
     path.chmod(0o600)
@@ -93,9 +110,13 @@ class Command(BaseCommand):
                 director.set_password(password)
                 director.save()
             director.groups.add(groups["director"])
-            if not users.filter(username="floor").exists():
-                floor = users.create_user("floor", "", password, is_staff=False)
-                floor.groups.add(groups["floor"])
+            floor = users.filter(username="floor").first()
+            if floor is None:
+                floor = users.create_user("floor", "", demo_password("floor"), is_staff=False)
+            elif os.environ.get("DEMO_FLOOR_PASSWORD"):
+                floor.set_password(demo_password("floor"))
+                floor.save()
+            floor.groups.add(groups["floor"])
             event = Event.objects.filter(name=DEMO_EVENT).first()
             created = event is None
             if created:

@@ -191,7 +191,8 @@ class Command(BaseCommand):
         self.stdout.write("\n".join(lines))
         self.stdout.write(f"\nScan for the seat lookup ({lookup}):")
         self.stdout.write(terminal_qr(lookup))
-        self.stdout.write(f"Log in as 'director' with the password: {demo_password()}\n")
+        self.stdout.write(f"Log in as 'director' with the password: {demo_password()}")
+        self.stdout.write(f"Log in as 'floor' with the password: {demo_password('floor')}\n")
 
     def _current_label(self) -> str:
         current = current_event()
