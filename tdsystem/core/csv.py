@@ -21,6 +21,14 @@ def cell(value: Any) -> Any:
     return value
 
 
+def uncell(value: Any) -> Any:
+    """The text a cell held before `cell` escaped it, for files the system reads back
+    (a structure exported, then imported)."""
+    if isinstance(value, str) and value.startswith("'") and value[1:].startswith(FORMULA_STARTS):
+        return value[1:]
+    return value
+
+
 class Writer:
     """csv.writer whose text cells are escaped."""
 

@@ -285,7 +285,9 @@ def parse_csv(text: str) -> dict:
                 [f"the CSV needs a header row with the columns {', '.join(CSV_COLUMNS)}"]
             )
         # Columns past the header's (restkey None) are dropped.
-        rows = [{k: v for k, v in row.items() if k is not None} for row in reader]
+        rows = [
+            {k: export_csv.uncell(v) for k, v in row.items() if k is not None} for row in reader
+        ]
     except csv.Error as exc:
         raise StructureError([f"not valid CSV: {exc}"]) from None
     return {"levels": rows}

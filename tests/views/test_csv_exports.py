@@ -52,3 +52,21 @@ def test_it_escapes_the_structure_export(client, director):
     rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
     assert {row["note"] for row in rows} == {"'=1+1"}
     assert rows[0]["small_blind"].lstrip("'") == rows[0]["small_blind"]
+
+
+def test_a_structure_exported_with_an_escaped_note_imports_back_as_it_was(db):
+    from tdsystem.structures import services
+
+    structure, _ = services.structure_create(
+        name="Round trip",
+        levels=[
+            {"kind": "level", "small_blind": 100, "big_blind": 200, "duration_minutes": 20},
+            {"kind": "break", "duration_minutes": 10, "note": "- colour up the 25s"},
+            {"kind": "level", "small_blind": 200, "big_blind": 400, "duration_minutes": 20},
+        ],
+    )
+    exported = services.to_csv(structure)
+    assert "'- colour up the 25s" in exported  # safe in a spreadsheet
+    again, _ = services.structure_import(name="Round trip 2", text=exported)
+    notes = [level.note for level in again.levels.all() if level.note]
+    assert notes == ["- colour up the 25s"]
