@@ -9,8 +9,19 @@ from django.db.models import Q
 from tdsystem.events.models import Event
 
 
+def name_key(name: str) -> str:
+    """A name as a director reads it: case and spacing do not count, accents do.
+
+    "ann  LEE" is "Ann Lee"; "José" is not "Jose" (the name is kept as entered).
+    """
+    return " ".join(name.split()).casefold()
+
+
 class Player(models.Model):
     name = models.CharField(max_length=120)
+    # name_key(name), stored and indexed so a registration finds the same name in a field of
+    # thousands with one index look-up (Python's casefold: SQLite's LOWER() is ASCII only).
+    name_key = models.CharField(max_length=240, db_index=True, editable=False, default="")
     member_id = models.CharField(max_length=40, blank=True)
     note = models.CharField(
         max_length=60,
@@ -29,6 +40,13 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.note})" if self.note else self.name
+
+    def save(self, *args, **kwargs) -> None:
+        self.name_key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "name" in fields:
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class VenueTable(models.Model):

@@ -24,7 +24,7 @@ from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import Actor, log_record
 
 from .errors import SeatingError
-from .models import Entry, EventTable, Move, Player, Purchase, VenueTable
+from .models import Entry, EventTable, Move, Player, Purchase, VenueTable, name_key
 from .seatmap import (
     Applied,
     SeatMap,
@@ -288,14 +288,6 @@ class DuplicateName(SeatingError):
         self.existing = existing
 
 
-def name_key(name: str) -> str:
-    """A name as a director reads it: case and spacing do not count, accents do.
-
-    "ann  LEE" is "Ann Lee"; "José" is not "Jose" (the name is kept as entered).
-    """
-    return " ".join(name.split()).casefold()
-
-
 def _where(entry: Entry) -> str:
     if entry.status != Entry.Status.ACTIVE:
         return gettext("out")
@@ -315,19 +307,12 @@ def describe_entry(entry: Entry) -> str:
 def same_names(event: Event, name: str, note: str = "") -> list[Entry]:
     """The event's entries a new player of this name and note could not be told from.
 
-    One query over the field's names; the comparison is Python's casefold, which SQLite's
-    LOWER() would not do beyond ASCII.
+    One index look-up on the stored name key, however big the field.
     """
-    key, note_key = name_key(name), name_key(note)
-    rows = Entry.objects.filter(event=event).select_related("player", "table")
-    rows = rows.only(
-        "number", "status", "seat", "table__number", "player__name", "player__note"
-    ).order_by("number")
-    return [
-        entry
-        for entry in rows
-        if name_key(entry.player.name) == key and name_key(entry.player.note) == note_key
-    ]
+    note_key = name_key(note)
+    rows = Entry.objects.filter(event=event, player__name_key=name_key(name))
+    rows = rows.select_related("player", "table").order_by("number")
+    return [entry for entry in rows if name_key(entry.player.note) == note_key]
 
 
 def _duplicate_error(existing: list[Entry]) -> DuplicateName:
@@ -424,10 +409,13 @@ def import_duplicates(event: Event, names: list[str]) -> list[str]:
             )
         else:
             seen[key] = line
-    rows = Entry.objects.filter(event=event).select_related("player", "table")
-    rows = rows.only("number", "status", "seat", "table__number", "player__name", "player__note")
-    for entry in rows.order_by("number"):
-        if not entry.player.note and name_key(entry.player.name) in seen:
+    keys = list(seen)
+    found: list[Entry] = []
+    for start in range(0, len(keys), 500):  # SQLite's limit on a query's parameters
+        rows = Entry.objects.filter(event=event, player__name_key__in=keys[start : start + 500])
+        found += rows.select_related("player", "table")
+    for entry in sorted(found, key=lambda e: e.number):
+        if not entry.player.note:
             problems.append(
                 gettext("“%(name)s” is already registered: %(entry)s")
                 % {"name": entry.player.name, "entry": describe_entry(entry)}
@@ -466,7 +454,9 @@ def players_import(
                     % {"count": len(problems), "list": shown}
                 )
         first = next_entry_number(event)
-        players = Player.objects.bulk_create(Player(name=name) for name in names)
+        players = Player.objects.bulk_create(
+            Player(name=name, name_key=name_key(name)) for name in names
+        )
         entries = Entry.objects.bulk_create(
             Entry(
                 event=event,

@@ -397,3 +397,12 @@ def test_the_import_registers_duplicates_when_confirmed(event):
         event_id=event.pk, names=["Ann Lee", "Ann Lee"], actor=ACTOR, confirm_duplicates=True
     )
     assert count == 2
+
+
+def test_it_finds_a_name_in_a_big_field_by_its_key_in_one_query(event, django_assert_num_queries):
+    field(event, players=300, tables=34)
+    services.player_register(event=event, name="Élodie Nguyễn", actor=ACTOR)
+    with django_assert_num_queries(1):
+        same = services.same_names(event, "  ÉLODIE   NGUYỄN ")
+    assert [entry.player.name for entry in same] == ["Élodie Nguyễn"]
+    assert services.same_names(event, "Elodie Nguyen") == []  # accents count, as entered
