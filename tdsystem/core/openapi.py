@@ -359,11 +359,13 @@ BODIES = {
         {
             "hand": {
                 "type": "integer",
-                "description": "The hand count the floor saw: a second tap on the same hand "
-                "answers 409 instead of counting twice.",
+                "minimum": 0,
+                "description": "The table's hand count the floor saw (the `hand` of the last "
+                "answer, 0 before the first hand): a second tap on the same hand answers 409 "
+                "instead of counting twice. Required: without it the answer is 400.",
             }
         },
-        required=[],
+        required=["hand"],
     ),
     "Empty": _obj({}, required=[], description="No fields; send {} or nothing."),
     "BustOut": _obj(
@@ -584,8 +586,8 @@ def _paths() -> dict:
             "post": _write(
                 seat,
                 "Finish a hand at a table",
-                "Moves the button and the blinds on. With `hand`, a hand finished twice "
-                "answers 409.",
+                "Moves the button and the blinds on. `hand` is required (400 without it); "
+                "the same hand finished twice answers 409 and counts once.",
                 right="seating",
                 body="HandReport",
                 schema=_ref("HandFinished"),

@@ -63,6 +63,8 @@ class HandForHandStatus:
     reported: list[int] = field(default_factory=list)
     waiting: list[int] = field(default_factory=list)
     last_charged: int | None = None  # seconds the last completed hand took off the clock
+    # (table, hands it has finished) for each waiting table: its "done" button sends the count
+    waiting_hands: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def tables(self) -> int:
@@ -75,7 +77,7 @@ class HandForHandStatus:
 
 
 def hand_for_hand(event: Event) -> HandForHandStatus:
-    from .services.handforhand import playing_tables
+    from .services.handforhand import playing_table_hands
 
     hfh = HandForHand.objects.filter(event=event).first()
     if hfh is None or not hfh.active:
@@ -88,7 +90,8 @@ def hand_for_hand(event: Event) -> HandForHandStatus:
     current = next((h for h in hands if h.number == hfh.hand), None)
     before = next((h for h in hands if h.number == hfh.hand - 1), None)
     reported = sorted(r.table_number for r in current.reports.all()) if current else []
-    waiting = [n for n in playing_tables(event) if n not in reported]
+    playing = playing_table_hands(event)
+    waiting = [n for n in playing if n not in reported]
     return HandForHandStatus(
         True,
         hfh.hand,
@@ -96,6 +99,7 @@ def hand_for_hand(event: Event) -> HandForHandStatus:
         reported,
         waiting,
         before.charged_seconds if before and before.completed_at else None,
+        [(n, playing[n]) for n in waiting],
     )
 
 

@@ -36,7 +36,7 @@ from tdsystem.structures.services import structure_create
 from . import services
 from .models import BustOut, BustOutGroup, Finish, HandForHand
 from .services import standings
-from .services.handforhand import playing_tables
+from .services.handforhand import playing_table_hands, playing_tables
 
 ACTOR = Actor(label="simulation")
 LEVELS = [
@@ -222,8 +222,13 @@ class Simulation:
             extra = self.rng.randint(1, min(2, len(others) - 1, left - 2))
             out += self.rng.sample(others, extra)
         if self.rng.random() < 0.05 and len(mates) >= 2:
-            number = EventTable.objects.get(pk=mates[0].table_id).number
-            seating.table_hand_finish(event_id=self.event.pk, table_number=number, actor=ACTOR)
+            row = EventTable.objects.get(pk=mates[0].table_id)
+            seating.table_hand_finish(
+                event_id=self.event.pk,
+                table_number=row.number,
+                expected_hand=row.hand_number,
+                actor=ACTOR,
+            )
             self.stats.hand_finishes += 1
         self.bust(out, self.stacks_for(out, always=False), f"step {n}: {len(out)} out")
 
@@ -248,11 +253,13 @@ class Simulation:
                 self.stacks_for(out, always=True),
                 f"step {n}: hand-for-hand hand {hand}, table {number}",
             )
-        for number in self.rng.sample(
-            playing_tables(self.event), k=len(playing_tables(self.event))
-        ):
+        playing = playing_table_hands(self.event)
+        for number in self.rng.sample(list(playing), k=len(playing)):
             services.handforhand_hand_finish(
-                event_id=self.event.pk, table_number=number, actor=ACTOR
+                event_id=self.event.pk,
+                table_number=number,
+                expected_hand=playing[number],
+                actor=ACTOR,
             )
         self.stats.hfh_hands += 1
         self.check(f"step {n}: hand-for-hand hand {hand} finished", tables=set())
@@ -261,9 +268,10 @@ class Simulation:
         """Two left: the button posts the small blind and the big blind alternates (D11)."""
         (number,) = playing_tables(self.event)
         big_blinds = []
-        for _ in range(3):
+        count = EventTable.objects.get(event=self.event, number=number).hand_number
+        for hand in range(count, count + 3):
             table = seating.table_hand_finish(
-                event_id=self.event.pk, table_number=number, actor=ACTOR
+                event_id=self.event.pk, table_number=number, expected_hand=hand, actor=ACTOR
             )
             if table.button != table.small_blind:
                 raise InvariantBroken(

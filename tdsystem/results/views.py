@@ -221,8 +221,14 @@ def hand_finished(request: HttpRequest, event_id: int, number: int) -> HttpRespo
     """The floor reports a table's hand finished (during hand-for-hand, from the console)."""
     event = _event(event_id)
     try:
+        hand = request.POST.get("hand", "")
         report = services.handforhand_hand_finish(
-            event_id=event.pk, table_number=number, actor=Actor.of(request.user)
+            event_id=event.pk,
+            table_number=number,
+            expected_hand=int(hand)
+            if hand.isascii() and hand.isdigit() and len(hand) < 10
+            else None,
+            actor=Actor.of(request.user),
         )
     except ResultsError as exc:
         return _answer(request, event, "hfh", str(exc))

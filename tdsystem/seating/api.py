@@ -100,7 +100,8 @@ def hand(request: HttpRequest, data: dict, event_id: int, number: int) -> JsonRe
     report = handforhand_hand_finish(
         event_id=event_id,
         table_number=number,
-        expected_hand=_int_field(data, "hand"),
+        # Required: a retried POST must not finish the next hand (400 without it).
+        expected_hand=services.hand_count_checked(data.get("hand")),
         actor=Actor.of(request.api_user),
     )
     table = report.table

@@ -44,6 +44,7 @@ __all__ = [
     "SeatingError",
     "entry_purchase",
     "entry_reenter",
+    "hand_count_checked",
     "move_acknowledge",
     "player_register",
     "players_import",
@@ -685,19 +686,31 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
     return len(entries)
 
 
+def hand_count_checked(value: object) -> int:
+    """The table's hand count a caller sends with "hand finished": a whole number, 0 or more."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SeatingError(
+            gettext("hand: the hand count the page showed, a whole number, 0 or more"),
+            field="hand",
+        )
+    return value
+
+
 def table_hand_finish(
     *,
     event_id: int,
     table_number: int,
     actor: Actor,
-    expected_hand: int | None = None,
+    expected_hand: int | None,
     rng_seed: int | None = None,
 ) -> EventTable:
     """The hand at a table is over: move the button and blinds by the event's rule (D11).
 
-    `expected_hand` is the table's hand count the caller saw; a second tap on the same
-    hand (or a page that is out of date) then changes nothing.
+    `expected_hand` is the table's hand count the caller saw, and it must be sent (None is
+    a bad request): a retried request or a second tap on the same hand is refused, as is a
+    page that is out of date, and nothing changes.
     """
+    expected_hand = hand_count_checked(expected_hand)
     seed = new_seed(rng_seed)
     with transaction.atomic():
         event = event_lock(event_id)
@@ -708,10 +721,17 @@ def table_hand_finish(
         )
         if row is None:
             raise SeatingError(f"table {table_number} is not in play", field="table")
-        if expected_hand is not None and expected_hand != row.hand_number:
+        if expected_hand < row.hand_number:
             raise SeatingError(
-                f"table {table_number} has finished that hand already "
-                f"({row.hand_number} hands so far): reload the page"
+                gettext("table %(table)s: hand %(hand)s was already finished")
+                % {"table": table_number, "hand": expected_hand + 1}
+            )
+        if expected_hand > row.hand_number:
+            raise SeatingError(
+                gettext(
+                    "table %(table)s has finished %(count)s hands, not %(seen)s: reload the page"
+                )
+                % {"table": table_number, "count": row.hand_number, "seen": expected_hand}
             )
         occupants = Entry.objects.filter(table=row, status=Entry.Status.ACTIVE).values_list(
             "seat", "pk"

@@ -473,7 +473,9 @@ def table_hand(request: HttpRequest, event: Event, number: int) -> HttpResponse:
         lambda: handforhand_hand_finish(
             event_id=event.pk,
             table_number=number,
-            expected_hand=int(hand) if hand.isdigit() else None,
+            expected_hand=int(hand)
+            if hand.isascii() and hand.isdigit() and len(hand) < 10
+            else None,
             actor=Actor.of(request.user),
         ),
         _hand_reported,

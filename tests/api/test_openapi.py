@@ -160,7 +160,7 @@ def test_the_answers_fit_the_documented_schemas(client, director_token, event):
     clock = post(client, f"{e}/clock", director_token, {"action": "start"})
     check(clock, 200, ev + "/clock", "post")
     check(client.get(f"{e}/seats"), 200, ev + "/seats", "get")
-    hand = post(client, f"{e}/tables/1/hand", director_token, {})
+    hand = post(client, f"{e}/tables/1/hand", director_token, {"hand": 0})
     check(hand, 200, ev + "/tables/{number}/hand", "post")
     out = post(client, f"{e}/entries/{people['T2S4'].number}/eliminate", director_token)
     check(out, 200, ev + "/entries/{number}/eliminate", "post")

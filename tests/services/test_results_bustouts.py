@@ -146,7 +146,9 @@ def test_the_last_player_wins_and_the_event_finishes():
     clock_action(event_id=event.pk, action="start", actor=ACTOR)
     bust(event, people["T1S1"])
     # Heads-up: the button posts the small blind (D11).
-    table = seating.table_hand_finish(event_id=event.pk, table_number=1, actor=ACTOR)
+    table = seating.table_hand_finish(
+        event_id=event.pk, table_number=1, expected_hand=0, actor=ACTOR
+    )
     assert table.button == table.small_blind
     done = bust(event, people["T1S2"])
     assert done.winner is not None and done.winner.entry_id == people["T1S3"].pk

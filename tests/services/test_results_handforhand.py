@@ -14,7 +14,7 @@ from tdsystem.events.services import clock_action
 from tdsystem.results import services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOutGroup, Finish, HandForHand
-from tdsystem.seating.models import Entry
+from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.testing import ACTOR, arrange
 from tests.fixtures import make_event
 
@@ -40,6 +40,14 @@ def bust_at(event, entry, stack=None, **kwargs):
 def active_at(event, table: int) -> list[Entry]:
     rows = Entry.objects.filter(event=event, status="active", table__number=table)
     return list(rows.select_related("player").order_by("seat"))
+
+
+def report_hand(event, number: int):
+    """The table's "hand finished", with the hand count it shows."""
+    count = EventTable.objects.get(event=event, number=number).hand_number
+    return services.handforhand_hand_finish(
+        event_id=event.pk, table_number=number, expected_hand=count, actor=ACTOR
+    )
 
 
 @pytest.fixture
@@ -102,20 +110,18 @@ def test_the_next_hand_waits_for_every_table_and_the_clock_loses_at_most_two_min
         clock = Clock.objects.get(pk=event.pk)
         assert (clock.status, clock.remaining_ms) == ("paused", 3000 * 1000)
         traveller.shift(60)
-        report = services.handforhand_hand_finish(event_id=event.pk, table_number=1, actor=ACTOR)
+        report = report_hand(event, 1)
         assert (report.hand, report.waiting_for, report.completed) == (1, [2], False)
         with pytest.raises(ResultsError, match="wait for table 2"):
-            services.handforhand_hand_finish(event_id=event.pk, table_number=1, actor=ACTOR)
+            report_hand(event, 1)
         traveller.shift(240)  # a five-minute hand
-        report = services.handforhand_hand_finish(event_id=event.pk, table_number=2, actor=ACTOR)
+        report = report_hand(event, 2)
         assert report.completed and report.charged_seconds == 120
         assert HandForHand.objects.get(pk=event.pk).hand == 2
         assert Clock.objects.get(pk=event.pk).remaining_ms == (3000 - 120) * 1000
         traveller.shift(45)  # a quick hand costs what it took
         for table in (2, 1):
-            report = services.handforhand_hand_finish(
-                event_id=event.pk, table_number=table, actor=ACTOR
-            )
+            report = report_hand(event, table)
         assert report.charged_seconds == 45
         assert Clock.objects.get(pk=event.pk).remaining_ms == (3000 - 165) * 1000
         traveller.shift(30)
@@ -133,7 +139,7 @@ def test_a_long_hand_at_the_end_of_a_level_runs_into_the_next(bubble):
         services.handforhand_start(event_id=event.pk, actor=ACTOR)
         traveller.shift(300)
         for table in (1, 2):
-            services.handforhand_hand_finish(event_id=event.pk, table_number=table, actor=ACTOR)
+            report_hand(event, table)
         clock = Clock.objects.get(pk=event.pk)
         assert (clock.status, clock.level_index, clock.remaining_ms) == (
             "paused",
@@ -143,7 +149,7 @@ def test_a_long_hand_at_the_end_of_a_level_runs_into_the_next(bubble):
 
 
 def test_outside_hand_for_hand_a_report_is_just_the_next_hand(bubble):
-    report = services.handforhand_hand_finish(event_id=bubble.pk, table_number=1, actor=ACTOR)
+    report = report_hand(bubble, 1)
     assert report.hand is None and report.table.hand_number == 1
 
 
@@ -169,7 +175,7 @@ def test_a_late_report_of_an_earlier_hand_joins_that_hand_and_moves_the_later_pl
     a, c = active_at(event, 1)[0], active_at(event, 2)[0]
     bust_at(event, a, 5000)  # hand 1, table 1: 13th for now
     for table in (1, 2):
-        services.handforhand_hand_finish(event_id=event.pk, table_number=table, actor=ACTOR)
+        report_hand(event, table)
     b = active_at(event, 1)[0]
     bust_at(event, b, 5000)  # hand 2: 12th
     assert Finish.objects.get(entry=b).place == 12

@@ -57,7 +57,9 @@ def test_it_moves_the_next_big_blind_into_the_next_big_blind_seat_of_the_short_t
     # player was about to post one at the old table.
     assert (move.to_table, move.to_seat, move.reason, move.dealt_in) == (2, 4, "balance", True)
     assert counts(event) == {1: 8, 2: 8}
-    table = services.table_hand_finish(event_id=event.pk, table_number=2, actor=ACTOR)
+    table = services.table_hand_finish(
+        event_id=event.pk, table_number=2, expected_hand=0, actor=ACTOR
+    )
     assert table.big_blind == 4
     assert "T1S8: table 1 seat 8 to table 2 seat 4" in str(Move.objects.get())
 

@@ -177,10 +177,10 @@ def test_it_deals_a_late_entry_in_except_between_the_small_blind_and_the_button(
     assert (enrolment.entry.seat, enrolment.dealt_in) == (3, False)
     log = LogEntry.objects.filter(action="entry.register").latest("id")
     assert "waits for the button" in log.summary
-    table = services.table_hand_finish(event_id=event.pk, table_number=1, actor=ACTOR)
+    table = finish(event, 1)
     # The next hand: button 2, small blind 4, big blind 5; seat 3 sits it out.
     assert (table.button, table.small_blind, table.big_blind, table.sitting_out) == (2, 4, 5, [3])
-    table = services.table_hand_finish(event_id=event.pk, table_number=1, actor=ACTOR)
+    table = finish(event, 1)
     assert table.sitting_out == []
 
 
@@ -239,6 +239,10 @@ def test_it_adds_rebuys_and_addons_to_the_stack_and_the_prize_pool(event):
 
 
 def finish(event, number: int, **kwargs):
+    """ "Hand finished" at a table, with the hand count it shows unless `expected_hand` is given."""
+    if "expected_hand" not in kwargs:
+        shown = EventTable.objects.filter(event=event, number=number).values_list("hand_number")
+        kwargs["expected_hand"] = shown.first()[0] if shown.exists() else 0
     return services.table_hand_finish(event_id=event.pk, table_number=number, actor=ACTOR, **kwargs)
 
 
@@ -281,9 +285,21 @@ def test_it_adjusts_the_button_going_heads_up(event, busted, expected):
 def test_it_ignores_a_second_tap_on_the_same_hand(event):
     arrange(event, {1: [1, 2, 3, 4]}, positions={1: (1, 2, 3)})
     finish(event, 1, expected_hand=0)
-    with pytest.raises(SeatingError, match="finished that hand already"):
+    with pytest.raises(SeatingError, match="table 1: hand 1 was already finished") as caught:
         finish(event, 1, expected_hand=0)
+    assert caught.value.field is None  # a refusal (409), not bad input
+    with pytest.raises(SeatingError, match="has finished 1 hands, not 5"):
+        finish(event, 1, expected_hand=5)
     assert positions(event, 1) == (2, 3, 4)
+
+
+def test_it_refuses_a_hand_finished_without_the_hand_count(event):
+    arrange(event, {1: [1, 2, 3, 4]}, positions={1: (1, 2, 3)})
+    for bad in (None, -1, True, "0"):
+        with pytest.raises(SeatingError) as caught:
+            finish(event, 1, expected_hand=bad)
+        assert caught.value.field == "hand"
+    assert EventTable.objects.get(event=event, number=1).hand_number == 0
 
 
 def test_it_draws_the_first_button_at_a_table_that_never_dealt(event):

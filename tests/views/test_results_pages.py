@@ -128,10 +128,10 @@ def test_the_director_starts_hand_for_hand_and_the_floor_reports_tables(
     answer = client.post(url("hand_for_hand", event), {"action": "start", "minutes": 3}, **HTMX)
     assert "deal hand 1 at every table" in answer.content.decode()
     client.force_login(floor_person)
-    answer = client.post(url("hand_finished", event, 1), **HTMX)
+    answer = client.post(url("hand_finished", event, 1), {"hand": "0"}, **HTMX)
     html = answer.content.decode()
     assert "waiting for table 2" in html and "still playing at table 2" in html
-    answer = client.post(url("hand_finished", event, 2), **HTMX)
+    answer = client.post(url("hand_finished", event, 2), {"hand": "0"}, **HTMX)
     assert "deal hand 2" in answer.content.decode()
 
 

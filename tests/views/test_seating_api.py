@@ -110,7 +110,7 @@ def test_it_finishes_a_hand_once(client, event, floor_token):
         "hand_for_hand": None,
     }
     assert post(client, url, floor_token, {"hand": 0}).status_code == 409
-    missing = post(client, f"/api/events/{event.pk}/tables/9/hand", floor_token)
+    missing = post(client, f"/api/events/{event.pk}/tables/9/hand", floor_token, {"hand": 0})
     assert missing.status_code == 400 and missing.json()["field"] == "table"
 
 

@@ -198,7 +198,7 @@ def test_it_finishes_a_hand_and_refuses_the_same_hand_twice(client, event, direc
     first = htmx(client, url, {"hand": "0"}).content.decode()
     assert 'id="table"' in first and "<html" not in first and "Hand 2: button on seat 2" in first
     second = htmx(client, url, {"hand": "0"}).content.decode()
-    assert "finished that hand already" in second
+    assert "table 1: hand 1 was already finished" in second
     assert EventTable.objects.get(event=event, number=1).button == 2
 
 

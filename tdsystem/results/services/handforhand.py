@@ -26,7 +26,7 @@ from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import Actor, clock_action, log_record
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable
-from tdsystem.seating.services import table_hand_finish
+from tdsystem.seating.services import hand_count_checked, table_hand_finish
 
 from ..errors import ResultsError
 from ..models import HandForHand, HandForHandHand, HandForHandReport
@@ -46,14 +46,19 @@ class HandReport:
 
 def playing_tables(event: Event) -> list[int]:
     """Tables in play that deal a hand: two or more players."""
+    return list(playing_table_hands(event))
+
+
+def playing_table_hands(event: Event) -> dict[int, int]:
+    """The tables that deal a hand, by number, with the hands each has finished so far."""
     rows = (
         EventTable.objects.filter(event=event, in_play=True)
         .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
         .filter(n__gte=2)
         .order_by("number")
-        .values_list("number", flat=True)
+        .values_list("number", "hand_number")
     )
-    return list(rows)
+    return dict(rows)
 
 
 def handforhand_start(
@@ -144,13 +149,18 @@ def handforhand_hand_finish(
     event_id: int,
     table_number: int,
     actor: Actor,
-    expected_hand: int | None = None,
+    expected_hand: int | None,
 ) -> HandReport:
     """A table's "hand finished". Outside hand-for-hand it is just the table's next hand.
 
     During hand-for-hand a table reports each hand once; the last table to report
-    completes the hand, and the next hand is dealt everywhere.
+    completes the hand, and the next hand is dealt everywhere. `expected_hand` is the
+    table's hand count the caller saw (see `table_hand_finish`).
     """
+    try:
+        hand_count_checked(expected_hand)
+    except SeatingError as exc:
+        raise ResultsError(str(exc), field=exc.field) from exc
     now = timezone.now()
     with transaction.atomic():
         event = event_lock(event_id)
