@@ -10,7 +10,8 @@ director), with its parameters filled from one populated event:
 - 200 HTML document: a page. It must be listed in PAGES (or SKIP, with a reason);
 - anything else (an error, a redirect, a refusal): a failure, unless listed in SKIP.
 
-Each page, at each size, must answer 200 with no JavaScript error, fit a phone's width
+Each page, at each size, must answer 200 with no JavaScript error and nothing the
+Content-Security-Policy blocks (no violation, no inline onclick="..."), fit a phone's width
 (no sideways scrolling) unless PHONE_WIDE says why not, and leaves a full-page screenshot
 in var/screenshots/pages/<url-name>-tv.png and -phone.png. All failures are reported
 together at the end.
@@ -28,6 +29,7 @@ from django.urls import reverse
 
 from tdsystem.core.management.commands.loaddemo import PLAYERS as DEMO_PLAYERS
 from tests.browser.conftest import PHONE, TV, login, screenshot
+from tests.browser.test_api_docs_offline import CSP_WATCH, csp_problems
 from tests.personas import PASSWORD, make_token, make_user
 from tests.views.test_access_walk import rights, walk
 
@@ -205,6 +207,7 @@ def check_page(context, base: str, name: str, url: str, size: str) -> list[str]:
 
     errors: list[str] = []
     page = context.new_page()
+    page.add_init_script(CSP_WATCH)
     page.on(
         "console",
         lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None,
@@ -219,6 +222,7 @@ def check_page(context, base: str, name: str, url: str, size: str) -> list[str]:
         if response is None or response.status != 200:
             problems.append(f"answered {response.status if response else 'nothing'}")
         problems += errors
+        problems += csp_problems(page, [])  # the console's messages are in errors already
         if size == "phone" and name not in PHONE_WIDE:
             width, inner, culprits = page.evaluate(WIDTH)
             if width > inner + 1:
