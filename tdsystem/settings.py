@@ -317,6 +317,21 @@ CONTENT_SECURITY_POLICY = {
         "object-src": [NONE],
     },
 }
+# Behind TRUSTED_PROXY_COUNT reverse proxies the outermost one ends TLS: trust its
+# X-Forwarded-Proto (it must set it, overwriting the client's). Without a proxy the header
+# is the client's own word and is ignored.
+if TRUSTED_PROXY_COUNT > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HSTS (sent by SecurityMiddleware on HTTPS requests only): a year when PUBLIC_URL is
+# https://, or SECURE_HSTS_SECONDS. Never on the embedded run's plain HTTP: a browser
+# that once saw it would refuse the venue laptop's http:// address for that long.
+if EMBEDDED and _public.scheme != "https":
+    SECURE_HSTS_SECONDS = 0
+else:
+    SECURE_HSTS_SECONDS = envint(
+        "SECURE_HSTS_SECONDS", "31536000" if _public.scheme == "https" else "0"
+    )
+SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "0")
 if not DEBUG:
     # The embedded run serves plain HTTP on the venue network, where secure cookies would
     # make logging in impossible; behind an HTTPS PUBLIC_URL they are on again.

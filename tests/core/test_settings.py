@@ -50,6 +50,7 @@ def _load_settings(**env: str) -> subprocess.CompletedProcess:
         ({"TIME_ZONE": "Mars/Olympus"}, "TIME_ZONE"),
         ({"DEBUG": "perhaps"}, "DEBUG"),
         ({"PUBLIC_URL": "poker.venue.example"}, "PUBLIC_URL"),
+        ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS"),
     ],
 )
 def test_it_refuses_to_start_on_a_bad_value(env, message):
@@ -138,3 +139,40 @@ def test_production_settings_stay_explicit():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['td.example.com'] True"
+
+
+def _production(code: str, **env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items() if k not in ("TDSYSTEM_EMBEDDED", "PUBLIC_URL")}
+    base |= {"DEBUG": "0", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "td.example.com"}
+    script = f"from tdsystem import settings as s\n{code}"
+    return subprocess.run(
+        [sys.executable, "-c", script], env=base | env, capture_output=True, text=True, timeout=60
+    )
+
+
+HSTS = "print(s.SECURE_HSTS_SECONDS, getattr(s, 'SECURE_PROXY_SSL_HEADER', None))"
+
+
+def test_the_embedded_run_on_plain_http_never_sends_hsts(tmp_path):
+    result = _embedded(tmp_path, HSTS, SECURE_HSTS_SECONDS="600", TRUSTED_PROXY_COUNT="0")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "0 None"
+
+
+def test_an_https_public_url_turns_hsts_on_for_a_year(tmp_path):
+    embedded = _embedded(tmp_path, HSTS, PUBLIC_URL="https://poker.venue.example/")
+    assert embedded.stdout.strip() == "31536000 None", embedded.stderr
+    production = _production(HSTS, PUBLIC_URL="https://td.example.com")
+    assert production.stdout.strip() == "31536000 None", production.stderr
+    shorter = _production(HSTS, PUBLIC_URL="https://td.example.com", SECURE_HSTS_SECONDS="600")
+    assert shorter.stdout.strip() == "600 None", shorter.stderr
+
+
+def test_production_sends_hsts_only_when_asked_or_public_over_https():
+    assert _production(HSTS).stdout.strip() == "0 None"
+    assert _production(HSTS, SECURE_HSTS_SECONDS="86400").stdout.strip() == "86400 None"
+
+
+def test_it_trusts_x_forwarded_proto_only_with_a_proxy_in_front():
+    result = _production(HSTS, PUBLIC_URL="https://td.example.com", TRUSTED_PROXY_COUNT="1")
+    assert result.stdout.strip() == "31536000 ('HTTP_X_FORWARDED_PROTO', 'https')", result.stderr
