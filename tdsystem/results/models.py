@@ -278,3 +278,25 @@ class ChipCount(models.Model):
 
     def __str__(self) -> str:
         return f"Entry {self.entry_id}: {self.chips} chips"
+
+
+class ChipCountHistory(models.Model):
+    """Every chip count entered, with who and when; `ChipCount` holds only the latest.
+
+    Written in the same transaction as the `ChipCount` it mirrors, never changed after.
+    """
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="chip_history")
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="chip_history")
+    chips = models.PositiveBigIntegerField()
+    counted_at = models.DateTimeField()
+    actor_label = models.CharField(max_length=150)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["entry", "-counted_at"], name="chiphistory_entry"),
+            models.Index(fields=["event", "-counted_at"], name="chiphistory_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Entry {self.entry_id}: {self.chips} chips at {self.counted_at:%H:%M}"

@@ -19,6 +19,7 @@ from .errors import ResultsError
 from .models import (
     BustOut,
     ChipCount,
+    ChipCountHistory,
     Finish,
     HandForHand,
     HandForHandHand,
@@ -165,6 +166,16 @@ def overview(event: Event) -> Overview:
         unrecorded=max(0, busted - (finishes["n"] - finishes["won"])),
         payout_error=prizes.error,
     )
+
+
+def chip_history(
+    event: Event, entry_number: int | None = None, limit: int = 10
+) -> list[ChipCountHistory]:
+    """The newest chip counts entered (of one entry, when given), with who and when."""
+    rows = ChipCountHistory.objects.filter(event=event).select_related("entry__player")
+    if entry_number is not None:
+        rows = rows.filter(entry__number=entry_number)
+    return list(rows.order_by("-counted_at", "-id")[:limit])
 
 
 def recent_bustouts(event: Event, limit: int = 12) -> list[BustOut]:

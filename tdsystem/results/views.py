@@ -50,6 +50,9 @@ def _context(request: HttpRequest, event: Event, **extra) -> dict:
         "overview": SimpleLazyObject(lambda: selectors.overview(event)),
         "recent": SimpleLazyObject(lambda: selectors.recent_bustouts(event)),
         "tables": SimpleLazyObject(lambda: selectors.tables_in_play(event)),
+        "chip_history": SimpleLazyObject(
+            lambda: selectors.chip_history(event, extra.get("counted_entry"))
+        ),
         "table": number,
         "players": selectors.table_players(event, number) if number else [],
         "can_hfh": has_right(request.user, "clock"),
@@ -187,7 +190,8 @@ def chip_count(request: HttpRequest, event_id: int) -> HttpResponse:
         )
     except ResultsError as exc:
         return _answer(request, event, "tools", str(exc), chips_form=form)
-    return _answer(request, event, "tools", None, f"#{count.entry.number}: {count.chips:,} chips")
+    message = f"#{count.entry.number}: {count.chips:,} chips"
+    return _answer(request, event, "tools", None, message, counted_entry=count.entry.number)
 
 
 @require_POST

@@ -254,3 +254,28 @@ def test_the_console_costs_a_fixed_number_of_queries(
     with django_assert_max_num_queries(30):
         page = client.get(url("console", event), {"table": 3})
     assert page.status_code == 200
+
+
+def test_it_keeps_every_chip_count_with_who_and_when_and_shows_the_entrys_history(
+    client, floor_person, room
+):
+    from tdsystem.results.models import ChipCount, ChipCountHistory
+
+    event, people = room
+    client.force_login(floor_person)
+    number = people["T1S3"].number
+    for chips in ("20 000", "31 000"):
+        answer = client.post(url("chips", event), {"entry": number, "chips": chips}, **HTMX)
+    html = answer.content.decode()
+    # The current count is the latest; the history keeps both, newest first.
+    assert ChipCount.objects.get(entry=people["T1S3"]).chips == 31_000
+    history = ChipCountHistory.objects.filter(entry=people["T1S3"]).order_by("-id")
+    assert [h.chips for h in history] == [31_000, 20_000]
+    assert {h.actor_label for h in history} == {floor_person.username}
+    assert f"Counts of #{number}" in html
+    assert html.index("31,000") < html.index("20,000")
+    # A refused count (the player is out) adds nothing to the history.
+    client.post(url("chips", event), {"entry": number, "chips": "0"}, **HTMX)
+    assert ChipCountHistory.objects.filter(entry=people["T1S3"]).count() == 2
+    page = client.get(url("console", event), {"part": "tools"}, **HTMX).content.decode()
+    assert "Latest counts" in page and "31,000" in page

@@ -9,14 +9,15 @@ from tdsystem.events.services import Actor
 from tdsystem.seating.models import Entry
 
 from ..errors import ResultsError
-from ..models import ChipCount
+from ..models import ChipCount, ChipCountHistory
 from .locks import event_lock
 
 MAX_CHIPS = 10**15
 
 
 def chip_count_record(*, event_id: int, entry_number: int, chips: int, actor: Actor) -> ChipCount:
-    """The latest count for a player still in; it replaces the one before."""
+    """The latest count for a player still in: it becomes the current count (the chip
+    leader reads that) and is added to the entry's history, with who and when."""
     if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
         raise ResultsError("a chip count is a whole number above 0", field="chips")
     with transaction.atomic():
@@ -27,13 +28,17 @@ def chip_count_record(*, event_id: int, entry_number: int, chips: int, actor: Ac
             raise ResultsError(f"no entry #{entry_number} in this event", field="entry")
         if entry.status != Entry.Status.ACTIVE:
             raise ResultsError(f"#{entry.number} {entry.player.name} is out", field="entry")
+        now = timezone.now()
         count, _ = ChipCount.objects.update_or_create(
             entry=entry,
             defaults={
                 "event": event,
                 "chips": chips,
-                "counted_at": timezone.now(),
+                "counted_at": now,
                 "actor_label": actor.label,
             },
+        )
+        ChipCountHistory.objects.create(
+            entry=entry, event=event, chips=chips, counted_at=now, actor_label=actor.label
         )
     return count
