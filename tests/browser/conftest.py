@@ -23,10 +23,30 @@ PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 
 
+def _wait_for_function(page, expression, *, arg=None, timeout=None, polling=None):
+    """Page.wait_for_function, polled from here: Playwright's own polls the predicate with
+    eval() inside the page, which the Content-Security-Policy refuses (no 'unsafe-eval');
+    page.evaluate goes through the DevTools protocol, which the policy does not govern."""
+    import time
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    wait = 30_000 if timeout is None else timeout or float("inf")  # 0: no timeout
+    deadline = time.monotonic() + wait / 1000
+    while True:
+        result = page.evaluate(expression, arg)
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeout(f"Timeout {timeout}ms exceeded waiting for {expression!r}")
+        page.wait_for_timeout(polling if isinstance(polling, (int, float)) else 50)
+
+
 @pytest.fixture(scope="session")
 def chromium():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Page, sync_playwright
 
+    Page.wait_for_function = _wait_for_function
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
