@@ -99,8 +99,48 @@ def user_from_bearer(request: HttpRequest):
     return token.user
 
 
+REFUSAL_LOG_QUIET = timedelta(minutes=1)
+
+
+def refusal_record(request: HttpRequest, right: str) -> None:
+    """Write a refused staff action to the audit log: who, which right, the path.
+
+    The same person refused the same path again within a minute (a retry, a page's poll)
+    is not written again, so the log stays readable.
+    """
+    # The log lives with the events; imported here because the events app imports access.
+    from tdsystem.events.models import LogEntry
+    from tdsystem.events.services import Actor, log_record
+
+    actor = Actor.of(request.user)
+    path = request.path[:200]
+    summary = _("%(user)s was refused %(method)s %(path)s (needs the right %(right)s)") % {
+        "user": actor.label,
+        "method": request.method,
+        "path": path,
+        "right": right,
+    }
+    recent = LogEntry.objects.filter(
+        event=None,
+        action="access.refused",
+        actor=actor.user,
+        summary=summary[:300],
+        at__gte=timezone.now() - REFUSAL_LOG_QUIET,
+    )
+    if recent.exists():
+        return
+    log_record(
+        event=None,
+        actor=actor,
+        action="access.refused",
+        summary=summary,
+        data={"path": path, "method": request.method, "right": right},
+    )
+
+
 def staff_required(right: str) -> Callable:
-    """Page decorator: log in first, then 403 without the right (nothing is changed)."""
+    """Page decorator: log in first, then 403 without the right (nothing is changed; the
+    refusal goes to the audit log)."""
 
     def decorator(view: Callable) -> Callable:
         @wraps(view)
@@ -108,6 +148,7 @@ def staff_required(right: str) -> Callable:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not has_right(request.user, right):
+                refusal_record(request, right)
                 return refuse(request)
             return view(request, *args, **kwargs)
 

@@ -22,8 +22,11 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from tdsystem.events.services import Actor
+
 from .access import DIRECTOR, has_right, roles_of, staff_required
-from .models import ApiToken, hash_token
+from .models import ApiToken
+from .tokens import api_token_create, api_token_revoke
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -117,9 +120,8 @@ def tokens(request: HttpRequest) -> HttpResponse:
     new_key = None
     if request.method == "POST":
         label = request.POST.get("label", "").strip()[:80]
-        new_key = ApiToken.new_key()
-        ApiToken.objects.create(
-            user=request.user, label=label, prefix=new_key[:8], key_hash=hash_token(new_key)
+        _token, new_key = api_token_create(
+            user=request.user, label=label, actor=Actor.of(request.user)
         )
     context = {
         "tokens": _visible_tokens(request.user).filter(
@@ -134,7 +136,6 @@ def tokens(request: HttpRequest) -> HttpResponse:
 @staff_required("console")
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(_visible_tokens(request.user), pk=token_id)
-    if token.revoked_at is None:
-        ApiToken.objects.filter(pk=token.pk).update(revoked_at=timezone.now())
+    if api_token_revoke(token=token, actor=Actor.of(request.user)):
         messages.success(request, f"Token {token.prefix}… of {token.user} revoked")
     return redirect("tokens")

@@ -67,9 +67,17 @@ def may_delete(event: Event) -> bool:
     return event.status == Event.Status.PLANNED and event.clock.status == Clock.Status.NOT_STARTED
 
 
-def deletions_recent(limit: int = 5) -> list[LogEntry]:
-    """Entries that outlived their event: the deletions."""
-    return list(LogEntry.objects.filter(event__isnull=True).order_by("-at", "-id")[:limit])
+# Refused actions are kept in the audit log (action "access.refused") but not listed on
+# the console's home: a device or a person knocking at a page they may not open would
+# crowd out the deletions and token changes the staff need to see.
+ACTIVITY_HIDDEN = ("access.refused",)
+
+
+def activity_recent(limit: int = 5) -> list[LogEntry]:
+    """The audit log: entries that belong to no event (deletions, API tokens, structure
+    imports), newest first."""
+    rows = LogEntry.objects.filter(event__isnull=True).exclude(action__in=ACTIVITY_HIDDEN)
+    return list(rows.order_by("-at", "-id")[:limit])
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ def console_home(request: HttpRequest) -> HttpResponse:
         "show": show,
         "tabs": selectors_life.console_tabs(show),
         "may_manage": has_right(request.user, "events"),
-        "deletions": selectors_life.deletions_recent(),
+        "activity": selectors_life.activity_recent(),
     }
     return render(request, "events/console_home.html", context)
 

@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tdsystem.core import csv as export_csv
+from tdsystem.events.services import Actor, log_record
 
 from .models import AnteType, Level, Structure
 
@@ -300,9 +302,11 @@ def structure_import(
     ante_type: str = "",
     starting_stack: str = "",
     confirm_warnings: bool = False,
+    actor: Actor,
 ) -> tuple[Structure, list[str]]:
     """Import CSV or JSON text; the form's name, ante type and starting stack, when given,
-    win over the file's. Raises StructureError naming each bad field (nothing is saved)."""
+    win over the file's. Raises StructureError naming each bad field (nothing is saved).
+    An import is written to the audit log."""
     is_json = text.lstrip().startswith(("{", "["))
     data = parse_json(text) if is_json else parse_csv(text)
     errors: list[str] = []
@@ -317,14 +321,30 @@ def structure_import(
     notes = _text(data.get("notes"), "notes", errors, most=NOTES_MAX)
     if errors:
         raise StructureError(errors + check_levels(data["levels"]).errors)
-    return structure_create(
-        name=name,
-        levels=data["levels"],
-        ante_type=ante_type,
-        starting_stack=stack,
-        notes=notes,
-        confirm_warnings=confirm_warnings,
-    )
+    with transaction.atomic():
+        structure, warnings = structure_create(
+            name=name,
+            levels=data["levels"],
+            ante_type=ante_type,
+            starting_stack=stack,
+            notes=notes,
+            confirm_warnings=confirm_warnings,
+        )
+        levels = structure.levels.count()
+        log_record(
+            event=None,
+            actor=actor,
+            action="structure.import",
+            summary=gettext("Structure %(name)s imported (%(levels)s levels, %(format)s)")
+            % {"name": structure.name, "levels": levels, "format": "JSON" if is_json else "CSV"},
+            data={
+                "structure_id": structure.pk,
+                "levels": levels,
+                "format": "json" if is_json else "csv",
+                "warnings_confirmed": len(warnings),
+            },
+        )
+    return structure, warnings
 
 
 def to_dict(structure: Structure) -> dict:

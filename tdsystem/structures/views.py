@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tdsystem.core.access import has_right, staff_required
+from tdsystem.events.services import Actor
 
 from . import services
 from .models import AnteType, Structure
@@ -34,6 +35,7 @@ def structure_list(request: HttpRequest) -> HttpResponse:
                 ante_type=request.POST.get("ante_type", ""),
                 starting_stack=request.POST.get("starting_stack", ""),
                 confirm_warnings=request.POST.get("confirm") == "1",
+                actor=Actor.of(request.user),
             )
         except services.StructureError as exc:
             errors = exc.errors

@@ -67,6 +67,6 @@ def test_a_structure_exported_with_an_escaped_note_imports_back_as_it_was(db):
     )
     exported = services.to_csv(structure)
     assert "'- colour up the 25s" in exported  # safe in a spreadsheet
-    again, _ = services.structure_import(name="Round trip 2", text=exported)
+    again, _ = services.structure_import(name="Round trip 2", text=exported, actor=ACTOR)
     notes = [level.note for level in again.levels.all() if level.note]
     assert notes == ["- colour up the 25s"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tdsystem.core.models import ApiToken, hash_token
+from tdsystem.core.tokens import api_token_create
+from tdsystem.events.services import Actor
 
 
 class Command(BaseCommand):
@@ -19,6 +20,7 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"no user named {username!r}")
-        raw = ApiToken.new_key()
-        ApiToken.objects.create(user=user, label=label, prefix=raw[:8], key_hash=hash_token(raw))
+        _token, raw = api_token_create(
+            user=user, label=label, actor=Actor(label="manage.py create_api_token")
+        )
         self.stdout.write(f"API token for {username} (shown once): {raw}")
