@@ -238,6 +238,8 @@ def clock_action(
                     "status": before.status,
                     "remaining_ms": clockrules.remaining_ms(before, now),
                 },
+                # The stored state as it was, for an undo (`clock_undo`).
+                "previous": _stored(before),
                 "seconds": seconds,
                 "version": new.version,
             },
@@ -251,6 +253,84 @@ def clock_action(
 
         event_tables_release(event_id=event_id, actor=actor)
     return clock
+
+
+UNDOABLE = tuple(f"clock.{a}" for a in ACTION_LABELS if a != "finish")
+
+
+def _stored(state: clockrules.ClockState) -> dict:
+    return {
+        "status": state.status,
+        "level_index": state.level_index,
+        "ends_at": state.ends_at.isoformat() if state.ends_at else None,
+        "remaining_ms": state.remaining_ms,
+    }
+
+
+def clock_undoable(event: Event) -> LogEntry | None:
+    """The clock action the console offers to undo: the newest one by a person, if it is
+    not undone yet. (Finishing the event is not undone: it releases the tables.)"""
+    newest = (
+        LogEntry.objects.filter(event=event, action__in=UNDOABLE, actor__isnull=False)
+        .order_by("-at", "-id")
+        .first()
+    )
+    if newest is None or newest.undone_at or "previous" not in newest.data:
+        return None
+    return newest
+
+
+def clock_undo(
+    *, event_id: int, entry_id: int, actor: Actor, now: datetime | None = None
+) -> LogEntry:
+    """Put the clock back as it was stored before the newest clock action by a person.
+
+    A compare-and-set on the clock's version: after any later change (another action, a
+    level change) the undo is refused with ClockError and nothing changes.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        event, clock = _locked_clock(event_id)
+        entry = LogEntry.objects.select_for_update().filter(event=event, pk=entry_id).first()
+        if entry is None or entry.action not in UNDOABLE or "previous" not in entry.data:
+            raise clockrules.ClockError(_("Only a clock action can be undone."))
+        if entry.undone_at:
+            raise clockrules.ClockError(_("This clock action was undone already."))
+        if clock_undoable(event) != entry:
+            raise clockrules.ClockError(_("Only the newest clock action can be undone."))
+        durations = level_durations(event)
+        _settle_locked(event, clock, durations, now)
+        if clock.version != entry.data.get("version"):
+            raise clockrules.ClockError(
+                _("The clock has changed since “%(action)s”: it can no longer be undone.")
+                % {"action": entry.summary}
+            )
+        previous = entry.data["previous"]
+        ends_at = previous["ends_at"]
+        restored = clockrules.ClockState(
+            previous["status"],
+            previous["level_index"],
+            datetime.fromisoformat(ends_at) if ends_at else None,
+            previous["remaining_ms"],
+            clock.version + 1,
+        )
+        if not _write(clock, restored, clock.version):
+            raise clockrules.ClockError(_("The clock changed meanwhile: try again."))
+        entry.undone_at = now
+        entry.save(update_fields=["undone_at"])
+        undo = log_record(
+            event=event,
+            actor=actor,
+            action="clock.undo",
+            summary=_("Undone: %(action)s") % {"action": entry.summary},
+            at=now,
+            data={"undone": entry.pk, "version": clock.version},
+        )
+        # A running clock put back may have passed its level's end meanwhile.
+        _settle_locked(event, clock, durations, now)
+        _sync_event_status(event, clock)
+        _schedule_after_commit(clock, now)
+    return undo
 
 
 def _schedule_after_commit(clock: Clock, now: datetime) -> None:

@@ -10,6 +10,7 @@ urlpatterns = [
     path("events/new/", views.event_new, name="event_new"),
     path("events/<int:event_id>/", views.console_event, name="event"),
     path("events/<int:event_id>/clock", views.clock_control, name="clock"),
+    path("events/<int:event_id>/log/<int:entry_id>/undo", views.clock_undo, name="clock_undo"),
     path("events/<int:event_id>/copy/", views_life.event_copy, name="event_copy"),
     path("events/<int:event_id>/delete/", views_life.event_delete, name="event_delete"),
     path("events/<int:event_id>/archive", views_life.event_archive, name="event_archive"),

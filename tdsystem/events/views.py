@@ -67,6 +67,7 @@ def _console_context(event: Event) -> dict:
         "event": event,
         "clock": selectors.event_clock_payload(event.pk, now),
         "log": event.log.select_related("actor")[:40],
+        "undoable": services.clock_undoable(event),
         # The start button asks first while nobody is seated (one count a poll).
         "seated": Entry.objects.filter(
             event=event, status=Entry.Status.ACTIVE, table__isnull=False
@@ -95,6 +96,7 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
     template = "events/console.html"
     context = _console_context(event)
+    context["can_undo"] = has_right(request.user, "clock")
     if request.htmx and request.GET.get("part") in ("clock-panel", "log"):
         template += "#" + request.GET["part"]
     else:
@@ -159,6 +161,33 @@ def clock_control(request: HttpRequest, event_id: int) -> HttpResponse:
     if status == 400:
         context["time_left"] = form.data.get("time_left", "")
     response = render(request, "events/console.html#clock-panel", context, status=status)
+    if not error:
+        response["HX-Trigger"] = "log-changed"
+    return response
+
+
+@require_POST
+@staff_required("clock")
+def clock_undo(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
+    """The director undoes the newest clock action from the event log."""
+    event = get_object_or_404(Event, pk=event_id)
+    error, message = None, None
+    try:
+        undo = services.clock_undo(
+            event_id=event.pk, entry_id=entry_id, actor=services.Actor.of(request.user)
+        )
+        message = undo.summary
+    except ClockError as exc:
+        error = str(exc)
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or message)
+        return redirect("console:event", event.pk)
+    context = _console_context(event) | {
+        "can_undo": True,
+        "log_error": error,
+        "log_message": message,
+    }
+    response = render(request, "events/console.html#log", context, status=409 if error else 200)
     if not error:
         response["HX-Trigger"] = "log-changed"
     return response
