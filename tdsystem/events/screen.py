@@ -100,10 +100,3 @@ def screen_extras(event: Event) -> dict:
         "payouts": payouts(event, figures),
         "chip_leader": chip_leader(event),
     }
-
-
-def draw_rows(event_id: int) -> list[dict]:
-    """The seating draw for the screen's draw layout (the same rows as the draw screen)."""
-    from tdsystem.seating.selectors import seat_list
-
-    return seat_list(event_id)

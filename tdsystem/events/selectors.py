@@ -154,17 +154,10 @@ def clock_payload(
     shown = _next_level(rows, index) if on_break else current
     upcoming = _next_level(rows, index)
     left_ms = clockrules.remaining_ms(state, now)
-    to_break: int | None = 0
-    if not on_break:
-        to_break = left_ms
-        for seg in rows[index + 1 :]:
-            if seg.is_break:
-                break
-            to_break += seg.duration_seconds * 1000
-        else:
-            to_break = None
+    to_next_break = _ms_to_next_break(rows, index, left_ms)
+    # ms_to_break (older screens and scripts read it): 0 while a break is being played.
+    to_break = 0 if on_break else to_next_break
     next_break = next((s for s in rows[index + 1 :] if s.is_break), None)
-    to_next_break = to_break if not on_break else _ms_to_next_break(rows, index, left_ms)
     late = _late_registration(event, rows, index, state.status, left_ms)
     ends_at = state.ends_at if state.status == clockrules.RUNNING else None
     values = _values(shown) or {}
@@ -225,9 +218,8 @@ def _ms_to_next_break(rows: list[Segment], index: int, left_ms: int) -> int | No
 def _late_registration(
     event: Event, rows: list[Segment], index: int, status: str, left_ms: int
 ) -> dict:
-    """When late registration closes: at the end of level `late_registration_end_level`.
-
-    The same rule as `seating.services.registration_closed_reason`: 0 means no late
+    """When late registration closes: at the end of level `late_registration_end_level`
+    (the engine's `late_registration_end`, as registration itself uses): 0 means no late
     registration (entries until the clock starts); a level past the schedule never closes.
     """
     last = event.late_registration_end_level
@@ -236,7 +228,7 @@ def _late_registration(
         return {"late_registration_open": False, "ms_to_late_registration_end": None}
     if last == 0:
         return {"late_registration_open": not started, "ms_to_late_registration_end": None}
-    end = next((s.index for s in rows if s.number == last), None)
+    end = clockrules.late_registration_end([not s.is_break for s in rows], last)
     if end is None:
         return {"late_registration_open": True, "ms_to_late_registration_end": None}
     if index > end:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,11 +15,13 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.network import public_url
 from tdsystem.engine.clock import ClockError
 from tdsystem.seating.models import Entry
+from tdsystem.seating.selectors import seat_list
 
 from . import selectors, selectors_life, services
 from .clock_forms import ClockActionForm
 from .forms import EventForm
-from .models import Event
+from .models import Clock, Event
+from .screen import layout_of
 
 PAUSE_RIGHTS = {"pause", "resume"}
 
@@ -26,11 +29,6 @@ PAUSE_RIGHTS = {"pause", "resume"}
 @require_GET
 def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     """The venue TV: `?layout=clock` (default), `payouts` or `draw` beside the clock."""
-    from django.conf import settings
-
-    from .models import Clock
-    from .screen import draw_rows, layout_of
-
     event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
     clock = selectors.event_clock_payload(event.pk, timezone.now())
     layout = layout_of(request.GET.get("layout"))
@@ -40,7 +38,7 @@ def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
         "layout": layout,
         "status_label": Clock.Status(clock["status"]).label,
         "time_zone": settings.TIME_ZONE,
-        "seats": draw_rows(event.pk) if layout == "draw" else [],
+        "seats": seat_list(event.pk) if layout == "draw" else [],
     }
     return render(request, "events/clock_screen.html", context)
 
