@@ -7,12 +7,9 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-
-from tdsystem.core.network import is_loopback_url, public_url
 
 from .selectors_life import current_event_id
 
@@ -47,13 +44,7 @@ def current(request: HttpRequest, page: str) -> HttpResponse:
 def poster(request: HttpRequest) -> HttpResponse:
     """The seat lookup's poster with the stable /seats/ address: printed once, it leads
     to whichever event is on, week after week (the event's own poster names its lookup)."""
-    from tdsystem.seating.views import qr_svg
+    from tdsystem.seating.views import poster_page
 
-    url = public_url(reverse("screen_seats"))
-    context = {
-        "event": {"name": _("Every tournament in this room")},
-        "url": url,
-        "qr": mark_safe(qr_svg(url)),
-        "local_only": is_loopback_url(url),
-    }
-    return render(request, "seating/poster.html", context)
+    room = {"name": _("Every tournament in this room")}
+    return poster_page(request, room, reverse("screen_seats"))

@@ -47,8 +47,13 @@ def qr_svg(data: str) -> str:
 def seat_poster(request: HttpRequest, event_id: int) -> HttpResponse:
     """A page to print and stick on the wall: scan to find your seat."""
     event = get_object_or_404(Event, pk=event_id)
-    # The public address, not the request's: printed from the laptop, it must reach phones.
-    url = public_url(reverse("seating:lookup", args=[event.pk]))
+    return poster_page(request, event, reverse("seating:lookup", args=[event.pk]))
+
+
+def poster_page(request: HttpRequest, event, path: str) -> HttpResponse:
+    """The poster of the seat lookup at `path`, with its QR code. The public address, not
+    the request's: printed from the laptop, it must reach the phones."""
+    url = public_url(path)
     context = {
         "event": event,
         "url": url,
