@@ -191,3 +191,13 @@ ACTIONS = {
     "next": next_level,
     "previous": previous_level,
 }
+
+
+def late_registration_end(is_level: Sequence[bool], last: int) -> int | None:
+    """The index of the segment at whose end late registration closes: the end of level
+    `last` (levels are counted, breaks are not). None when `last` is 0 (no late
+    registration: entries until the clock starts) or past the schedule (it never closes)."""
+    if last < 1:
+        return None
+    positions = [index for index, level in enumerate(is_level) if level]
+    return positions[last - 1] if last <= len(positions) else None

@@ -261,8 +261,8 @@ def registration_closed_reason(event: Event, *, now: datetime | None = None) -> 
         if state.status == clockrules.NOT_STARTED:
             return None
         return "registration closed when the clock started (no late registration)"
-    positions = [index for index, (kind, _) in enumerate(levels) if kind == "level"]
-    if last <= len(positions) and state.level_index > positions[last - 1]:
+    end = clockrules.late_registration_end([kind == "level" for kind, _ in levels], last)
+    if end is not None and state.level_index > end:
         return f"late registration closed at the end of level {last}"
     return None
 

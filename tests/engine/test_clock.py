@@ -128,3 +128,12 @@ def test_every_change_bumps_the_version():
     s1 = c.pause(s0, DUR, at(1))
     s2 = c.add_time(s1, DUR, at(2), 60)
     assert s0.version < s1.version < s2.version
+
+
+def test_late_registration_closes_at_the_end_of_the_named_level_not_counting_breaks():
+    #          L1    L2    break  L3    L4
+    levels = [True, True, False, True, True]
+    assert c.late_registration_end(levels, 3) == 3
+    assert c.late_registration_end(levels, 1) == 0
+    assert c.late_registration_end(levels, 0) is None  # none: entries until the start
+    assert c.late_registration_end(levels, 5) is None  # past the schedule: never closes
