@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import Clock, Event
+from .models import Event
 from .services import Actor, event_create, log_record
 
 
@@ -178,7 +178,9 @@ def event_delete_refusal(event: Event) -> str | None:
     """Why the event may not be deleted, or None: only one that never started may go."""
     from tdsystem.results.models import BustOut, Finish
 
-    if event.clock.status != Clock.Status.NOT_STARTED or event.status != Event.Status.PLANNED:
+    from .selectors_life import may_delete
+
+    if not may_delete(event):
         return _("%(name)s has started: it cannot be deleted (archive it once it is finished).") % {
             "name": event.name
         }

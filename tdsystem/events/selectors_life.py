@@ -63,7 +63,8 @@ def console_events(show: str) -> QuerySet[Event]:
 
 
 def may_delete(event: Event) -> bool:
-    """Cheap first look (the service decides): the clock never started."""
+    """The clock never started: the list's cheap look, and the first of the delete
+    service's checks (which also refuses an event with bust-outs)."""
     return event.status == Event.Status.PLANNED and event.clock.status == Clock.Status.NOT_STARTED
 
 
