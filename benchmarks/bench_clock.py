@@ -16,14 +16,17 @@ import time
 from _setup import VAR, bench_env, django_setup, free_port, gunicorn, start, stop, wait_http
 from loadgen import run
 
+from tdsystem.core.actors import Actor
+
 LEVELS = 100
 CLIENTS = 200
 SECONDS = 10
 
 
 def lateness(env: dict) -> None:
+    from tdsystem.core.models import LogEntry
     from tdsystem.events import services
-    from tdsystem.events.models import Clock, LogEntry
+    from tdsystem.events.models import Clock
     from tdsystem.structures.services import structure_create
 
     levels = [
@@ -34,7 +37,7 @@ def lateness(env: dict) -> None:
         name="bench one-second levels", levels=levels, confirm_warnings=True
     )
     event = services.event_create(
-        name="bench lateness", template=template, actor=services.Actor(label="bench")
+        name="bench lateness", template=template, actor=Actor(label="bench")
     )
     worker = start(
         [
@@ -59,7 +62,7 @@ def lateness(env: dict) -> None:
             if time.monotonic() > deadline or worker.poll() is not None:
                 raise RuntimeError("the worker did not start; see var/bench-worker.log")
             time.sleep(0.2)
-        services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+        services.clock_action(event_id=event.pk, action="start", actor=Actor())
         deadline = time.monotonic() + LEVELS + 30
         while Clock.objects.get(pk=event.pk).level_index < LEVELS:
             if time.monotonic() > deadline:

@@ -55,8 +55,9 @@ def setup_event() -> tuple[int, str, dict[int, str]]:
     from django.contrib.auth.models import Group
     from django.db.models import Max
 
+    from tdsystem.core.actors import Actor
     from tdsystem.core.models import ApiToken, hash_token
-    from tdsystem.events.services import Actor, clock_action, event_create
+    from tdsystem.events.services import clock_action, event_create
     from tdsystem.results import services as results
     from tdsystem.seating import services as seating
     from tdsystem.seating.models import Entry, VenueTable

@@ -129,6 +129,7 @@ INSTALLED_APPS = [
     "tdsystem.seating",
     "tdsystem.rulings",
     "tdsystem.results",
+    "tdsystem.venue",
     "axes",
 ]
 

@@ -10,7 +10,7 @@ from tdsystem.events import views as events_views
 from tdsystem.events import views_screens
 
 urlpatterns = [
-    path("", core_views.home, name="home"),
+    path("", events_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("health/banner", core_views.health_banner, name="health_banner"),
     path("login/", core_auth.LoginView.as_view(), name="login"),

@@ -60,7 +60,8 @@ def short_levels(*durations: int | str) -> list[dict]:
 
 
 def make_event(*durations: int | str, name: str = "Test event", **settings):
-    from tdsystem.events.services import Actor, event_create
+    from tdsystem.core.actors import Actor
+    from tdsystem.events.services import event_create
     from tdsystem.structures.services import structure_create
 
     template, _ = structure_create(

@@ -12,7 +12,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .models import ApiToken, hash_token
+from .actors import Actor
+from .log import log_record
+from .models import ApiToken, LogEntry, hash_token
 
 DIRECTOR = "director"
 FLOOR = "floor"
@@ -108,10 +110,6 @@ def refusal_record(request: HttpRequest, right: str) -> None:
     The same person refused the same path again within a minute (a retry, a page's poll)
     is not written again, so the log stays readable.
     """
-    # The log lives with the events; imported here because the events app imports access.
-    from tdsystem.events.models import LogEntry
-    from tdsystem.events.services import Actor, log_record
-
     actor = Actor.of(request.user)
     path = request.path[:200]
     summary = _("%(user)s was refused %(method)s %(path)s (needs the right %(right)s)") % {

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from tdsystem.events.services import Actor
+from tdsystem.core.actors import Actor
 
 from .access import DIRECTOR, has_right, roles_of, staff_required
 from .models import ApiToken

@@ -1,4 +1,4 @@
-"""Cross-cutting records: API tokens and the worker heartbeat."""
+"""Cross-cutting records: API tokens, the worker heartbeat and the log of changes."""
 
 from __future__ import annotations
 
@@ -46,3 +46,38 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} at {self.seen_at}"
+
+
+class LogEntry(models.Model):
+    """One change, by a person or a task: who, what, when.
+
+    Most entries belong to an event. An entry without one records a change that outlived
+    its event (a deletion) or was never an event's (an API token, a refused action). The
+    event is named by its model label, so core imports no domain app.
+    """
+
+    event = models.ForeignKey(
+        "events.Event", null=True, blank=True, on_delete=models.CASCADE, related_name="log"
+    )
+    at = models.DateTimeField(db_index=True, help_text="When the change took effect.")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="event_log_entries",
+    )
+    actor_label = models.CharField(max_length=150)
+    action = models.CharField(max_length=40)
+    summary = models.CharField(max_length=300)
+    data = models.JSONField(default=dict, blank=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "events_logentry"  # the table the events app made; kept
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["event", "-at"], name="log_event_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.actor_label}: {self.summary}"

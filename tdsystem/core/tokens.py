@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tdsystem.events.services import Actor, log_record
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 
 from .models import ApiToken, hash_token
 

@@ -9,19 +9,11 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from tdsystem.events.models import Event
-
 from .access import has_right, staff_required
 from .health import health, public
 from .middleware import database_unreachable
 
 logger = logging.getLogger(__name__)
-
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    events = Event.objects.exclude(status=Event.Status.FINISHED).order_by("-created_at")[:50]
-    return render(request, "core/home.html", {"events": events})
 
 
 @never_cache

@@ -13,6 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tdsystem.core.access import api_staff_required, has_right
+from tdsystem.core.actors import Actor
 from tdsystem.engine.clock import ClockError
 
 from . import selectors, selectors_life, services
@@ -170,7 +171,7 @@ def clock_post(request: HttpRequest, event_id: int) -> JsonResponse:
             event_id=event_id,
             action=action,
             seconds=seconds,
-            actor=services.Actor.of(request.api_user),
+            actor=Actor.of(request.api_user),
         )
     except ClockError as exc:
         return JsonResponse({"error": str(exc)}, status=409)

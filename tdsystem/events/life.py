@@ -12,8 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
+
 from .models import Event
-from .services import Actor, event_create, log_record
+from .services import event_create
 
 
 class EventError(Exception):

@@ -1,8 +1,7 @@
-"""Events, their level clock and their log."""
+"""Events and their level clock. Their log is core's LogEntry."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -125,35 +124,3 @@ class Clock(models.Model):
 
     def __str__(self) -> str:
         return f"Clock of event {self.event_id}: {self.status}, level index {self.level_index}"
-
-
-class LogEntry(models.Model):
-    """One change to an event, by a person or a task: who, what, when.
-
-    An entry without an event records a change that outlived it: the event's deletion.
-    """
-
-    event = models.ForeignKey(
-        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="log"
-    )
-    at = models.DateTimeField(db_index=True, help_text="When the change took effect.")
-    recorded_at = models.DateTimeField(auto_now_add=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        null=True,
-        blank=True,
-        on_delete=models.SET_NULL,
-        related_name="event_log_entries",
-    )
-    actor_label = models.CharField(max_length=150)
-    action = models.CharField(max_length=40)
-    summary = models.CharField(max_length=300)
-    data = models.JSONField(default=dict, blank=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-at", "-id"]
-        indexes = [models.Index(fields=["event", "-at"], name="log_event_at")]
-
-    def __str__(self) -> str:
-        return f"{self.at:%H:%M:%S} {self.actor_label}: {self.summary}"

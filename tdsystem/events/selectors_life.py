@@ -10,7 +10,9 @@ from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .models import Clock, Event, LogEntry
+from tdsystem.core.models import LogEntry
+
+from .models import Clock, Event
 
 # The console list's filters: (key, label, condition). "current" is everything not archived.
 FILTERS = (

@@ -8,7 +8,6 @@ bumps the version and logs who did it. Celery tasks, views and the API all come 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -16,47 +15,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tdsystem.core.actors import SYSTEM_ACTOR, Actor
+from tdsystem.core.log import log_record
+from tdsystem.core.models import LogEntry
 from tdsystem.engine import clock as clockrules
 
-from .models import Clock, Event, LogEntry
+from .models import Clock, Event
 
 log = logging.getLogger(__name__)
-
-SYSTEM_ACTOR = "clock"
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who did something: a user, or a named process (the Celery worker, a command)."""
-
-    user: object | None = None
-    label: str = SYSTEM_ACTOR
-
-    @classmethod
-    def of(cls, user: object | None) -> Actor:
-        if user is not None and getattr(user, "is_authenticated", False):
-            return cls(user=user, label=user.get_username())
-        return cls()
-
-
-def log_record(
-    *,
-    event: Event | None,
-    actor: Actor,
-    action: str,
-    summary: str,
-    at: datetime | None = None,
-    data: dict | None = None,
-) -> LogEntry:
-    return LogEntry.objects.create(
-        event=event,
-        at=at or timezone.now(),
-        actor=actor.user,
-        actor_label=actor.label,
-        action=action,
-        summary=summary[:300],
-        data=data or {},
-    )
 
 
 def level_durations(event: Event) -> list[int]:

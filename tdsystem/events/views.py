@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.actors import Actor
 from tdsystem.core.network import public_url
 from tdsystem.engine.clock import ClockError
 from tdsystem.seating.models import Entry
@@ -24,6 +25,13 @@ from .models import Clock, Event
 from .screen import layout_of
 
 PAUSE_RIGHTS = {"pause", "resume"}
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The front page: the events not finished yet, with their public screens."""
+    events = Event.objects.exclude(status=Event.Status.FINISHED).order_by("-created_at")[:50]
+    return render(request, "core/home.html", {"events": events})
 
 
 @require_GET
@@ -80,7 +88,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
         event = services.event_create(
             name=form.cleaned_data["name"],
             template=form.cleaned_data["template"],
-            actor=services.Actor.of(request.user),
+            actor=Actor.of(request.user),
             **form.event_settings(),
         )
         messages.success(request, f"Created {event.name}")
@@ -147,7 +155,7 @@ def clock_control(request: HttpRequest, event_id: int) -> HttpResponse:
                 action=form.cleaned_data["action"],
                 seconds=form.cleaned_data["seconds"],
                 confirm_empty=form.cleaned_data["confirm_empty"],
-                actor=services.Actor.of(request.user),
+                actor=Actor.of(request.user),
             )
         except ClockError as exc:
             error, status = str(exc), 409
@@ -172,7 +180,7 @@ def clock_undo(request: HttpRequest, event_id: int, entry_id: int) -> HttpRespon
     error, message = None, None
     try:
         undo = services.clock_undo(
-            event_id=event.pk, entry_id=entry_id, actor=services.Actor.of(request.user)
+            event_id=event.pk, entry_id=entry_id, actor=Actor.of(request.user)
         )
         message = undo.summary
     except ClockError as exc:

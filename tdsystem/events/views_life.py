@@ -10,12 +10,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.actors import Actor
 from tdsystem.seating.errors import SeatingError
 
 from . import life, selectors_life
 from .forms import EventCopyForm
 from .models import Event
-from .services import Actor
 
 
 @require_GET

@@ -11,9 +11,9 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from tdsystem.core.actors import Actor
 from tdsystem.events.api import staff_json_write
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor
 from tdsystem.seating.models import Entry
 from tdsystem.seating.selectors import move_json
 

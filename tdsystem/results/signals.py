@@ -12,7 +12,7 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
-from tdsystem.events.services import Actor
+from tdsystem.core.actors import Actor
 from tdsystem.seating.models import Purchase
 
 from .models import Finish

@@ -25,9 +25,10 @@ from decimal import Decimal
 from django.db import connection
 from django.db.models import Count, F, Max, Min, Q, Sum
 
+from tdsystem.core.actors import Actor
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Clock, Event
-from tdsystem.events.services import Actor, clock_action, event_create
+from tdsystem.events.services import clock_action, event_create
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Move, VenueTable
 from tdsystem.seating.testing import seating_problems

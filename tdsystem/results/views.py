@@ -16,9 +16,9 @@ from django_htmx.http import trigger_client_event
 
 from tdsystem.core import csv as export_csv
 from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.actors import Actor
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor
 
 from . import selectors, services
 from .errors import ResultsError

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 
+from tdsystem.core.actors import Actor
 from tdsystem.events.api import staff_json_write
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor
 from tdsystem.results.services import bustout_record, handforhand_hand_finish
 
 from . import services

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor, log_record
 
 from .errors import SeatingError
 from .models import Entry, EventTable, Move

@@ -18,10 +18,11 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Clock, Event
-from tdsystem.events.services import Actor, log_record
 
 from .errors import SeatingError
 from .models import Entry, EventTable, Move, Player, Purchase, VenueTable, name_key

@@ -6,8 +6,8 @@ situation: a dead small blind, a short table); `field` goes through the services
 
 from __future__ import annotations
 
+from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor
 
 from . import services
 from .models import Entry, EventTable, Player

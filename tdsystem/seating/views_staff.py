@@ -21,8 +21,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import push_url, trigger_client_event
 
 from tdsystem.core.access import has_right, refuse, staff_required
+from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.selectors import hand_for_hand
 from tdsystem.results.services import bustout_record, handforhand_hand_finish

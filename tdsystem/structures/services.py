@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils.translation import gettext
 
 from tdsystem.core import csv as export_csv
-from tdsystem.events.services import Actor, log_record
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 
 from .models import AnteType, Level, Structure
 

@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tdsystem.core.access import has_right, staff_required
-from tdsystem.events.services import Actor
+from tdsystem.core.actors import Actor
 
 from . import services
 from .models import AnteType, Structure

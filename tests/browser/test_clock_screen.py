@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from tdsystem.core.actors import Actor
 from tests.browser.conftest import PHONE, TV, TV_SMALL, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user
@@ -97,7 +98,7 @@ def test_a_screen_whose_clock_is_seven_minutes_off_shows_the_right_time(live_ser
     from tdsystem.events import services
 
     event = make_event(600, 600, name="Skewed screen")
-    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
     page = new_page(TV_SMALL)
     page.clock.install(time=timezone.now() + timedelta(minutes=7))
     page.goto(f"{live_server.url}/events/{event.pk}/clock/")
@@ -111,7 +112,7 @@ def test_the_screen_marks_a_lost_network_and_recovers_by_itself(live_server, new
     from tdsystem.events import services
 
     event = make_event(600, 600, name="Flaky network")
-    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
     page = new_page(TV_SMALL)
     page.goto(f"{live_server.url}/events/{event.pk}/clock/")
     page.wait_for_function("window.tdClock && window.tdClock.data")
@@ -120,7 +121,7 @@ def test_the_screen_marks_a_lost_network_and_recovers_by_itself(live_server, new
     before = seconds_shown(page)
     page.wait_for_timeout(1200)
     assert seconds_shown(page) < before  # still counting while offline
-    services.clock_action(event_id=event.pk, action="pause", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="pause", actor=Actor())
     page.context.set_offline(False)
     page.wait_for_function("!document.body.classList.contains('is-stale')", timeout=5000)
     page.wait_for_function("document.body.classList.contains('paused')", timeout=3000)
@@ -139,7 +140,7 @@ def room_event(name: str, **settings):
 def clock_action(event, action: str) -> None:
     from tdsystem.events import services
 
-    services.clock_action(event_id=event.pk, action=action, actor=services.Actor())
+    services.clock_action(event_id=event.pk, action=action, actor=Actor())
 
 
 def test_a_paused_clock_shows_a_banner_across_the_screen(live_server, new_page):

@@ -18,7 +18,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
 SETUP = """
 from tdsystem.core.tasks import heartbeat
-from tdsystem.events.services import Actor, clock_action
+from tdsystem.core.actors import Actor
+from tdsystem.events.services import clock_action
 from tests.fixtures import make_event
 from tests.personas import make_user
 

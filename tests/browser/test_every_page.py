@@ -27,7 +27,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tdsystem.core.management.commands.loaddemo import PLAYERS as DEMO_PLAYERS
+from tdsystem.venue.management.commands.loaddemo import PLAYERS as DEMO_PLAYERS
 from tests.browser.conftest import PHONE, TV, login, screenshot
 from tests.browser.test_api_docs_offline import CSP_WATCH, csp_problems
 from tests.personas import PASSWORD, make_token, make_user
@@ -89,8 +89,9 @@ def populate() -> dict:
     """An event from a published template: three tables of eight, seats drawn, the clock
     running, two players out at table 1 and the move slip that balanced it. Returns the
     values the URL parameters and query strings are filled from."""
+    from tdsystem.core.actors import Actor
     from tdsystem.core.models import ApiToken
-    from tdsystem.events.services import Actor, clock_action, event_create
+    from tdsystem.events.services import clock_action, event_create
     from tdsystem.results import services as results
     from tdsystem.results.models import BustOut
     from tdsystem.seating import services as seating

@@ -6,12 +6,13 @@ import re
 
 import pytest
 
+from tdsystem.core.actors import Actor
 from tdsystem.events import life, services
 from tests.browser.conftest import PHONE, TABLET, TV, screenshot
 from tests.fixtures import make_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-ACTOR = services.Actor(label="test")
+ACTOR = Actor(label="test")
 
 
 @pytest.fixture

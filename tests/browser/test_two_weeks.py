@@ -13,9 +13,9 @@ import re
 import pytest
 from django.core.management import call_command
 
-from tdsystem.core.management.commands.loaddemo import DEMO_EVENT
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
+from tdsystem.venue.management.commands.loaddemo import DEMO_EVENT
 from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
 from tests.personas import PASSWORD, make_user
 from tests.worker import wait_for

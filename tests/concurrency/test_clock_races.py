@@ -8,8 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.models import LogEntry
 from tdsystem.events import services
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.events.models import Clock
 from tests.concurrency import threads
 from tests.concurrency.threads import errors_of
 from tests.fixtures import make_event
@@ -23,7 +25,7 @@ def run_together(*jobs, count: int = 1):
 
 def test_many_ticks_and_tasks_settling_one_level_end_apply_it_once():
     event = make_event(60, 600, 600)
-    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
     Clock.objects.filter(pk=event.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
     errors = run_together(lambda: services.clock_settle(event_id=event.pk), count=8)
     assert errors == []
@@ -33,11 +35,11 @@ def test_many_ticks_and_tasks_settling_one_level_end_apply_it_once():
 
 def test_a_pause_racing_a_level_change_keeps_both():
     event = make_event(60, 600, 600)
-    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
     Clock.objects.filter(pk=event.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
     errors = run_together(
         lambda: services.clock_settle(event_id=event.pk),
-        lambda: services.clock_action(event_id=event.pk, action="pause", actor=services.Actor()),
+        lambda: services.clock_action(event_id=event.pk, action="pause", actor=Actor()),
     )
     assert errors == []
     clock = Clock.objects.get(pk=event.pk)
@@ -50,7 +52,7 @@ def test_without_the_row_lock_the_compare_and_set_still_applies_a_change_once(mo
     """The race is real (both read the same version, then both write); the version check
     lets only one write through, so a task and a tick without the lock cannot double up."""
     event = make_event(60, 600, 600)
-    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
     Clock.objects.filter(pk=event.pk).update(ends_at=timezone.now() - timedelta(seconds=1))
 
     gate = threading.Barrier(2)

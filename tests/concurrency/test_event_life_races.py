@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tdsystem.core.models import LogEntry
 from tdsystem.events import life
-from tdsystem.events.models import Event, LogEntry
+from tdsystem.events.models import Event
 from tdsystem.seating.testing import ACTOR
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event

@@ -52,7 +52,7 @@ def test_it_gives_the_floor_account_a_password_of_its_own(monkeypatch, settings,
     from django.contrib.auth.password_validation import validate_password
     from django.test import RequestFactory
 
-    from tdsystem.core.management.commands.loaddemo import demo_password
+    from tdsystem.venue.management.commands.loaddemo import demo_password
 
     settings.VAR_DIR = tmp_path
     monkeypatch.delenv("DEMO_PASSWORD", raising=False)

@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.core.models import LogEntry
+from tdsystem.events.models import Clock
 from tests import worker as test_worker
 from tests.fixtures import make_event
 from tests.worker import wait_for

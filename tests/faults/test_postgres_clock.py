@@ -35,7 +35,8 @@ DOWN_AT = 1.5  # seconds into level 1 (index 0)
 UP_AT = 11.5  # after levels 1 and 2 should have ended (at 5 s and 10 s)
 
 SETUP = f"""
-from tdsystem.events.services import Actor, clock_action
+from tdsystem.core.actors import Actor
+from tdsystem.events.services import clock_action
 from tests.fixtures import make_event
 
 event = make_event(*{DURATIONS!r})

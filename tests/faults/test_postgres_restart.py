@@ -22,7 +22,8 @@ RESTART_AFTER = 3  # bust-outs each floor person has recorded first
 
 SETUP = f"""
 from decimal import Decimal
-from tdsystem.events.services import Actor, clock_action, event_create
+from tdsystem.core.actors import Actor
+from tdsystem.events.services import clock_action, event_create
 from tdsystem.seating import services as seating
 from tdsystem.structures.services import structure_create
 from tests.fixtures import short_levels

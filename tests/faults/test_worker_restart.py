@@ -7,8 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.models import LogEntry
 from tdsystem.events import services
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.events.models import Clock
 from tests.fixtures import make_event
 from tests.worker import wait_for
 
@@ -31,7 +33,7 @@ def test_it_keeps_the_clock_right_and_catches_up_after_a_worker_is_killed(
         try:
             worker.start()
             event = make_event(*DURATIONS)
-            services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+            services.clock_action(event_id=event.pk, action="start", actor=Actor())
             first_end = Clock.objects.get(pk=event.pk).ends_at
             start = first_end - timedelta(seconds=DURATIONS[0])
             assert wait_for(lambda: Clock.objects.get(pk=event.pk).level_index == 1, timeout=10)

@@ -7,9 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.models import LogEntry
 from tdsystem.engine.clock import ClockError
 from tdsystem.events import services
-from tdsystem.events.models import Clock, Event, LogEntry
+from tdsystem.events.models import Clock, Event
 
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 pytestmark = pytest.mark.django_db
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def act(event, action, seconds=None, *, at=T0, user=None):
     return services.clock_action(
-        event_id=event.pk, action=action, seconds=seconds, now=at, actor=services.Actor.of(user)
+        event_id=event.pk, action=action, seconds=seconds, now=at, actor=Actor.of(user)
     )
 
 
@@ -95,10 +97,10 @@ def test_the_screens_fast_clock_read_matches_the_orm(event):
             assert getattr(fast, name) == getattr(orm, name), name
 
     same()  # not started: no end time
-    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
     same()  # running: an aware end time
     assert clock_read(event.pk).ends_at.tzinfo is not None
-    services.clock_action(event_id=event.pk, action="pause", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="pause", actor=Actor())
     same()
     assert clock_read(10**9) is None
     assert clock_read(2**63) is None  # past 64 bits: no row, not a driver error
@@ -111,12 +113,12 @@ def test_a_console_start_with_nobody_seated_is_refused_until_confirmed(event):
             action="start",
             confirm_empty=False,
             now=T0,
-            actor=services.Actor.of(None),
+            actor=Actor.of(None),
         )
     assert Clock.objects.get(pk=event.pk).version == 0
     assert not LogEntry.objects.filter(action="clock.start").exists()
     clock = services.clock_action(
-        event_id=event.pk, action="start", confirm_empty=True, now=T0, actor=services.Actor.of(None)
+        event_id=event.pk, action="start", confirm_empty=True, now=T0, actor=Actor.of(None)
     )
     assert clock.status == "running"
 
@@ -130,7 +132,7 @@ def test_a_console_start_needs_no_confirmation_once_someone_is_seated(event):
         action="start",
         confirm_empty=False,
         now=T0,
-        actor=services.Actor.of(None),
+        actor=Actor.of(None),
     )
     assert clock.status == "running"
 

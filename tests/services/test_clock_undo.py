@@ -7,9 +7,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.models import LogEntry
 from tdsystem.engine.clock import ClockError
 from tdsystem.events import services
-from tdsystem.events.models import Clock, Event, LogEntry
+from tdsystem.events.models import Clock, Event
 
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 pytestmark = pytest.mark.django_db
@@ -17,15 +19,13 @@ pytestmark = pytest.mark.django_db
 
 def act(event, action, seconds=None, *, at=T0, user=None):
     services.clock_action(
-        event_id=event.pk, action=action, seconds=seconds, now=at, actor=services.Actor.of(user)
+        event_id=event.pk, action=action, seconds=seconds, now=at, actor=Actor.of(user)
     )
     return LogEntry.objects.filter(event=event, action=f"clock.{action}").latest("id")
 
 
 def undo(event, entry, user, at):
-    return services.clock_undo(
-        event_id=event.pk, entry_id=entry.pk, actor=services.Actor.of(user), now=at
-    )
+    return services.clock_undo(event_id=event.pk, entry_id=entry.pk, actor=Actor.of(user), now=at)
 
 
 def stored(event):
@@ -66,7 +66,7 @@ def test_it_refuses_an_undo_after_a_later_change_and_changes_nothing(event, dire
         action="add_time",
         seconds=30,
         now=T0 + timedelta(seconds=70),
-        actor=services.Actor(label="script"),
+        actor=Actor(label="script"),
     )
     after = (stored(event), Clock.objects.get(pk=event.pk).version)
     with pytest.raises(ClockError, match="has changed since “Clock paused”"):

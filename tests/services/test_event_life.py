@@ -6,8 +6,9 @@ from decimal import Decimal
 
 import pytest
 
+from tdsystem.core.models import LogEntry
 from tdsystem.events import life
-from tdsystem.events.models import Clock, Event, LogEntry
+from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action
 from tdsystem.results import services as results
 from tdsystem.results.models import PayoutPlan

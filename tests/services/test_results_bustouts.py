@@ -8,7 +8,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tdsystem.events.models import Clock, Event, LogEntry
+from tdsystem.core.models import LogEntry
+from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action
 from tdsystem.results import services
 from tdsystem.results.errors import ResultsError

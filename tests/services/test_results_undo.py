@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from tdsystem.events.models import LogEntry
+from tdsystem.core.models import LogEntry
 from tdsystem.results import services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOut, Finish

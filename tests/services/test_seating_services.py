@@ -10,7 +10,8 @@ import pytest
 from django.db.models import Sum
 from django.utils import timezone
 
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.core.models import LogEntry
+from tdsystem.events.models import Clock
 from tdsystem.events.services import clock_action
 from tdsystem.seating import services
 from tdsystem.seating.balancing import entry_eliminate
@@ -314,7 +315,7 @@ def test_it_draws_the_first_button_at_a_table_that_never_dealt(event):
 
 
 def test_it_acknowledges_a_move_once(event, floor_person):
-    from tdsystem.events.services import Actor
+    from tdsystem.core.actors import Actor
 
     people = arrange(event, {1: [1, 2]})
     move = Move.objects.create(

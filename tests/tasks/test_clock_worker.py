@@ -7,8 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.models import LogEntry
 from tdsystem.events import services
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.events.models import Clock
 from tdsystem.events.tasks import clock_advance
 from tests.fixtures import make_event
 from tests.worker import wait_for
@@ -22,7 +24,7 @@ def level_changes(event):
 
 def test_one_second_levels_advance_on_their_own(worker):
     event = make_event(1, 1, 1, 1, 600)
-    clock = services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    clock = services.clock_action(event_id=event.pk, action="start", actor=Actor())
     # From the start's own answer: on a busy machine the worker may have moved on already.
     started = clock.ends_at - timedelta(seconds=1)
     assert wait_for(lambda: Clock.objects.get(pk=event.pk).level_index == 4, timeout=20)
@@ -36,7 +38,7 @@ def test_one_second_levels_advance_on_their_own(worker):
 def test_a_worker_down_for_three_levels_catches_all_three_up(worker):
     event = make_event(2, 2, 2, 600)
     worker.kill()
-    services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
     start = Clock.objects.get(pk=event.pk).ends_at - timedelta(seconds=2)
     wait_for(lambda: timezone.now() > start + timedelta(seconds=6.5), timeout=10)
     assert Clock.objects.get(pk=event.pk).level_index == 0  # nobody advanced it
@@ -50,7 +52,7 @@ def test_a_worker_down_for_three_levels_catches_all_three_up(worker):
 
 def test_the_same_transition_delivered_twice_advances_once(worker):
     event = make_event(2, 600, 600)
-    clock = services.clock_action(event_id=event.pk, action="start", actor=services.Actor())
+    clock = services.clock_action(event_id=event.pk, action="start", actor=Actor())
     for _ in range(2):  # on top of the one the start scheduled
         clock_advance.apply_async(args=[event.pk, clock.version], eta=clock.ends_at)
     assert wait_for(lambda: Clock.objects.get(pk=event.pk).level_index == 1, timeout=15)

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from tdsystem.events.models import LogEntry
+from tdsystem.core.models import LogEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,7 @@ import time_machine
 from django.core.management import call_command
 from django.urls import reverse
 
-from tdsystem.core.models import ApiToken
-from tdsystem.events.models import LogEntry
+from tdsystem.core.models import ApiToken, LogEntry
 from tdsystem.structures.models import Structure
 
 pytestmark = pytest.mark.django_db

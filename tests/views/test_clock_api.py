@@ -7,7 +7,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.core.actors import Actor
+from tdsystem.core.models import LogEntry
+from tdsystem.events.models import Clock
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +56,7 @@ def test_it_lists_running_events_first(client, db):
     b = make_event(60, name="Running one")
     from tdsystem.events import services
 
-    services.clock_action(event_id=b.pk, action="start", actor=services.Actor())
+    services.clock_action(event_id=b.pk, action="start", actor=Actor())
     body = client.get("/api/events").json()
     assert [e["name"] for e in body][:2] == ["Running one", "Planned one"]
     assert set(body[0]) == {"id", "name", "status", "archived"} and body[1]["id"] == a.pk

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
+from tdsystem.core.actors import Actor
 from tdsystem.events import services
 from tdsystem.results.services.chips import chip_count_record
 from tdsystem.seating.models import Entry, Move
@@ -16,7 +17,7 @@ from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
-ACTOR = services.Actor(label="test")
+ACTOR = Actor(label="test")
 
 
 def clock_json(client, event) -> dict:

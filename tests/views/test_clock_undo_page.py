@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.core.models import LogEntry
+from tdsystem.events.models import Clock
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tdsystem.core.models import LogEntry
 from tdsystem.events.clock_forms import parse_time_left
-from tdsystem.events.models import Clock, LogEntry
+from tdsystem.events.models import Clock
 from tdsystem.seating.testing import arrange
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,9 @@ from decimal import Decimal
 
 import pytest
 
+from tdsystem.core.models import LogEntry
 from tdsystem.events import life
-from tdsystem.events.models import Event, LogEntry
+from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action
 from tdsystem.seating import services as seating
 from tdsystem.seating.testing import ACTOR

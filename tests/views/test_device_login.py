@@ -54,7 +54,7 @@ UNTIED = "not tied to a table"
 
 
 def test_it_refuses_every_table_to_a_device_login_not_tied_to_one(client, event, table_device):
-    from tdsystem.events.models import LogEntry
+    from tdsystem.core.models import LogEntry
     from tdsystem.seating.models import Move
 
     arrange(event, {5: [1, 2, 3], 7: [1, 2, 3]}, positions={5: (1, 2, 3), 7: (1, 2, 3)})

@@ -8,7 +8,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from tdsystem.events.models import LogEntry
+from tdsystem.core.models import LogEntry
 from tdsystem.results.models import HandForHand, HandForHandReport
 from tdsystem.seating.models import EventTable
 from tdsystem.seating.testing import arrange

@@ -100,7 +100,8 @@ def test_it_opens_for_floor_and_director(client, who, request):
 
 
 def test_it_fills_in_the_event_level_the_clock_is_on(floor, event):
-    from tdsystem.events.services import Actor, event_create
+    from tdsystem.core.actors import Actor
+    from tdsystem.events.services import event_create
     from tdsystem.structures.models import Structure
     from tdsystem.structures.services import templates_install
 

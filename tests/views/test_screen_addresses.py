@@ -8,6 +8,7 @@ import pytest
 import time_machine
 from django.urls import resolve
 
+from tdsystem.core.actors import Actor
 from tdsystem.core.network import public_url
 from tdsystem.events import life, services
 from tdsystem.events.models import Event
@@ -15,7 +16,7 @@ from tdsystem.events.selectors_life import current_event_id
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
-ACTOR = services.Actor(label="test")
+ACTOR = Actor(label="test")
 NOW = datetime(2026, 12, 3, 19, 0, tzinfo=UTC)
 
 

@@ -21,10 +21,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor, clock_action, log_record
+from tdsystem.events.services import clock_action
 from tdsystem.seating.balancing import Rebalance, tables_rebalance
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable

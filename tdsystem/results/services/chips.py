@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tdsystem.events.services import Actor
+from tdsystem.core.actors import Actor
 from tdsystem.seating.models import Entry
 
 from ..errors import ResultsError

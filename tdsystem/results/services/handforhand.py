@@ -21,9 +21,11 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.models import Clock, Event
-from tdsystem.events.services import Actor, clock_action, log_record
+from tdsystem.events.services import clock_action
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.services import hand_count_checked, table_hand_finish

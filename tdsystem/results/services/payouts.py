@@ -7,8 +7,9 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.engine import payouts as rules
-from tdsystem.events.services import Actor, log_record
 
 from ..errors import ResultsError
 from ..models import CUSTOM, PayoutPlan

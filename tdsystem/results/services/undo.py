@@ -14,8 +14,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor, log_record
 from tdsystem.seating.models import Entry, EventTable, Move
 
 from ..errors import ResultsError

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from tdsystem.core.actors import Actor
 from tdsystem.core.tokens import api_token_create
-from tdsystem.events.services import Actor
 
 
 class Command(BaseCommand):

@@ -18,8 +18,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tdsystem.core.access import ROLES
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.events.models import Event
-from tdsystem.events.services import Actor, event_create, log_record
+from tdsystem.events.services import event_create
 from tdsystem.seating import services as seating
 from tdsystem.structures.models import Structure
 from tdsystem.structures.published import DEMO_STRUCTURE

@@ -1,0 +1,1 @@
+"""The room: what spans the apps (the demo night and the command that runs the system)."""
