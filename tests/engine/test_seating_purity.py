@@ -4,8 +4,8 @@ from pathlib import Path
 
 import tdsystem.engine.seating
 
-ENGINE = Path(tdsystem.engine.seating.__file__).parent
-MODULES = sorted(ENGINE.glob("seating*.py"))
+PACKAGE = Path(tdsystem.engine.seating.__file__).parent
+MODULES = sorted(PACKAGE.glob("*.py"))
 
 
 def imported_roots(path: Path) -> set[str]:
@@ -19,7 +19,13 @@ def imported_roots(path: Path) -> set[str]:
 
 
 def test_it_finds_the_seating_modules():
-    assert {path.name for path in MODULES} >= {"seating.py", "seating_model.py"}
+    assert {path.name for path in MODULES} >= {
+        "__init__.py",
+        "model.py",
+        "draw.py",
+        "balance.py",
+        "buttons.py",
+    }
 
 
 def test_it_imports_the_standard_library_only():

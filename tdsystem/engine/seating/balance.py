@@ -11,8 +11,8 @@ import heapq
 import random
 from collections.abc import Callable, Sequence
 
-from .seating_buttons import balance_seat, is_dealt_in, next_big_blind_seat
-from .seating_model import (
+from .buttons import balance_seat, is_dealt_in, next_big_blind_seat
+from .model import (
     ButtonRule,
     Move,
     Plan,

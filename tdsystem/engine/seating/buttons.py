@@ -11,7 +11,7 @@ from bisect import bisect_left, bisect_right, insort
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from .seating_model import ButtonRule, SeatingError, Table, button_rule
+from .model import ButtonRule, SeatingError, Table, button_rule
 
 Positions = tuple[int, int, int]
 """(button, small blind, big blind) seats of one hand."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 
-from .seating_buttons import is_dealt_in, start_hands
-from .seating_model import (
+from .buttons import is_dealt_in, start_hands
+from .model import (
     ButtonRule,
     Draw,
     Move,

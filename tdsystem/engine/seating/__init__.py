@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .seating_balance import (
+from .balance import (
     HALT_SHORT_BY,
     break_sequence,
     plan_after_elimination,
@@ -19,14 +19,14 @@ from .seating_balance import (
     settled,
     tables_to_halt,
 )
-from .seating_buttons import (
+from .buttons import (
     balance_seat,
     is_dealt_in,
     next_big_blind_seat,
     next_hand,
     start_hands,
 )
-from .seating_draw import (
+from .draw import (
     FINAL_TABLE_SIZES,
     final_table_size,
     initial_draw,
@@ -34,7 +34,7 @@ from .seating_draw import (
     redraw_due,
     seat_new_entry,
 )
-from .seating_model import (
+from .model import (
     MAX_SEATS,
     MIN_SEATS,
     ButtonRule,
