@@ -164,12 +164,15 @@ class HandState:
             self._post_dead_ante(0, "button ante")
         elif ante and kind == "big-blind-ante-first" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted before the blind)")
-        for seat, blind, label in ((sb, spec.small_blind, "small"), (bb, spec.big_blind, "big")):
-            if seat is None or self.folded[seat]:
+        for blind_seat, blind, label in (
+            (sb, spec.small_blind, "small"),
+            (bb, spec.big_blind, "big"),
+        ):
+            if blind_seat is None or self.folded[blind_seat]:
                 continue
-            self.bet[seat] = self._put(seat, blind)
-            if self.bet[seat] < blind:
-                self._note_short_blind(seat, label, blind)
+            self.bet[blind_seat] = self._put(blind_seat, blind)
+            if self.bet[blind_seat] < blind:
+                self._note_short_blind(blind_seat, label, blind)
         if ante and kind == "big-blind" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted after the blind)")
 
@@ -283,7 +286,8 @@ class HandState:
             return "short"
         if self.acted[seat] and level - self.acted_level[seat] < self.reopen_size():
             return "not-reopened"
-        if self.cap_applies and self.full_level > 0 and self.raises >= self.spec.raise_cap:
+        cap = self.spec.raise_cap
+        if self.cap_applies and cap is not None and self.full_level > 0 and self.raises >= cap:
             return "capped"
         for j in range(self.n):
             if (
@@ -345,6 +349,7 @@ class HandState:
             raise RuleError(f"unknown player {action.player!r}", index)
         name = action.player
         actor = self.actor
+        assert actor is not None  # before the showdown someone is always to act
         if seat != actor:
             if self.folded[seat]:
                 why = f"{name} is out of the hand"
@@ -377,7 +382,10 @@ class HandState:
             if do == "all-in" and total <= self.level:
                 self._move(seat, self.stack[seat])  # a call, short or exact (D3 table stakes)
             else:
-                self._raise(seat, total if do == "all-in" else action.to, do, index)
+                to = total if do == "all-in" else action.to
+                if to is None:
+                    raise RuleError(f"{do} needs 'to', the player's total for the round", index)
+                self._raise(seat, to, do, index)
         self.seq += 1
         self.acted[seat] = True
         self.acted_level[seat] = self.level

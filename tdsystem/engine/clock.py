@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import TypedDict, Unpack
 
 NOT_STARTED = "not-started"
 RUNNING = "running"
@@ -88,7 +89,16 @@ def settle(
     return ClockState(RUNNING, index, ends_at, None, state.version + 1), transitions
 
 
-def _bump(state: ClockState, **changes: object) -> ClockState:
+class _Changes(TypedDict, total=False):
+    """The fields of a `ClockState` an action may change (the version always moves)."""
+
+    status: str
+    level_index: int
+    ends_at: datetime | None
+    remaining_ms: int | None
+
+
+def _bump(state: ClockState, **changes: Unpack[_Changes]) -> ClockState:
     return replace(state, version=state.version + 1, **changes)
 
 

@@ -32,5 +32,6 @@ class RuleError(ValueError):
         """The same error, pinned to an action (parsing raises before it knows the index)."""
         return RuleError(self.message, action_index, self.rule)
 
-    def __reduce__(self):  # keeps the three fields through pickling (worker processes)
+    def __reduce__(self) -> tuple[type[RuleError], tuple[str, int | None, str | None]]:
+        # Keeps the three fields through pickling (worker processes).
         return (RuleError, (self.message, self.action_index, self.rule))

@@ -27,7 +27,8 @@ def short_all_in_note(state: HandState, seat: int, to: int, full: int) -> Note:
     """An all-in wager short of a full one: who it shuts out and who it reopens for."""
     name, reopen = state.names[seat], state.reopen_size()
     kind = "raise" if any(state.bet[j] for j in range(state.n) if j != seat) else "bet"
-    shut, reopened = [], []
+    shut: list[str] = []
+    reopened: list[str] = []
     for j in range(state.n):
         if j != seat and state.acted[j] and not state.folded[j] and state.stack[j]:
             closed = state.level - state.acted_level[j] < reopen
@@ -109,13 +110,13 @@ def option_reasons(
     elif not level:
         reasons.append(Note("D3", f"the minimum bet is the big blind, {low}"))
     else:
-        size = "the largest full bet or raise this round"
+        base = "the largest full bet or raise this round"
         if state.street == PREFLOP and state.increment == state.big_blind:
-            size = "the big blind, which counts as the opening bet"
+            base = "the big blind, which counts as the opening bet"
         reasons.append(
             Note(
                 "D3",
-                f"the minimum raise is to {low}: the bet of {level} plus {state.increment}, {size}",
+                f"the minimum raise is to {low}: the bet of {level} plus {state.increment}, {base}",
             )
         )
     if not state.pot_limit:

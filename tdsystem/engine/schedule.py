@@ -8,6 +8,7 @@ stacks, the first player to act before the flop), so they can never disagree wit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from tdsystem.engine.betting import HandState
 from tdsystem.engine.errors import RuleError
@@ -64,7 +65,10 @@ def level_values(
         ante=ante,
         ante_type=ante_type,
         # A schedule row may carry bets whatever the game; only fixed limit uses them.
-        bets=tuple(bets) if bets is not None and structure == "fixed-limit" else None,
+        # HandSpec refuses any length but two, so the cast states what it checks.
+        bets=cast("tuple[int, int]", tuple(bets))
+        if bets is not None and structure == "fixed-limit"
+        else None,
         pot_limit_preflop=pot_limit_preflop,
     )
     options = HandState(spec).next_action()
