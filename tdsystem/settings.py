@@ -243,6 +243,9 @@ CLOCK_TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "2"))
 # Exact transition tasks are sent only this close to a level's end (see platform notes on
 # long-scheduled tasks being redelivered or lost).
 CLOCK_SCHEDULE_AHEAD_SECONDS = envint("CLOCK_SCHEDULE_AHEAD_SECONDS", "60")
+# How long a change waits for another change of the same event (tdsystem.core.locking)
+# before it answers "busy, try again" instead of waiting on.
+LOCK_TIMEOUT_SECONDS = envint("LOCK_TIMEOUT_SECONDS", "3")
 WORKER_HEARTBEAT_SECONDS = envint("WORKER_HEARTBEAT_SECONDS", "10")
 # How old the field figures and move slips on the clock JSON may be (the clock itself is
 # always fresh); the schedule's figures are kept ten times as long.

@@ -1,0 +1,137 @@
+"""Named locks: the first thing every change to an event takes, in one fixed order.
+
+A change names what it is about to change (`locks_take(event=12)`, `locks_take(
+venue_tables=[3, 4], event=12)`) inside `transaction.atomic()`, then reads the rows it
+needs: read after the lock, they are never stale. The locks are always taken in this
+order, whatever order the caller names them in, so two changes cannot wait on each other:
+
+    1. the venue's tables, by number (they span events: two events setting up one table)
+    2. an event, by id (its seating, results, hand-for-hand, life)
+    3. an event's clock, by the event's id
+
+A change already holding a lock may take one later in the order (a bust-out holding the
+event pauses its clock), never one earlier: that would invert the order for a moment and
+can deadlock, so it is refused with LockOrderError, a programming error.
+
+On PostgreSQL these are transaction-level advisory locks, let go at commit or rollback,
+so nothing needs a row to exist (a table number nobody used yet) and core knows no
+model. Waiting is bounded by LOCK_TIMEOUT_SECONDS (`SET LOCAL lock_timeout`, for the rest
+of the transaction): past it the change raises Busy and the transaction, rolled back,
+changes nothing. SQLite takes its one write lock at BEGIN (transaction_mode IMMEDIATE),
+which already serialises writers, so only the order is checked there.
+
+After pretix's `pretix/base/services/locking.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.utils.translation import gettext_lazy as _
+
+ORDER = ("venue_table", "event", "clock")
+
+# The first key of the two-key advisory lock: one per name, away from small numbers other
+# software sharing the database might use.
+_CLASS_BASE = 0x54440000
+_INT4 = 2**31
+# SQLSTATEs of a lock not granted in time and of a deadlock the server broke.
+LOCK_NOT_AVAILABLE, DEADLOCK_DETECTED = "55P03", "40P01"
+
+BUSY_MESSAGE = _("Someone else is changing this event right now: try again in a moment.")
+
+
+class Busy(Exception):
+    """The locks were not granted within LOCK_TIMEOUT_SECONDS: nothing changed."""
+
+    def __init__(self, message: str | None = None):
+        self.message = str(message or BUSY_MESSAGE)
+        super().__init__(self.message)
+
+
+class LockOrderError(RuntimeError):
+    """A lock asked for after one later in ORDER, in the same transaction."""
+
+
+def lock_timed_out(exc: BaseException) -> bool:
+    """True for the database's "lock not granted in time" (or "deadlock broken") error."""
+    if isinstance(exc, Busy):
+        return True
+    if not isinstance(exc, DatabaseError):
+        return False
+    sqlstate = getattr(exc.__cause__, "sqlstate", None)
+    return sqlstate in (LOCK_NOT_AVAILABLE, DEADLOCK_DETECTED)
+
+
+def _key(name: str, value: int) -> tuple[int, int]:
+    # The second key is an int4: ids past it fold, which can only make two locks one.
+    return ORDER.index(name), int(value) % _INT4
+
+
+def locks_take(
+    *,
+    venue_tables: Iterable[int] = (),
+    event: int | None = None,
+    clock: int | None = None,
+    using: str | None = None,
+) -> None:
+    """Take the named locks, in ORDER, until the end of the current transaction.
+
+    Raises Busy when they are not granted within LOCK_TIMEOUT_SECONDS, LockOrderError
+    when the transaction already holds a lock later in ORDER than one asked for here.
+    """
+    keys = {_key("venue_table", number) for number in venue_tables}
+    if event is not None:
+        keys.add(_key("event", event))
+    if clock is not None:
+        keys.add(_key("clock", clock))
+    if not keys:
+        return
+    connection = transaction.get_connection(using)
+    if not connection.in_atomic_block:
+        raise RuntimeError("locks_take() needs transaction.atomic(): the locks last until commit")
+    wanted = sorted(keys)
+    _check_order(connection, wanted)
+    if connection.vendor != "postgresql":
+        return
+    timeout_ms = max(1, int(settings.LOCK_TIMEOUT_SECONDS * 1000))
+    # One round trip; the select list is evaluated left to right, so in ORDER.
+    calls = ", ".join(["pg_advisory_xact_lock(%s, %s)"] * len(wanted))
+    params: list[object] = [f"{timeout_ms}ms"]
+    for rank, value in wanted:
+        params += [_CLASS_BASE + rank, value]
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT set_config('lock_timeout', %s, true), {calls}", params)
+    except DatabaseError as exc:
+        if lock_timed_out(exc):
+            raise Busy() from exc
+        raise
+
+
+def _check_order(connection, wanted: list[tuple[int, int]]) -> None:
+    """Refuse a lock earlier in ORDER than one this transaction already holds.
+
+    The held locks are remembered per atomic block still open, so the services a test
+    runs one after another inside its own transaction each count as their own change.
+    """
+    open_blocks = connection.atomic_blocks
+    held: list = [
+        (block, keys)
+        for block, keys in getattr(connection, "_tdsystem_locks", [])
+        if any(block is b for b in open_blocks)
+    ]
+    holding = {key for _block, keys in held for key in keys}
+    if holding:
+        highest = max(holding)
+        early = [key for key in wanted if key < highest and key not in holding]
+        if early:
+            names = ", ".join(f"{ORDER[rank]} {value}" for rank, value in early)
+            raise LockOrderError(
+                f"{names} asked for while holding {ORDER[highest[0]]} {highest[1]}: "
+                f"take every lock at once, in the order {', '.join(ORDER)}"
+            )
+    held.append((open_blocks[-1], frozenset(wanted)))
+    connection._tdsystem_locks = held
