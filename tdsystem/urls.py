@@ -7,7 +7,7 @@ from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
 from tdsystem.events import api as events_api
 from tdsystem.events import views as events_views
-from tdsystem.events import views_screens
+from tdsystem.venue import views_screens
 
 urlpatterns = [
     path("", events_views.home, name="home"),
@@ -18,8 +18,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("console/tokens/", core_auth.tokens, name="tokens"),
     path("console/tokens/<int:token_id>/revoke", core_auth.token_revoke, name="token_revoke"),
-    path("console/", include("tdsystem.events.urls_console")),
-    path("events/<int:event_id>/clock/", events_views.clock_screen, name="clock_screen"),
+    path("console/", include("tdsystem.venue.urls_console")),
+    path("events/<int:event_id>/clock/", views_screens.clock_screen, name="clock_screen"),
     path("events/<int:event_id>/schedule/", events_views.schedule, name="schedule"),
     # The room's stable addresses: the current event's screens, whatever its id this week.
     path("clock/", views_screens.current, {"page": "clock"}, name="screen_clock"),

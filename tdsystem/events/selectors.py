@@ -16,8 +16,8 @@ from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
 from tdsystem.structures.models import Level
 
+from . import hooks
 from .models import Clock, Event
-from .screen import screen_extras
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,13 @@ def field_figures(event: Event) -> dict:
         "average_stack": chips // left if left else None,
         "prize_pool": str(agg["prize_pool"] or 0),
     }
+
+
+def screen_extras(event: Event) -> dict:
+    """The cached part of the clock JSON: the field figures, and what the apps built on
+    events show beside the clock (move slips, payouts, chip leader: `hooks.screen_panel`)."""
+    figures = field_figures(event)
+    return {**figures, **hooks.screen_panel(event, figures)}
 
 
 def _values(seg: Segment | None) -> dict | None:

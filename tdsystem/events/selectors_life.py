@@ -1,5 +1,8 @@
-"""Reads for an event's life in the console: the filtered event list, what a copy or a
-deletion would take, and which event the room's screens show now."""
+"""Reads for an event's life in the console: the filtered event list, whether an event
+may be deleted, the recent activity, and which event the room's screens show now.
+
+What a copy or a deletion would take (tables, entries) is seating's: tdsystem/venue reads it.
+"""
 
 from __future__ import annotations
 
@@ -81,64 +84,6 @@ def activity_recent(limit: int = 5) -> list[LogEntry]:
     imports), newest first."""
     rows = LogEntry.objects.filter(event__isnull=True).exclude(action__in=ACTIVITY_HIDDEN)
     return list(rows.order_by("-at", "-id")[:limit])
-
-
-@dataclass(frozen=True)
-class DeletionPreview:
-    entries: int
-    tables: list[int]
-    refusal: str | None
-
-
-def deletion_preview(event: Event) -> DeletionPreview:
-    from tdsystem.seating.models import Entry, EventTable
-
-    from .life import event_delete_refusal
-
-    return DeletionPreview(
-        entries=Entry.objects.filter(event=event).count(),
-        tables=sorted(EventTable.objects.filter(event=event).values_list("number", flat=True)),
-        refusal=event_delete_refusal(event),
-    )
-
-
-@dataclass(frozen=True)
-class TableChoice:
-    numbers: list[int]
-    seats: int
-    # The source's numbers other events hold: (numbers, holder's name, its status).
-    taken: list[tuple[str, str, str]]
-    free_label: str
-
-
-def copy_tables(source: Event) -> TableChoice:
-    """The copy form's tables: the source's numbers when free, else as many free ones."""
-    from tdsystem.seating import services as seating
-    from tdsystem.seating.models import EventTable
-
-    rows = list(EventTable.objects.filter(event=source).values_list("number", "seats"))
-    wanted = sorted({number for number, _seats in rows})
-    seats = max((s for _n, s in rows), default=source.seats_per_table)
-    holders = seating.tables_taken(exclude_event_id=None)
-    by_holder: dict[int, list[int]] = {}
-    for n in wanted:
-        if n in holders:
-            by_holder.setdefault(holders[n].pk, []).append(n)
-    taken = [
-        (
-            ", ".join(map(str, held)),
-            holders[held[0]].name,
-            holders[held[0]].get_status_display().lower(),
-        )
-        for held in by_holder.values()
-    ]
-    numbers = [n for n in wanted if n not in holders]
-    missing = len(wanted) - len(numbers)
-    if missing:
-        spare = seating.tables_free(count=len(wanted) + missing)
-        numbers += [n for n in spare if n not in numbers][:missing]
-    numbers.sort()
-    return TableChoice(numbers, seats, taken, seating.tables_free_label())
 
 
 def current_event(now: datetime | None = None) -> dict | None:

@@ -20,6 +20,7 @@ from tdsystem.core.log import log_record
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import clock as clockrules
 
+from . import hooks
 from .models import Clock, Event
 
 log = logging.getLogger(__name__)
@@ -137,7 +138,8 @@ ACTION_LABELS = {
 
 
 class NobodySeated(clockrules.ClockError):
-    """A start with nobody seated, not confirmed: the console asks before starting."""
+    """A start a start check questions (nobody seated yet), not confirmed: the console
+    asks before starting. The message is the check's question."""
 
 
 def clock_action(
@@ -151,8 +153,9 @@ def clock_action(
 ) -> Clock:
     """Apply a director's clock action. Raises ClockError (nothing changes) when it can't.
 
-    With `confirm_empty=False` a start is refused (NobodySeated) while no active entry has
-    a seat: the console asks first. Scripts and the API start as they are told.
+    With `confirm_empty=False` a start is refused (NobodySeated) while a start check in
+    `hooks` has a question (no active entry has a seat): the console asks first. Scripts
+    and the API start as they are told.
     """
     if action not in ACTION_LABELS:
         raise clockrules.ClockError(
@@ -167,13 +170,9 @@ def clock_action(
         _settle_locked(event, clock, durations, now)
         before = _state(clock)
         if action == "start" and not confirm_empty and before.status == clockrules.NOT_STARTED:
-            from tdsystem.seating.models import Entry  # seating builds on events, not back
-
-            seated = Entry.objects.filter(
-                event_id=event.pk, status=Entry.Status.ACTIVE, table__isnull=False
-            )
-            if not seated.exists():
-                raise NobodySeated(_("Nobody is seated yet. Start the clock anyway?"))
+            question = hooks.start_question(event)
+            if question:
+                raise NobodySeated(question)
         if action == "add_time":
             new = clockrules.add_time(before, durations, now, int(seconds or 0))
         elif action == "set_time":
@@ -213,11 +212,10 @@ def clock_action(
         _sync_event_status(event, clock)
         _schedule_after_commit(clock, now)
     if action == "finish":
-        # Its own transaction, after the clock's: the event's row is locked only once the
-        # clock's lock is let go, so this never waits on a seating change that waits on us.
-        from .life import event_tables_release
-
-        event_tables_release(event_id=event_id, actor=actor)
+        # After the clock's transaction (the venue gives the tables back in its own): the
+        # event's row is locked only once the clock's lock is let go, so this never waits
+        # on a seating change that waits on us.
+        hooks.event_finished(event_id=event_id, actor=actor)
     return clock
 
 

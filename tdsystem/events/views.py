@@ -1,8 +1,10 @@
-"""Pages: the public clock screen and schedule, and the director console."""
+"""Pages: the front page, the public schedule, and the director console's event page.
+
+The clock screen page, the room's stable addresses and the event's life (list, copy,
+archive, delete) span the apps: they are tdsystem/venue's."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,14 +17,11 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.network import public_url
 from tdsystem.engine.clock import ClockError
-from tdsystem.seating.models import Entry
-from tdsystem.seating.selectors import seat_list
 
-from . import selectors, selectors_life, services
+from . import hooks, selectors, selectors_life, services
 from .clock_forms import ClockActionForm
 from .forms import EventForm
-from .models import Clock, Event
-from .screen import layout_of
+from .models import Event
 
 PAUSE_RIGHTS = {"pause", "resume"}
 
@@ -32,23 +31,6 @@ def home(request: HttpRequest) -> HttpResponse:
     """The front page: the events not finished yet, with their public screens."""
     events = Event.objects.exclude(status=Event.Status.FINISHED).order_by("-created_at")[:50]
     return render(request, "core/home.html", {"events": events})
-
-
-@require_GET
-def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
-    """The venue TV: `?layout=clock` (default), `payouts` or `draw` beside the clock."""
-    event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
-    clock = selectors.event_clock_payload(event.pk, timezone.now())
-    layout = layout_of(request.GET.get("layout"))
-    context = {
-        "event": event,
-        "clock": clock,
-        "layout": layout,
-        "status_label": Clock.Status(clock["status"]).label,
-        "time_zone": settings.TIME_ZONE,
-        "seats": seat_list(event.pk) if layout == "draw" else [],
-    }
-    return render(request, "events/clock_screen.html", context)
 
 
 @require_GET
@@ -75,9 +57,7 @@ def _console_context(event: Event) -> dict:
         "log": event.log.select_related("actor")[:40],
         "undoable": services.clock_undoable(event),
         # The start button asks first while nobody is seated (one count a poll).
-        "seated": Entry.objects.filter(
-            event=event, status=Entry.Status.ACTIVE, table__isnull=False
-        ).count(),
+        "start_question": hooks.start_question(event),
     }
 
 

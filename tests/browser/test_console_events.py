@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from tdsystem.events import life
 from tdsystem.events.services import clock_action
 from tdsystem.seating import services as seating
 from tdsystem.seating.testing import ACTOR
+from tdsystem.venue import life
 from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user

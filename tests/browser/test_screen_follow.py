@@ -7,7 +7,8 @@ import re
 import pytest
 
 from tdsystem.core.actors import Actor
-from tdsystem.events import life, services
+from tdsystem.events import services
+from tdsystem.venue import life
 from tests.browser.conftest import PHONE, TABLET, TV, screenshot
 from tests.fixtures import make_event
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tdsystem.core.models import LogEntry
-from tdsystem.events import life
 from tdsystem.events.models import Event
 from tdsystem.seating.testing import ACTOR
+from tdsystem.venue import life
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event
 from tests.services.test_event_life import finished_event

@@ -137,6 +137,37 @@ def test_a_console_start_needs_no_confirmation_once_someone_is_seated(event):
     assert clock.status == "running"
 
 
+def test_the_start_asks_what_a_registered_start_check_asks(event, monkeypatch):
+    from tdsystem.events import hooks
+
+    # Without the apps above, events' clock starts as it is told.
+    monkeypatch.setattr(hooks, "start_checks", [])
+    assert hooks.start_question(event) is None
+    monkeypatch.setattr(hooks, "start_checks", [lambda e: None, lambda e: f"Is {e.name} ready?"])
+    with pytest.raises(services.NobodySeated, match=f"Is {event.name} ready"):
+        services.clock_action(
+            event_id=event.pk, action="start", confirm_empty=False, now=T0, actor=Actor()
+        )
+    assert Clock.objects.get(pk=event.pk).status == "not-started"
+
+
+def test_finishing_the_clock_runs_the_registered_follow_ups(event, monkeypatch):
+    from tdsystem.events import hooks
+
+    seen = []
+
+    def follow_up(*, event_id, actor):
+        seen.append((event_id, Clock.objects.get(pk=event_id).status, actor.label))
+
+    monkeypatch.setattr(hooks, "after_finish", [follow_up])
+    act(event, "start")
+    assert seen == []
+    services.clock_action(
+        event_id=event.pk, action="finish", now=T0 + timedelta(minutes=5), actor=Actor(label="dora")
+    )
+    assert seen == [(event.pk, "finished", "dora")]
+
+
 def test_scripts_start_an_empty_field_as_told(event):
     assert act(event, "start").status == "running"
 

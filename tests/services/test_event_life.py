@@ -7,7 +7,6 @@ from decimal import Decimal
 import pytest
 
 from tdsystem.core.models import LogEntry
-from tdsystem.events import life
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action
 from tdsystem.results import services as results
@@ -16,6 +15,7 @@ from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
 from tdsystem.seating.testing import ACTOR, arrange
 from tdsystem.structures.models import Structure
+from tdsystem.venue import life
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

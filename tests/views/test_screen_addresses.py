@@ -10,9 +10,10 @@ from django.urls import resolve
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.network import public_url
-from tdsystem.events import life, services
+from tdsystem.events import services
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import current_event_id
+from tdsystem.venue import life
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

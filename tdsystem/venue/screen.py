@@ -1,8 +1,8 @@
 """What the venue clock screen shows beside the clock: move slips, payouts, the chip leader.
 
-Assembled for the short screen cache in `selectors.event_clock_payload`, never per poll.
-The results and seating apps import `events`, so their modules are imported inside the
-functions here: this module must stay importable from `events.selectors`.
+Registered in events' `hooks` (VenueConfig.ready), so the clock JSON every screen polls
+carries it; assembled for the short screen cache in `events.selectors.event_clock_payload`,
+never per poll.
 """
 
 from __future__ import annotations
@@ -13,7 +13,13 @@ from decimal import Decimal
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Event
+from tdsystem.events.models import Event
+from tdsystem.results.errors import ResultsError
+from tdsystem.results.models import ChipCount
+from tdsystem.results.selectors import money
+from tdsystem.results.services import standings
+from tdsystem.seating.models import Entry, Move
+from tdsystem.seating.selectors import SLIP_MINUTES, slip_row
 
 LAYOUTS = ("clock", "payouts", "draw")
 RECENT_SLIPS = 20
@@ -31,9 +37,6 @@ def screen_moves(event_id: int) -> list[dict]:
     table break the room must still see every player who has to walk. Each slip is
     `slip_row`'s, as there.
     """
-    from tdsystem.seating.models import Move
-    from tdsystem.seating.selectors import SLIP_MINUTES, slip_row
-
     since = timezone.now() - timedelta(minutes=SLIP_MINUTES)
     moves = (
         Move.objects.filter(event_id=event_id)
@@ -54,10 +57,6 @@ def screen_moves(event_id: int) -> list[dict]:
 
 def payouts(event: Event, figures: dict) -> list[dict]:
     """Each paid place's prize for the field as it is now (`figures` from field_figures)."""
-    from tdsystem.results.errors import ResultsError
-    from tdsystem.results.selectors import money
-    from tdsystem.results.services import standings
-
     plan = standings.plan_or_default(event)
     try:
         prizes = standings.prizes_by_place(plan, figures["entries"], Decimal(figures["prize_pool"]))
@@ -68,9 +67,6 @@ def payouts(event: Event, figures: dict) -> list[dict]:
 
 def chip_leader(event: Event) -> dict | None:
     """The biggest stack among the players still in, from the floor's latest chip counts."""
-    from tdsystem.results.models import ChipCount
-    from tdsystem.seating.models import Entry
-
     top = (
         ChipCount.objects.filter(event=event, entry__status=Entry.Status.ACTIVE)
         .select_related("entry__player", "entry__table")
@@ -89,14 +85,10 @@ def chip_leader(event: Event) -> dict | None:
     }
 
 
-def screen_extras(event: Event) -> dict:
-    """The cached part of the clock JSON: field figures, slips, payouts, chip leader."""
-    from .selectors import field_figures
-
-    figures = field_figures(event)
+def screen_panel(event: Event, figures: dict) -> dict:
+    """The side panel's part of the clock JSON (`figures` from events' field_figures)."""
     return {
         "moves": screen_moves(event.pk),
-        **figures,
         "payouts": payouts(event, figures),
         "chip_leader": chip_leader(event),
     }

@@ -1,7 +1,7 @@
 """An event's life in the console: copy it for next week, archive it, delete it.
 
-These reach into the apps built on events (seating's tables, results' payout plan and
-bust-outs) through imports inside the functions: those apps import the events app.
+It spans the apps: the event (events), its tables and entries (seating), its payout plan
+and bust-outs (results). A finished clock gives the tables back through events' `hooks`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from django.utils.translation import gettext as _
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
-
-from .models import Event
-from .services import event_create
+from tdsystem.events.models import Event
+from tdsystem.events.selectors_life import may_delete
+from tdsystem.events.services import event_create
+from tdsystem.results.models import BustOut, Finish, PayoutPlan
+from tdsystem.seating import services as seating
+from tdsystem.seating.models import Entry, EventTable
 
 
 class EventError(Exception):
@@ -60,8 +63,6 @@ def event_tables_release(*, event_id: int, actor: Actor) -> list[int]:
     winner, still in, leaves the seat: nobody sits at a table out of play (their finish
     keeps the table and seat they won at).
     """
-    from tdsystem.seating.models import Entry, EventTable
-
     with transaction.atomic():
         event = _event_lock(event_id)
         if event.status != Event.Status.FINISHED:
@@ -97,10 +98,6 @@ def event_copy(
     Nothing of the source's night comes along: no players, entries, clock or log. The
     tables go through the seating service, so a table another event holds is refused.
     """
-    from tdsystem.results.models import PayoutPlan
-    from tdsystem.seating import services as seating
-    from tdsystem.seating.models import EventTable
-
     name = name.strip()
     if not name:
         raise EventError(_("The copy needs a name."))
@@ -179,10 +176,6 @@ def event_unarchive(*, event_id: int, actor: Actor) -> Event:
 
 def event_delete_refusal(event: Event) -> str | None:
     """Why the event may not be deleted, or None: only one that never started may go."""
-    from tdsystem.results.models import BustOut, Finish
-
-    from .selectors_life import may_delete
-
     if not may_delete(event):
         return _("%(name)s has started: it cannot be deleted (archive it once it is finished).") % {
             "name": event.name
@@ -198,8 +191,6 @@ def event_delete(*, event_id: int, actor: Actor) -> dict:
     The deletion itself is logged on no event, so the record outlives it. Its venue
     tables stay; only the event's use of them goes.
     """
-    from tdsystem.seating.models import Entry, EventTable
-
     with transaction.atomic():
         event = _event_lock(event_id)
         refusal = event_delete_refusal(event)

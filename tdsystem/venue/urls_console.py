@@ -1,7 +1,12 @@
+"""The director console's addresses (namespace "console"): its pages come from several
+apps, the event's life from the venue's."""
+
 from django.urls import path
 
-from tdsystem.events import views, views_life
+from tdsystem.events import views
 from tdsystem.structures import views as structure_views
+
+from . import views_life
 
 app_name = "console"
 

@@ -11,11 +11,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.events import selectors_life
+from tdsystem.events.forms import EventCopyForm
+from tdsystem.events.models import Event
 from tdsystem.seating.errors import SeatingError
 
-from . import life, selectors_life
-from .forms import EventCopyForm
-from .models import Event
+from . import life, selectors
 
 
 @require_GET
@@ -44,7 +45,7 @@ def _numbers_text(numbers: list[int]) -> str:
 @staff_required("events")
 def event_copy(request: HttpRequest, event_id: int) -> HttpResponse:
     source = get_object_or_404(Event, pk=event_id)
-    tables = selectors_life.copy_tables(source)
+    tables = selectors.copy_tables(source)
     initial = {
         "name": _("%(name)s (copy)") % {"name": source.name[:112]},
         "numbers": _numbers_text(tables.numbers),
@@ -84,7 +85,7 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
             return redirect("console:event_delete", event.pk)
         messages.success(request, _("Deleted %(name)s") % {"name": record["name"]})
         return redirect("console:home")
-    preview = selectors_life.deletion_preview(event)
+    preview = selectors.deletion_preview(event)
     return render(request, "events/event_delete.html", {"event": event, "preview": preview})
 
 
