@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import locks_take
 from tdsystem.core.log import log_record
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import may_delete
@@ -46,14 +47,19 @@ COPIED_SETTINGS = (
 
 
 def _event_lock(event_id: int) -> Event:
-    try:
-        return (
-            Event.objects.select_for_update(of=("self",)).select_related("clock").get(pk=event_id)
-        )
-    except Event.DoesNotExist:
-        raise EventError(
-            _("There is no event %(id)s (deleted meanwhile?).") % {"id": event_id}
-        ) from None
+    """The event's named lock, the first lock of every change to the event (seating's and
+    results' too: `tdsystem.core.locking`), then its row, read after the lock and locked as
+    well. Busy when another change holds the event past the lock timeout."""
+    locks_take(event=event_id)
+    event = (
+        Event.objects.select_for_update(of=("self",))
+        .select_related("clock")
+        .filter(pk=event_id)
+        .first()
+    )
+    if event is None:
+        raise EventError(_("There is no event %(id)s (deleted meanwhile?).") % {"id": event_id})
+    return event
 
 
 def event_tables_release(*, event_id: int, actor: Actor) -> list[int]:

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import Busy
 from tdsystem.events import selectors_life
 from tdsystem.events.forms import EventCopyForm
 from tdsystem.events.models import Event
@@ -65,7 +66,7 @@ def event_copy(request: HttpRequest, event_id: int) -> HttpResponse:
             )
         except SeatingError as exc:
             form.add_error("numbers" if exc.field == "numbers" else None, str(exc))
-        except life.EventError as exc:
+        except (life.EventError, Busy) as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("Created %(name)s") % {"name": event.name})
@@ -80,7 +81,7 @@ def event_delete(request: HttpRequest, event_id: int) -> HttpResponse:
     if request.method == "POST":
         try:
             record = life.event_delete(event_id=event.pk, actor=Actor.of(request.user))
-        except life.EventError as exc:
+        except (life.EventError, Busy) as exc:
             messages.error(request, str(exc))
             return redirect("console:event_delete", event.pk)
         messages.success(request, _("Deleted %(name)s") % {"name": record["name"]})
@@ -97,7 +98,7 @@ def event_archive(request: HttpRequest, event_id: int) -> HttpResponse:
     service = life.event_unarchive if undo else life.event_archive
     try:
         service(event_id=event.pk, actor=Actor.of(request.user))
-    except life.EventError as exc:
+    except (life.EventError, Busy) as exc:
         messages.error(request, str(exc))
     else:
         done = _("%(name)s is back in the list") if undo else _("Archived %(name)s")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+import threading
 
+import pytest
+from django.db import transaction
+
+from tdsystem.core.locking import Busy, locks_take
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
 from tdsystem.seating.testing import ACTOR
@@ -30,3 +34,31 @@ def test_two_archives_at_once_archive_once():
     errors = errors_of(results)
     assert len(errors) == 2 and all("archived already" in str(e) for e in errors)
     assert event.log.filter(action="event.archive").count() == 1
+
+
+def test_an_archive_waits_for_the_events_named_lock_and_is_told_busy_past_it(settings):
+    """The life of an event takes the same named lock as seating's and results' changes."""
+    settings.LOCK_TIMEOUT_SECONDS = 0.3
+    event = finished_event()
+    release, taken = threading.Event(), threading.Event()
+
+    def hold():
+        with transaction.atomic():
+            locks_take(event=event.pk)
+            taken.set()
+            release.wait(10)
+        return "held"
+
+    def archive():
+        taken.wait(5)
+        try:
+            return life.event_archive(event_id=event.pk, actor=ACTOR)
+        finally:
+            release.set()
+
+    results = run_together(hold, archive)
+    assert results[0] == "held" and isinstance(results[1], Busy)
+    assert Event.objects.get(pk=event.pk).archived_at is None
+    assert not event.log.filter(action="event.archive").exists()
+    life.event_archive(event_id=event.pk, actor=ACTOR)  # once the lock is let go
+    assert Event.objects.get(pk=event.pk).archived_at is not None
