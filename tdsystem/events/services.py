@@ -1,8 +1,9 @@
 """Event and clock services: the only code that changes an event's clock or log.
 
-Every clock change runs in a transaction that locks the clock row, first settles the
-level changes that were due (each logged at its scheduled time), then applies the action,
-bumps the version and logs who did it. Celery tasks, views and the API all come here.
+Every clock change runs in a transaction that takes the event's and the clock's locks
+(`_locked_clock`), first settles the level changes that were due (each logged at its
+scheduled time), then applies the action, bumps the version and logs who did it. Celery
+tasks, views and the API all come here.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdsystem.core.actors import SYSTEM_ACTOR, Actor
+from tdsystem.core.locking import locks_take
 from tdsystem.core.log import log_record
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import clock as clockrules
@@ -111,7 +113,16 @@ def _settle_locked(event: Event, clock: Clock, durations: list[int], now: dateti
 
 
 def _locked_clock(event_id: int) -> tuple[Event, Clock]:
-    clock = Clock.objects.select_for_update().select_related("event__structure").get(pk=event_id)
+    """The event's and its clock's named locks (`tdsystem.core.locking`), then the clock's
+    row read after them. The event's too, since a clock change writes the event's status:
+    so a clock change and a change of the event's seating or results take turns, in the
+    one order, instead of each holding a row the other waits for."""
+    locks_take(event=event_id, clock=event_id)
+    clock = (
+        Clock.objects.select_for_update(of=("self",))
+        .select_related("event__structure")
+        .get(pk=event_id)
+    )
     return clock.event, clock
 
 
