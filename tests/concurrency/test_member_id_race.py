@@ -17,6 +17,7 @@ from django.db import IntegrityError
 from tdsystem.seating import services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Player
+from tdsystem.seating.services import registration
 from tdsystem.seating.testing import ACTOR
 from tests.concurrency.threads import run_together
 from tests.fixtures import make_event
@@ -28,14 +29,14 @@ PAUSE = 0.3
 
 def slow_checks(monkeypatch) -> None:
     """Both registrations have looked for the member id before either inserts it."""
-    same_names = services.same_names
+    same_names = registration.same_names
 
     def slow(*args, **kwargs):
         result = same_names(*args, **kwargs)
         time.sleep(PAUSE)
         return result
 
-    monkeypatch.setattr(services, "same_names", slow)
+    monkeypatch.setattr(registration, "same_names", slow)
 
 
 def register(event, name: str):
@@ -50,7 +51,7 @@ def test_it_meets_the_unique_member_id_when_two_events_register_it_at_once(monke
     monday, tuesday = two_events()
     slow_checks(monkeypatch)
     # Without the answer to the race, the loser's insert is what fails.
-    monkeypatch.setattr(services, "member_id_taken", lambda **kw: None)
+    monkeypatch.setattr(registration, "member_id_taken", lambda **kw: None)
     results = run_together(register(monday, "Ann Lee"), register(tuesday, "Ann Leigh"))
     failures = [r for r in results if isinstance(r, BaseException)]
     assert len(failures) == 1

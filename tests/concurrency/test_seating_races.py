@@ -17,6 +17,7 @@ from tdsystem.events.models import Clock, Event
 from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Move
+from tdsystem.seating.services import registration
 from tdsystem.seating.testing import ACTOR, arrange, seating_problems
 from tests.concurrency.threads import run_together
 from tests.fixtures import make_event
@@ -55,7 +56,7 @@ def without_lock(monkeypatch) -> None:
         return Event.objects.get(pk=event_id)
 
     monkeypatch.setattr(balancing, "event_lock", unlocked)
-    monkeypatch.setattr(services, "event_lock", unlocked)
+    monkeypatch.setattr(registration, "event_lock", unlocked)
 
 
 def four_tables(event):
@@ -127,7 +128,9 @@ def test_it_fails_one_of_two_late_registrations_without_the_lock(monkeypatch):
     event = late_event()
     without_lock(monkeypatch)
     window = Window()
-    monkeypatch.setattr(services, "next_entry_number", window.wrap(services.next_entry_number))
+    monkeypatch.setattr(
+        registration, "next_entry_number", window.wrap(registration.next_entry_number)
+    )
     results = run_together(register(event, "Ann Late"), register(event, "Ben Late"))
     # Both read the same last entry number; the database's unique constraint refuses
     # the second entry, so without the lock one registration fails.
@@ -138,7 +141,9 @@ def test_it_fails_one_of_two_late_registrations_without_the_lock(monkeypatch):
 def test_it_seats_two_late_registrations_at_once(monkeypatch):
     event = late_event()
     window = Window()
-    monkeypatch.setattr(services, "next_entry_number", window.wrap(services.next_entry_number))
+    monkeypatch.setattr(
+        registration, "next_entry_number", window.wrap(registration.next_entry_number)
+    )
     results = run_together(register(event, "Ann Late"), register(event, "Ben Late"))
     assert not any(isinstance(result, BaseException) for result in results), results
     assert not window.overlapped()

@@ -15,6 +15,7 @@ from django.db import IntegrityError
 from tdsystem.seating import services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import EventTable, VenueTable
+from tdsystem.seating.services import tables
 from tdsystem.seating.testing import ACTOR
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event
@@ -26,14 +27,14 @@ PAUSE = 0.3
 
 def slow_log(monkeypatch) -> None:
     """Hold each setup open after its writes, before its commit, so the two overlap."""
-    log = services.log_record
+    log = tables.log_record
 
     def slow(**kwargs):
         result = log(**kwargs)
         time.sleep(PAUSE)
         return result
 
-    monkeypatch.setattr(services, "log_record", slow)
+    monkeypatch.setattr(tables, "log_record", slow)
 
 
 def without_venue_lock(monkeypatch) -> None:
@@ -43,7 +44,7 @@ def without_venue_lock(monkeypatch) -> None:
             for n in numbers
         }
 
-    monkeypatch.setattr(services, "venue_tables_lock", unlocked)
+    monkeypatch.setattr(tables, "venue_tables_lock", unlocked)
 
 
 def two_setups(numbers_a: list[int], numbers_b: list[int]):

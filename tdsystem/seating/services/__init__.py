@@ -1,0 +1,72 @@
+"""Seating services: the event's tables, entries and buys, the seat draw, hands, move slips.
+
+Seating decisions are the engine's (tdsystem.engine.seating); these functions turn rows
+into engine values, call it, and write the result back inside one transaction that
+locks the event's row first (see seatmap.py for the lock order). Balancing, breaking
+and redraws after eliminations live in balancing.py.
+
+One module per concept: tables.py (venue tables, the event's tables, release, break
+order), registration.py (entries, duplicate names, lists, re-entries, buys), draw.py
+(the seat draw), hands.py (hand finished, buttons) and moves.py (move slips). Callers
+use the names below from this package; a test that replaces a name a service looks up
+replaces it in the module that holds the service.
+"""
+
+from __future__ import annotations
+
+from ..errors import SeatingError
+from .draw import seats_draw
+from .hands import hand_count_checked, table_hand_finish
+from .moves import move_acknowledge
+from .registration import (
+    DuplicateName,
+    Enrolment,
+    describe_entry,
+    entry_purchase,
+    entry_reenter,
+    import_duplicates,
+    member_id_taken,
+    player_register,
+    players_import,
+    registration_closed_reason,
+    same_names,
+)
+from .tables import (
+    MAX_TABLE_SEATS,
+    MIN_TABLE_SEATS,
+    tables_free,
+    tables_free_label,
+    tables_release,
+    tables_reorder,
+    tables_setup,
+    tables_taken,
+    venue_tables_lock,
+)
+
+__all__ = [
+    "MAX_TABLE_SEATS",
+    "MIN_TABLE_SEATS",
+    "DuplicateName",
+    "Enrolment",
+    "SeatingError",
+    "describe_entry",
+    "entry_purchase",
+    "entry_reenter",
+    "hand_count_checked",
+    "import_duplicates",
+    "member_id_taken",
+    "move_acknowledge",
+    "player_register",
+    "players_import",
+    "registration_closed_reason",
+    "same_names",
+    "seats_draw",
+    "table_hand_finish",
+    "tables_free",
+    "tables_free_label",
+    "tables_release",
+    "tables_reorder",
+    "tables_setup",
+    "tables_taken",
+    "venue_tables_lock",
+]

@@ -1,0 +1,69 @@
+"""The seat draw at the start of an event (TDA 7)."""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
+from tdsystem.engine import seating as rules
+from tdsystem.events.models import Event
+
+from ..errors import SeatingError
+from ..models import Entry, EventTable
+from ..seatmap import (
+    SeatMap,
+    engine_call,
+    event_lock,
+    new_seed,
+    seats_write,
+    update_rows,
+)
+
+
+def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
+    """Random draw of every active entry (TDA 7), even counts, a drawn button per table.
+
+    The seed is logged: the same seed with the same entries and tables gives the same
+    draw, so a draw can be reproduced in a dispute. Returns how many were seated.
+    """
+    seed = new_seed(seed)
+    rng = random.Random(seed)
+    with transaction.atomic():
+        event = event_lock(event.pk)
+        list(EventTable.objects.select_for_update().filter(event=event, in_play=True).values("pk"))
+        seatmap = SeatMap.read(event)
+        if seatmap.drawn:
+            raise SeatingError("the seats are drawn already: use a redraw to draw again")
+        if not seatmap.tables:
+            raise SeatingError("put tables into play before the draw")
+        entries = list(
+            Entry.objects.select_for_update()
+            .filter(event=event, status=Entry.Status.ACTIVE)
+            .order_by("number")
+            .values_list("pk", flat=True)
+        )
+        if not entries:
+            raise SeatingError("nobody to seat: register players first")
+        draw = engine_call(rules.initial_draw, seatmap.engine_tables(), entries, rng)
+        seats_write([(p.entry, seatmap.by_number[p.table].pk, p.seat) for p in draw.placements])
+        update_rows(
+            EventTable,
+            ["button", "small_blind", "big_blind", "sitting_out"],
+            [
+                (seatmap.by_number[t.number].pk, t.button, t.small_blind, t.big_blind, [])
+                for t in draw.tables
+                if t.started
+            ],
+        )
+        opened = sorted({p.table for p in draw.placements})
+        log_record(
+            event=event,
+            actor=actor,
+            action="seats.draw",
+            summary=f"Seat draw: {len(entries)} players at {len(opened)} tables (seed {seed})",
+            data={"seed": seed, "entries": len(entries), "tables": opened},
+        )
+    return len(entries)

@@ -1,0 +1,118 @@
+"""Hands at a table: "hand finished" moves the button and blinds (D11)."""
+
+from __future__ import annotations
+
+import random
+
+from django.db import transaction
+from django.utils.translation import gettext
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
+from tdsystem.engine import seating as rules
+
+from ..errors import SeatingError
+from ..models import Entry, EventTable
+from ..seatmap import (
+    engine_call,
+    engine_table,
+    event_lock,
+    new_seed,
+)
+
+
+def hand_count_checked(value: object) -> int:
+    """The table's hand count a caller sends with "hand finished": a whole number, 0 or more."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise SeatingError(
+            gettext("hand: the hand count the page showed, a whole number, 0 or more"),
+            field="hand",
+        )
+    return value
+
+
+def table_hand_finish(
+    *,
+    event_id: int,
+    table_number: int,
+    actor: Actor,
+    expected_hand: int | None,
+    rng_seed: int | None = None,
+) -> EventTable:
+    """The hand at a table is over: move the button and blinds by the event's rule (D11).
+
+    `expected_hand` is the table's hand count the caller saw, and it must be sent (None is
+    a bad request): a retried request or a second tap on the same hand is refused, as is a
+    page that is out of date, and nothing changes.
+    """
+    expected_hand = hand_count_checked(expected_hand)
+    seed = new_seed(rng_seed)
+    with transaction.atomic():
+        event = event_lock(event_id)
+        row = (
+            EventTable.objects.select_for_update()
+            .filter(event=event, number=table_number, in_play=True)
+            .first()
+        )
+        if row is None:
+            raise SeatingError(f"table {table_number} is not in play", field="table")
+        if expected_hand < row.hand_number:
+            raise SeatingError(
+                gettext("table %(table)s: hand %(hand)s was already finished")
+                % {"table": table_number, "hand": expected_hand + 1}
+            )
+        if expected_hand > row.hand_number:
+            raise SeatingError(
+                gettext(
+                    "table %(table)s has finished %(count)s hands, not %(seen)s: reload the page"
+                )
+                % {"table": table_number, "count": row.hand_number, "seen": expected_hand}
+            )
+        occupants = Entry.objects.filter(table=row, status=Entry.Status.ACTIVE).values_list(
+            "seat", "pk"
+        )
+        table = engine_table(row, occupants)
+        if table.count < 2:
+            raise SeatingError(f"table {table_number} has {table.count} player: no hand to deal")
+        sitting_out = []
+        if table.started:
+            new = engine_call(rules.next_hand, table, event.button_rule)
+            # Asked of the table before the move: who the coming hand's button passes by.
+            sitting_out = [
+                seat
+                for seat in table.occupied_seats
+                if not rules.is_dealt_in(table, seat, event.button_rule)
+            ]
+        else:
+            new = engine_call(rules.start_hands, table, random.Random(seed))
+        row.button, row.small_blind, row.big_blind = new.button, new.small_blind, new.big_blind
+        row.hand_number += 1
+        row.sitting_out = sitting_out
+        row.save(update_fields=["button", "small_blind", "big_blind", "hand_number", "sitting_out"])
+        notes = []
+        if new.entry_at(new.button) is None:
+            notes.append("dead button")
+        if new.entry_at(new.small_blind) is None:
+            notes.append("dead small blind")
+        if new.button == new.small_blind:
+            notes.append("heads-up")
+        if sitting_out:
+            notes.append(f"seat {', '.join(map(str, sitting_out))} waits for the button")
+        log_record(
+            event=event,
+            actor=actor,
+            action="table.hand",
+            summary=(
+                f"Table {table_number}, hand {row.hand_number + 1}: button seat {new.button}, "
+                f"blinds seats {new.small_blind} and {new.big_blind}"
+                + (f" ({', '.join(notes)})" if notes else "")
+            ),
+            data={
+                "table": table_number,
+                "hand": row.hand_number,
+                "positions": [new.button, new.small_blind, new.big_blind],
+                "sitting_out": sitting_out,
+                "seed": None if table.started else seed,
+            },
+        )
+    return row

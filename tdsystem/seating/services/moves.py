@@ -1,0 +1,36 @@
+"""Move slips: the floor confirms a player has moved."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
+
+from ..errors import SeatingError
+from ..models import Move
+
+
+def move_acknowledge(*, event_id: int, move_id: int, actor: Actor) -> Move:
+    """The floor confirms a move slip was carried out. A second confirmation is a no-op."""
+    now = timezone.now()
+    with transaction.atomic():
+        updated = Move.objects.filter(
+            pk=move_id, event_id=event_id, acknowledged_at__isnull=True
+        ).update(acknowledged_at=now, acknowledged_by=actor.user)
+        move = Move.objects.select_related("entry__player", "event").filter(
+            pk=move_id, event_id=event_id
+        )
+        move = move.first()
+        if move is None:
+            raise SeatingError(f"no move slip {move_id} in this event", field="move")
+        if updated:
+            log_record(
+                event=move.event,
+                actor=actor,
+                action="move.ack",
+                summary=f"Move done: {move}",
+                data={"move": move.pk},
+            )
+    return move

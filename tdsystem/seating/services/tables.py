@@ -1,0 +1,186 @@
+"""The event's tables: venue tables put into play, released, and the break order."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
+from tdsystem.events.models import Event
+
+from ..errors import SeatingError
+from ..models import Entry, EventTable, VenueTable
+from ..seatmap import (
+    event_lock,
+)
+
+MIN_TABLE_SEATS, MAX_TABLE_SEATS = 6, 10
+
+
+def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) -> list[EventTable]:
+    """Put venue tables into play for the event; the break order becomes highest first."""
+    if not MIN_TABLE_SEATS <= seats <= MAX_TABLE_SEATS:
+        raise SeatingError(
+            f"a table has {MIN_TABLE_SEATS} to {MAX_TABLE_SEATS} seats", field="seats"
+        )
+    if not numbers or any(number < 1 for number in numbers):
+        raise SeatingError("give table numbers from 1 up", field="numbers")
+    with transaction.atomic():
+        event = event_lock(event.pk)
+        seated = set(
+            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
+            .values_list("table__number", flat=True)
+            .distinct()
+        )
+        venues = venue_tables_lock(numbers=sorted(set(numbers)), seats=seats)
+        created = []
+        for number, venue in venues.items():
+            busy = EventTable.objects.filter(venue_table=venue, in_play=True).exclude(event=event)
+            holder = busy.select_related("event").first()
+            if holder is not None:
+                raise SeatingError(_table_taken(number, holder.event), field="numbers")
+            old = EventTable.objects.filter(event=event, number=number).first()
+            if old and number in seated and old.seats != seats:
+                raise SeatingError(f"players sit at table {number}: its seats cannot change")
+            table, _ = EventTable.objects.update_or_create(
+                event=event,
+                number=number,
+                defaults={"venue_table": venue, "seats": seats, "in_play": True, "broken_at": None},
+            )
+            created.append(table)
+        _rank_tables(event, [])
+        log_record(
+            event=event,
+            actor=actor,
+            action="tables.setup",
+            summary=f"Tables in play: {_numbers(numbers)} ({seats} seats)",
+            data={"numbers": sorted(set(numbers)), "seats": seats},
+        )
+    return created
+
+
+def venue_tables_lock(*, numbers: list[int], seats: int) -> dict[int, VenueTable]:
+    """The venue's tables of these numbers (new ones created), locked in number order.
+
+    The event's own lock does not stop another event taking the same table: two staff
+    setting up one table for two events take turns here, so the second sees the first's
+    table in play and is told who holds it, rather than meeting the database constraint.
+    """
+    for number in numbers:
+        VenueTable.objects.get_or_create(number=number, defaults={"seats": seats})
+    locked = VenueTable.objects.filter(number__in=numbers).order_by("number").select_for_update()
+    return {venue.number: venue for venue in locked}
+
+
+def _table_taken(number: int, holder: Event) -> str:
+    free = tables_free_label()
+    return gettext(
+        "table %(number)s is in use by %(event)s (%(status)s); free numbers: %(free)s"
+    ) % {
+        "number": number,
+        "event": holder.name,
+        "status": holder.get_status_display().lower(),
+        "free": free,
+    }
+
+
+def tables_taken(*, exclude_event_id: int | None = None) -> dict[int, Event]:
+    """The venue's table numbers some event has in play, with that event."""
+    rows = EventTable.objects.filter(in_play=True).select_related("event")
+    if exclude_event_id is not None:
+        rows = rows.exclude(event_id=exclude_event_id)
+    return {row.number: row.event for row in rows}
+
+
+def tables_free(*, count: int, exclude_event_id: int | None = None) -> list[int]:
+    """The `count` lowest table numbers from 1 that no (other) event has in play."""
+    taken = tables_taken(exclude_event_id=exclude_event_id)
+    free, number = [], 1
+    while len(free) < count:
+        if number not in taken:
+            free.append(number)
+        number += 1
+    return free
+
+
+def tables_free_label(*, exclude_event_id: int | None = None) -> str:
+    """The free numbers as ranges, e.g. "4–12, 16 and up" (the venue's tables, then on)."""
+    taken = tables_taken(exclude_event_id=exclude_event_id)
+    known = set(VenueTable.objects.values_list("number", flat=True)) | set(taken)
+    top = max(known, default=0)
+    free = [n for n in range(1, top + 1) if n not in taken]
+    ranges: list[list[int]] = []
+    for n in free:
+        if ranges and ranges[-1][1] == n - 1:
+            ranges[-1][1] = n
+        else:
+            ranges.append([n, n])
+    # The last range reaches past the venue's tables: any new number is free too.
+    start = ranges.pop()[0] if ranges and ranges[-1][1] == top else top + 1
+    parts = [f"{a}" if a == b else f"{a}–{b}" for a, b in ranges]
+    parts.append(gettext("%(number)s and up") % {"number": start})
+    return ", ".join(parts)
+
+
+def _numbers(numbers) -> str:
+    return ", ".join(str(n) for n in sorted(set(numbers)))
+
+
+def _rank_tables(event: Event, first: list[int]) -> list[int]:
+    """Rank the tables in play: `first` in that order, then highest number first."""
+    tables = list(EventTable.objects.filter(event=event, in_play=True))
+    position = {number: index for index, number in enumerate(dict.fromkeys(first))}
+    tables.sort(key=lambda t: (position.get(t.number, len(position)), -t.number))
+    for rank, table in enumerate(tables):
+        table.break_rank = rank
+    EventTable.objects.bulk_update(tables, ["break_rank"])
+    return [table.number for table in tables]
+
+
+def tables_reorder(*, event_id: int, numbers: list[int], actor: Actor) -> list[int]:
+    """Set the break order: `numbers` break first, in that order; the rest highest first."""
+    with transaction.atomic():
+        event = event_lock(event_id)
+        in_play = set(
+            EventTable.objects.filter(event=event, in_play=True).values_list("number", flat=True)
+        )
+        unknown = [n for n in numbers if n not in in_play]
+        if unknown:
+            raise SeatingError(f"not in play: table {_numbers(unknown)}", field="numbers")
+        order = _rank_tables(event, numbers)
+        log_record(
+            event=event,
+            actor=actor,
+            action="tables.order",
+            summary=f"Break order: {', '.join(str(n) for n in order)}",
+            data={"order": order},
+        )
+    return order
+
+
+def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
+    """Take empty tables out of the event (they go back to the venue)."""
+    with transaction.atomic():
+        event = event_lock(event_id)
+        tables = list(
+            EventTable.objects.select_for_update().filter(
+                event=event, number__in=numbers, in_play=True
+            )
+        )
+        if len(tables) != len(set(numbers)):
+            raise SeatingError("only tables in play can be released", field="numbers")
+        occupied = Entry.objects.filter(table__in=tables, status=Entry.Status.ACTIVE)
+        if occupied.exists():
+            raise SeatingError("players sit at that table: break or balance it first")
+        EventTable.objects.filter(pk__in=[t.pk for t in tables]).update(
+            in_play=False, button=None, small_blind=None, big_blind=None
+        )
+        _rank_tables(event, [])
+        log_record(
+            event=event,
+            actor=actor,
+            action="tables.release",
+            summary=f"Tables released: {_numbers(numbers)}",
+            data={"numbers": sorted(set(numbers))},
+        )
