@@ -10,3 +10,13 @@ document.addEventListener("click", function (e) {
     e.preventDefault();
   }
 });
+
+// "Busy, try again" (core.middleware.BusyMiddleware) answers 409 with a flash retargeted
+// to the top of the page: htmx swaps no 4xx by itself, so let this one in.
+document.addEventListener("htmx:beforeSwap", function (e) {
+  var xhr = e.detail.xhr;
+  if (xhr.status === 409 && xhr.getResponseHeader("X-Busy")) {
+    e.detail.shouldSwap = true;
+    e.detail.isError = false;
+  }
+});

@@ -12,7 +12,10 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+
+from .locking import BUSY_MESSAGE, Busy, lock_timed_out
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +62,57 @@ class DatabaseUnavailableMiddleware:
         else:
             response = HttpResponse(render_to_string("503_database.html"), status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        response["Cache-Control"] = "no-store"
+        return response
+
+
+# A change that met another of the same event holding its lock waits at most the lock
+# timeout: asking again a second or two later finds it done.
+BUSY_RETRY_AFTER_SECONDS = 2
+
+
+class BusyMiddleware:
+    """A change that waited past the lock timeout (core.locking.Busy, or the database's own
+    lock timeout later in the change) answers "busy, try again"; its transaction rolled
+    back, so nothing changed. A JSON 503 with Retry-After under /api/; for HTMX a 409 with
+    the message as a flash at the top of the page (static/js/page-actions.js lets it swap,
+    whatever the request's target: nothing of the page is replaced); else a 409 page.
+
+    Listed after HtmxMiddleware, so its process_exception runs first and request.htmx is
+    set. The API's own handlers hand Busy on to Django (tdsystem/api/errors.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
+        if not lock_timed_out(exc):
+            return None
+        message = exc.message if isinstance(exc, Busy) else str(BUSY_MESSAGE)
+        logger.info("busy on %s %s: %s", request.method, request.path, exc.__cause__ or exc)
+        if wants_json(request):
+            response: HttpResponse = JsonResponse({"error": message}, status=503)
+            response["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
+        elif getattr(request, "htmx", False):
+            response = HttpResponse(
+                render_to_string("409_busy.html#flash", {"message": message}, request=request),
+                status=409,
+            )
+            response["HX-Retarget"] = "main"
+            response["HX-Reswap"] = "afterbegin"
+            response["X-Busy"] = "1"
+        else:
+            back = request.headers.get("Referer", "")
+            if not url_has_allowed_host_and_scheme(
+                back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+            ):
+                back = ""
+            context = {"message": message, "back": back}
+            response = HttpResponse(
+                render_to_string("409_busy.html", context, request=request), status=409
+            )
         response["Cache-Control"] = "no-store"
         return response
 
