@@ -123,6 +123,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "ninja",  # its Swagger UI's static files, served from here (no CDN)
     "tdsystem.core",
     "tdsystem.structures",
     "tdsystem.events",

@@ -2,10 +2,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from tdsystem.core import api_docs
+from tdsystem.api.main import api
 from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
-from tdsystem.events import api as events_api
 from tdsystem.events import views as events_views
 from tdsystem.venue import views_screens
 
@@ -27,11 +26,7 @@ urlpatterns = [
     path("seats/", views_screens.current, {"page": "seats"}, name="screen_seats"),
     path("seats/draw/", views_screens.current, {"page": "draw"}, name="screen_draw"),
     path("seats/poster/", views_screens.poster, name="screen_poster"),
-    path("api/openapi.json", api_docs.openapi_json, name="api_openapi"),
-    path("api/docs", api_docs.api_docs, name="api_docs"),
-    path("api/events", events_api.events, name="api_events"),
-    path("api/current-event", events_api.current_event, name="api_current_event"),
-    path("api/events/<int:event_id>/clock", events_api.clock, name="api_clock"),
+    path("api/", api.urls),
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),
     path("", include("tdsystem.results.urls")),

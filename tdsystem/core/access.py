@@ -104,13 +104,14 @@ def user_from_bearer(request: HttpRequest):
 REFUSAL_LOG_QUIET = timedelta(minutes=1)
 
 
-def refusal_record(request: HttpRequest, right: str) -> None:
+def refusal_record(request: HttpRequest, right: str, user=None) -> None:
     """Write a refused staff action to the audit log: who, which right, the path.
 
-    The same person refused the same path again within a minute (a retry, a page's poll)
-    is not written again, so the log stays readable.
+    `user` is who asked when it is not the session's (an API token's user). The same
+    person refused the same path again within a minute (a retry, a page's poll) is not
+    written again, so the log stays readable.
     """
-    actor = Actor.of(request.user)
+    actor = Actor.of(user or request.user)
     path = request.path[:200]
     summary = _("%(user)s was refused %(method)s %(path)s (needs the right %(right)s)") % {
         "user": actor.label,
@@ -151,32 +152,6 @@ def staff_required(right: str) -> Callable:
             return view(request, *args, **kwargs)
 
         wrapped.staff_right = right  # type: ignore[attr-defined]
-        return wrapped
-
-    return decorator
-
-
-def api_staff_required(right: str) -> Callable:
-    """API decorator for writes: a bearer token only (so no CSRF hole); 401/403 otherwise.
-
-    The view is exempt from CSRF because a cookie never authenticates it.
-    """
-
-    def decorator(view: Callable) -> Callable:
-        @wraps(view)
-        def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            user = user_from_bearer(request)
-            if user is None:
-                return JsonResponse({"error": "authentication required"}, status=401)
-            if not has_right(user, right):
-                if untied_device(user):
-                    return JsonResponse({"error": refusal_text(user)}, status=403)
-                return JsonResponse({"error": "you do not have the right to do this"}, status=403)
-            request.api_user = user
-            return view(request, *args, **kwargs)
-
-        wrapped.staff_right = right  # type: ignore[attr-defined]
-        wrapped.csrf_exempt = True  # type: ignore[attr-defined]
         return wrapped
 
     return decorator

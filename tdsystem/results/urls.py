@@ -1,11 +1,10 @@
 from django.urls import path
 
-from . import api, views
+from . import views
 
 app_name = "results"
 
 CONSOLE = "console/events/<int:event_id>/results/"
-API = "api/events/<int:event_id>/"
 
 urlpatterns = [
     # Public
@@ -20,8 +19,4 @@ urlpatterns = [
     path(CONSOLE + "hand-for-hand", views.hand_for_hand, name="hand_for_hand"),
     path(CONSOLE + "tables/<int:number>/hand", views.hand_finished, name="hand_finished"),
     path(CONSOLE + "payouts", views.payouts, name="payouts"),
-    # JSON: public read, staff writes
-    path(API + "results", api.results, name="api_results"),
-    path(API + "bustouts", api.record, name="api_bustout"),
-    path(API + "bustouts/<int:bustout_id>/undo", api.undo, name="api_undo"),
 ]

@@ -1,12 +1,11 @@
 from django.urls import path
 
-from . import api, views, views_device, views_staff
+from . import views, views_device, views_staff
 
 app_name = "seating"
 
 CONSOLE = "console/events/<int:event_id>/"
 SEATING = CONSOLE + "seating/"
-API = "api/events/<int:event_id>/"
 
 urlpatterns = [
     # Public: players and venue screens
@@ -35,12 +34,4 @@ urlpatterns = [
     path(CONSOLE + "moves/<int:move_id>/ack", views_staff.move_ack, name="move_ack"),
     path(CONSOLE + "tables/<int:number>/", views_staff.table_page, name="table"),
     path(CONSOLE + "tables/<int:number>/hand", views_staff.table_hand, name="table_hand"),
-    # JSON: public reads, staff writes
-    path(API + "seats", views.api_seats, name="api_seats"),
-    path(API + "moves", views.api_moves, name="api_moves"),
-    path(API + "entries", api.register, name="api_register"),
-    path(API + "draw", api.draw, name="api_draw"),
-    path(API + "tables/<int:number>/hand", api.hand, name="api_hand"),
-    path(API + "entries/<int:number>/eliminate", api.eliminate, name="api_eliminate"),
-    path(API + "moves/<int:move_id>/ack", api.acknowledge, name="api_ack"),
 ]

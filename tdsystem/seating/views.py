@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import qrcode
 import qrcode.image.svg
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from tdsystem.core.network import is_loopback_url, public_url
@@ -79,19 +78,3 @@ def draw_screen(request: HttpRequest, event_id: int) -> HttpResponse:
         "lookup_url": lookup.removeprefix("http://"),  # shorter to read off a TV and type
     }
     return render(request, "seating/draw_screen.html", context)
-
-
-@never_cache
-@require_GET
-def api_seats(request: HttpRequest, event_id: int) -> JsonResponse:
-    if not Event.objects.filter(pk=event_id).exists():
-        return JsonResponse({"error": f"no event {event_id}"}, status=404)
-    return JsonResponse(selectors.seat_list(event_id), safe=False)
-
-
-@never_cache
-@require_GET
-def api_moves(request: HttpRequest, event_id: int) -> JsonResponse:
-    if not Event.objects.filter(pk=event_id).exists():
-        return JsonResponse({"error": f"no event {event_id}"}, status=404)
-    return JsonResponse(selectors.recent_moves(event_id), safe=False)

@@ -1,7 +1,7 @@
 """Walk every URL pattern: a staff page or write endpoint is never left open.
 
 Every view is either on the public list below or carries a staff right (set by
-`staff_required` / `api_staff_required`); an anonymous request and a request from a role
+`staff_required`, or the API's `StaffToken` auth); an anonymous request and a request from a role
 without that right are refused and change nothing.
 """
 
@@ -23,24 +23,25 @@ PUBLIC = {
     "logout",
     "clock_screen",
     "schedule",
-    "api_events",
-    "api_clock",
+    "api:events",
+    "api:clock",
     "seating:lookup",
-    "seating:api_seats",
+    "api:seats",
     "seating:poster",
     "seating:draw_screen",
-    "seating:api_moves",
+    "api:moves",
     "results:page",
     "results:csv",
-    "results:api_results",
-    "api_openapi",
-    "api_docs",
+    "api:results",
+    "api:openapi-json",
+    "api:openapi-view",
+    "api:api-root",
     "screen_clock",
     "screen_schedule",
     "screen_seats",
     "screen_draw",
     "screen_poster",
-    "api_current_event",
+    "api:current_event",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
@@ -62,6 +63,16 @@ def concrete(route: str, pk: int) -> str:
 
 
 def rights(callback) -> str | None:
+    from ninja.operation import PathView
+
+    for cell in getattr(callback, "__closure__", None) or ():  # a django-ninja route
+        if isinstance(cell.cell_contents, PathView):
+            found = [
+                getattr(a, "right", None)
+                for op in cell.cell_contents.operations
+                for a in op.auth_callbacks or ()
+            ]
+            return next((r for r in found if r), None)
     while callback is not None:
         if hasattr(callback, "staff_right"):
             return callback.staff_right

@@ -34,7 +34,7 @@ def post(client, path, token, body):
 
 
 def record_url(event):
-    return reverse("results:api_bustout", args=[event.pk])
+    return reverse("api:bustout", args=[event.pk])
 
 
 def test_it_records_a_bust_out_and_answers_the_place_and_the_moves(client, floor_token, room):
@@ -116,7 +116,7 @@ def test_it_undoes_a_bust_out_and_refuses_a_clashing_undo_with_409(client, floor
     event, people = room
     first = post(client, record_url(event), floor_token, {"entries": [people["T2S4"].number]})
     bustout = first.json()["bustout"]
-    undo_url = reverse("results:api_undo", args=[event.pk, bustout])
+    undo_url = reverse("api:undo", args=[event.pk, bustout])
     answer = post(client, undo_url, floor_token, {})
     assert answer.status_code == 200
     assert answer.json()["entries"] == [
@@ -125,7 +125,7 @@ def test_it_undoes_a_bust_out_and_refuses_a_clashing_undo_with_409(client, floor
     assert answer.json()["moves_withdrawn"] == 1 and not Move.objects.exists()
     answer = post(client, undo_url, floor_token, {})
     assert answer.status_code == 409 and "undone already" in answer.json()["error"]
-    missing = reverse("results:api_undo", args=[event.pk, 9999])
+    missing = reverse("api:undo", args=[event.pk, 9999])
     answer = post(client, missing, floor_token, {})
     assert answer.status_code == 400 and answer.json()["field"] == "bustout"
 
@@ -143,15 +143,15 @@ def test_writes_need_a_staff_token_with_the_bustout_right(client, table_device, 
 
 
 def test_an_unknown_event_is_a_404(client, floor_token, db):
-    answer = post(client, reverse("results:api_bustout", args=[999]), floor_token, {})
-    assert answer.status_code == 404
+    answer = post(client, reverse("api:bustout", args=[999]), floor_token, {"entries": [1]})
+    assert answer.status_code == 404 and answer.json() == {"error": "no event 999"}
 
 
 def test_results_are_public_json(client, room):
     event, people = room
     services.payout_plan_update(event_id=event.pk, table="top-2", unit=Decimal(1), actor=ACTOR)
     services.bustout_record(event_id=event.pk, entry_ids=[people["T1S1"].pk], actor=ACTOR)
-    body = client.get(reverse("results:api_results", args=[event.pk])).json()
+    body = client.get(reverse("api:results", args=[event.pk])).json()
     assert body["entries"] == 17 and body["players_left"] == 16
     assert body["prize_pool"] == "1700.00" and body["payouts"] == ["1105.00", "595.00"]
     assert body["results"] == [
@@ -164,4 +164,4 @@ def test_results_are_public_json(client, room):
             "prize": "0.00",
         }
     ]
-    assert client.get(reverse("results:api_results", args=[999])).status_code == 404
+    assert client.get(reverse("api:results", args=[999])).status_code == 404

@@ -77,7 +77,10 @@ def test_it_names_the_field_of_bad_input_and_changes_nothing(client, event, floo
     response = post(client, url, floor_token, {"name": "  "})
     assert response.status_code == 400 and response.json()["field"] == "name"
     response = post(client, url, floor_token, {"name": "Sam", "member_id": 7})
-    assert response.json() == {"error": "member_id must be a string", "field": "member_id"}
+    assert response.json() == {
+        "error": "member_id: a string of at most 40 characters that finds the player again",
+        "field": "member_id",
+    }
     response = post(client, url, floor_token, "{not json")
     assert response.status_code == 400 and "JSON" in response.json()["error"]
     response = post(client, f"/api/events/{event.pk}/draw", floor_token, {"seed": "abc"})
@@ -114,25 +117,23 @@ def test_it_finishes_a_hand_once(client, event, floor_token):
     assert missing.status_code == 400 and missing.json()["field"] == "table"
 
 
-def test_it_eliminates_and_returns_the_move_slips(client, event, floor_token):
+def test_a_single_bust_out_answers_the_place_and_the_move_slips(client, event, floor_token):
     people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
-    number = people["T2S4"].number
-    url = f"/api/events/{event.pk}/entries/{number}/eliminate"
-    body = post(client, url, floor_token).json()
-    assert (body["status"], body["place"], body["table"], body["rebalance"]) == (
-        "busted",
-        17,
-        None,
-        "balance",
-    )
+    url = f"/api/events/{event.pk}/bustouts"
+    one = {"entries": [people["T2S4"].number]}
+    body = post(client, url, floor_token, one).json()
+    ((finish,), rebalance) = body["finishes"], body["rebalance"]
+    assert (finish["place"], finish["player"], rebalance) == (17, "T2S4", "balance")
     (move,) = body["moves"]
     assert (move["player"], move["from_table"], move["from_seat"]) == ("T1S8", 1, 8)
     assert (move["to_table"], move["to_seat"], move["reason"]) == (2, 4, "balance")
-    again = post(client, url, floor_token)
+    again = post(client, url, floor_token, one)
     assert again.status_code == 409 and "already out" in again.json()["error"]
     assert Move.objects.count() == 1
-    missing = post(client, f"/api/events/{event.pk}/entries/999/eliminate", floor_token)
-    assert missing.status_code == 404
+    missing = post(client, url, floor_token, {"entries": [999]})
+    assert missing.status_code == 400 and missing.json()["field"] == "entries"
+    gone = f"/api/events/{event.pk}/entries/{people['T1S1'].number}/eliminate"
+    assert post(client, gone, floor_token).status_code == 404  # folded into bustouts
 
 
 def test_it_acknowledges_a_move(client, event, floor_token):

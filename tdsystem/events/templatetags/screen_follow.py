@@ -25,7 +25,7 @@ def screen_follow(event, stable: str) -> str:
         'data-seconds="{}" defer></script>',
         static("js/screen-follow.js"),
         event.pk,
-        reverse("api_current_event"),
+        reverse("api:current_event"),
         reverse(stable),
         getattr(settings, "SCREEN_FOLLOW_SECONDS", FOLLOW_SECONDS),
     )

@@ -1,0 +1,1 @@
+"""The JSON API (django-ninja): public reads for screens, token-authorised staff writes."""

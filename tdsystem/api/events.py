@@ -1,0 +1,89 @@
+"""Events and their clock: the list, the room's current event, the clock and its actions."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from ninja import Router
+
+from tdsystem.core.access import has_right
+from tdsystem.core.actors import Actor
+from tdsystem.events import selectors, services
+from tdsystem.events.models import Event
+from tdsystem.events.selectors_life import screen_current_event
+
+from .auth import StaffToken, refuse
+from .common import READ_ERRORS, WRITE_ERRORS, event_exists
+from .errors import NotFound
+from .schemas import Clock, ClockActionIn, EventSummary
+
+router = Router(tags=["Events and clock"], exclude_unset=True)
+FLOOR_CLOCK_ACTIONS = ("pause", "resume")
+
+
+@router.get(
+    "/events",
+    response=list[EventSummary],
+    url_name="events",
+    summary="List the events",
+    description="Running events first, then paused, planned, finished; newest first within; "
+    "archived events last.",
+)
+def events(request: HttpRequest):
+    return selectors.events_listing()
+
+
+@router.get(
+    "/current-event",
+    response={200: EventSummary, **READ_ERRORS},
+    url_name="current_event",
+    summary="Read the current event",
+    description="The event the room's stable addresses (`/clock/`, `/seats/`, `/seats/draw/`, "
+    "`/schedule/`) lead to: the running or paused one (the newest), else the planned one "
+    "with the nearest scheduled start, else the last finished one; never an archived one. "
+    "404 when there is none. The answer may be a few seconds old.",
+)
+def current_event(request: HttpRequest):
+    found = screen_current_event()
+    if found is None:
+        raise NotFound(_("no current event"))
+    return found
+
+
+@router.get(
+    "/events/{int:event_id}/clock",
+    response={200: Clock, **READ_ERRORS},
+    url_name="clock",
+    summary="Read the clock",
+    description="The level, blinds, time left (computed from stored times at `server_time`), "
+    "the next level and break, the field's figures and recent move slips.",
+)
+def clock(request: HttpRequest, event_id: int):
+    try:
+        return selectors.event_clock_payload(event_id, timezone.now())
+    except Event.DoesNotExist:
+        raise NotFound(_("no event %(id)s") % {"id": event_id}) from None
+
+
+@router.post(
+    "/events/{int:event_id}/clock",
+    auth=StaffToken("clock.pause"),
+    response={200: Clock, **WRITE_ERRORS},
+    url_name="clock",  # one route with the read: GET is public, POST needs the token
+    summary="Change the clock",
+    description="A floor person may pause and resume (right `clock.pause`); the other "
+    "actions need a director (right `clock`). 409 when the clock cannot do it now (e.g. "
+    "`previous` on the first level).",
+)
+def clock_action(request: HttpRequest, event_id: int, payload: ClockActionIn):
+    event_exists(event_id)
+    if payload.action not in FLOOR_CLOCK_ACTIONS and not has_right(request.auth, "clock"):
+        raise refuse(request, request.auth, "clock")
+    services.clock_action(
+        event_id=event_id,
+        action=payload.action,
+        seconds=payload.seconds,
+        actor=Actor.of(request.auth),
+    )
+    return selectors.event_clock_payload(event_id, timezone.now())

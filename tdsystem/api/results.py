@@ -1,0 +1,131 @@
+"""Bust-outs and results: report and undo bust-outs; the public standings with prizes."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Router, Status
+
+from tdsystem.core.actors import Actor
+from tdsystem.results import selectors, services
+from tdsystem.results.errors import ResultsError
+from tdsystem.results.models import Finish as FinishRow
+from tdsystem.seating.models import Entry
+from tdsystem.seating.selectors import move_json
+
+from .auth import StaffToken
+from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
+from .schemas import BustOutIn, BustOutRecorded, BustOutUndone, Results
+
+router = Router(tags=["Bust-outs and results"], exclude_unset=True)
+EVENT = "/events/{int:event_id}"
+bustout = StaffToken("bustout")
+
+
+def finish_json(finish: FinishRow) -> dict:
+    return {
+        "entry": finish.entry.number,
+        "player": finish.entry.player.name,
+        "place": finish.place,
+        "place_to": finish.place_to,
+        "place_label": finish.place_label,
+        "prize": selectors.money(finish.prize),
+        "starting_stack": finish.starting_stack,
+    }
+
+
+def entry_ids(event_id: int, report: BustOutIn) -> tuple[list[int], dict[int, int]]:
+    """The report's entry numbers as entry ids, and its stacks by entry id."""
+    ids = dict(
+        Entry.objects.filter(event_id=event_id, number__in=report.entries).values_list(
+            "number", "pk"
+        )
+    )
+    unknown = [n for n in report.entries if n not in ids]
+    if unknown:
+        message = _("no entry #%(number)s in this event") % {"number": unknown[0]}
+        raise ResultsError(message, field="entries")
+    stacks = {ids[int(number)]: chips for number, chips in report.stacks.items()}
+    return [ids[n] for n in report.entries], stacks
+
+
+@router.get(
+    EVENT + "/results",
+    response={200: Results, **READ_ERRORS},
+    url_name="results",
+    summary="Read the results",
+    description="Standings and prizes as they stand now: the pool, the payouts by place and "
+    "every finished player.",
+)
+def results(request: HttpRequest, event_id: int):
+    return selectors.results_payload(event_found(event_id))
+
+
+@router.post(
+    EVENT + "/bustouts",
+    auth=bustout,
+    response={201: BustOutRecorded, **WRITE_ERRORS},
+    url_name="bustout",
+    summary="Report a bust-out",
+    description='One hand\'s players out (one player: `{"entries": [n]}`), with places, '
+    "prizes, balancing moves and the winner when one player is left. 409 when a player is "
+    "out already.",
+)
+def record(request: HttpRequest, event_id: int, payload: BustOutIn):
+    event_exists(event_id)
+    ids, stacks = entry_ids(event_id, payload)
+    done = services.bustout_record(
+        event_id=event_id,
+        entry_ids=ids,
+        table_number=payload.table,
+        hand=payload.hand,
+        stacks=stacks,
+        actor=Actor.of(request.auth),
+    )
+    rebalance = done.rebalance
+    moves = (
+        done.bustout.moves.select_related("entry__player").order_by("pk")
+        if rebalance and rebalance.moves
+        else []
+    )
+    group = sorted(done.group, key=lambda f: (f.place, f.entry_id))
+    body = {
+        "bustout": done.bustout.pk,
+        "table": done.bustout.table_number,
+        "hand": done.bustout.hand,
+        "hand_for_hand": done.bustout.group.hfh_hand is not None,
+        "finishes": [finish_json(f) for f in done.finishes],
+        "group": [finish_json(f) for f in group],
+        "players_left": done.players_left,
+        "rebalance": rebalance.kind if rebalance else None,
+        "broken": rebalance.broken if rebalance else [],
+        "moves": [move_json(m) for m in moves],
+        "winner": finish_json(done.winner) if done.winner else None,
+    }
+    return Status(201, body)
+
+
+@router.post(
+    EVENT + "/bustouts/{int:bustout_id}/undo",
+    auth=bustout,
+    response={200: BustOutUndone, **WRITE_ERRORS},
+    url_name="undo",
+    summary="Undo a bust-out",
+    description="Puts the players back in their seats and withdraws the moves it caused. 409 "
+    "when later actions clash (undo those first).",
+)
+def undo(request: HttpRequest, event_id: int, bustout_id: int):
+    event_exists(event_id)
+    undone = services.bustout_undo(
+        event_id=event_id, bustout_id=bustout_id, actor=Actor.of(request.auth)
+    )
+    return {
+        "bustout": undone.bustout.pk,
+        "undone": True,
+        "entries": [
+            {"entry": e.number, "player": e.player.name, "table": e.table.number, "seat": e.seat}
+            for e in undone.entries
+        ],
+        "moves_withdrawn": undone.moves_reverted,
+        "tables_back_in_play": undone.tables_restored,
+    }

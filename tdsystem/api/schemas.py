@@ -1,0 +1,415 @@
+"""Every request and response body of the JSON API, with each field's type and range.
+
+This is the one place the API states its input rules: the handlers get values of these
+types and the services keep only the rules of the game. A request field's description is
+also what a 400 says about it (`"seconds: ..."`), so the reference and the error agree.
+Whole numbers are strict (`true` is not 1, `"5"` is not 5) and fit 64 bits; text holds
+no NUL character (PostgreSQL cannot store one).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from django.utils.translation import gettext_lazy as _
+from ninja import Field, Schema
+from pydantic import ConfigDict, model_validator
+from pydantic_core import PydanticCustomError
+
+INT64 = 2**63 - 1
+DAY_SECONDS = 24 * 3600
+NO_NUL = r"^[^\x00]*$"
+TIME_ACTIONS = ("add_time", "set_time")
+CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", *TIME_ACTIONS)
+MAX_ON_ONE_HAND = 10
+
+
+def field_error(field: str, message: str) -> PydanticCustomError:
+    """A rule across fields, raised from a model validator, that still names its field."""
+    return PydanticCustomError("field_rule", message, {"field": field})
+
+
+# Request bodies. Unknown fields are ignored, as they always were.
+
+
+class ClockActionIn(Schema):
+    action: Literal[CLOCK_ACTIONS] = Field(  # type: ignore[valid-type]
+        description=_("one of start, pause, resume, next, previous, add_time, set_time"),
+    )
+    seconds: int | None = Field(
+        None,
+        strict=True,
+        ge=-DAY_SECONDS,
+        le=DAY_SECONDS,
+        description=_(
+            "a whole number of seconds within a day (-86400 to 86400), for add_time and "
+            "set_time only and required there; negative removes time"
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _seconds_for_time(self) -> ClockActionIn:
+        if self.action in TIME_ACTIONS and self.seconds is None:
+            raise field_error(
+                "seconds",
+                str(
+                    _("seconds: %(action)s needs a whole number of seconds")
+                    % {"action": self.action}
+                ),
+            )
+        return self
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"action": "add_time", "seconds": -60}]}
+    )
+
+
+class RegisterIn(Schema):
+    name: str = Field(
+        strict=True,
+        min_length=1,
+        max_length=120,
+        pattern=NO_NUL,
+        description=_("the player's name, not blank, at most 120 characters"),
+    )
+    member_id: str = Field(
+        "",
+        strict=True,
+        max_length=40,
+        pattern=NO_NUL,
+        description=_("a string of at most 40 characters that finds the player again"),
+    )
+    note: str = Field(
+        "",
+        strict=True,
+        max_length=60,
+        pattern=NO_NUL,
+        description=_("a string of at most 60 characters telling namesakes apart (from Lyon)"),
+    )
+    confirm_duplicate: bool = Field(
+        False,
+        strict=True,
+        description=_("true or false: register although the name is in the field already"),
+    )
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"name": "Sam Lee", "member_id": "M-17"}]}
+    )
+
+
+class DrawIn(Schema):
+    seed: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        le=INT64,
+        description=_("a whole number, 0 or more, that repeats a logged draw; random if absent"),
+    )
+
+
+class HandIn(Schema):
+    hand: int = Field(
+        strict=True,
+        ge=0,
+        le=INT64,
+        description=_(
+            "the hand count the page showed (the hand of the last answer, 0 before the "
+            "first hand), a whole number, 0 or more: the same hand twice answers 409"
+        ),
+    )
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{"hand": 12}]})
+
+
+EntryNumber = Annotated[int, Field(strict=True, ge=1, le=INT64)]
+Chips = Annotated[int, Field(strict=True, ge=0, le=INT64)]
+NumberKey = Annotated[str, Field(pattern=r"^[0-9]{1,19}$")]
+
+
+class BustOutIn(Schema):
+    entries: list[EntryNumber] = Field(
+        min_length=1,
+        max_length=MAX_ON_ONE_HAND,
+        description=_(
+            "a list of the entry numbers who are out on this hand (whole numbers, 1 or "
+            "more), at most 10 players on one hand"
+        ),
+    )
+    table: int | None = Field(
+        None,
+        strict=True,
+        ge=1,
+        le=INT64,
+        description=_(
+            "the table's number, a whole number, checked against where they sit; without "
+            "it they must all sit at one table"
+        ),
+    )
+    hand: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        le=INT64,
+        description=_(
+            "during hand-for-hand, the hand-for-hand hand, a whole number (the current one "
+            "by default)"
+        ),
+    )
+    stacks: dict[NumberKey, Chips] = Field(
+        default_factory=dict,
+        description=_(
+            'an object of entry number to chips at the start of the hand, e.g. {"12": 4000}, '
+            "each a whole number of chips, 0 or more; needed for two or more players and "
+            "during hand-for-hand"
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _stacks_of_these_players(self) -> BustOutIn:
+        for key in self.stacks:
+            if int(key) not in self.entries:
+                raise field_error(
+                    "stacks", str(_("stacks names #%(key)s, who is not in entries") % {"key": key})
+                )
+        return self
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"entries": [17, 23], "table": 3, "stacks": {"17": 4000, "23": 4000}}]
+        }
+    )
+
+
+# Response bodies: exactly what the selectors give (an undeclared key is a test failure,
+# never a silently dropped field on a screen).
+
+
+class Out(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Error(Out):
+    error: str = Field(description="What went wrong, for people.")
+    field: str | None = Field(None, description="The body field at fault (400 only).")
+
+
+class EventSummary(Out):
+    id: int
+    name: str
+    status: str = Field(description="planned, running, paused or finished.")
+    archived: bool | None = Field(None, description="Filed away by the director (the list only).")
+
+
+class Level(Out):
+    level: int
+    small_blind: int | None
+    big_blind: int | None
+    ante: int | None
+    small_bet: int | None
+    big_bet: int | None
+    min_raise_to: int | None
+    max_raise_to: int | None
+    duration_seconds: int
+
+
+class NextBreak(Out):
+    duration_seconds: int
+    note: str
+
+
+class ClockEvent(Out):
+    id: int
+    name: str
+    status: str
+    betting: str
+    game: str
+
+
+class Move(Out):
+    id: int = Field(description="The slip's id, to acknowledge it.")
+    entry: int = Field(description="Entry number in the event.")
+    player: str
+    from_table: int | None
+    from_seat: int | None
+    to_table: int
+    to_seat: int
+    reason: str = Field(description="balance, break, redraw or manual.")
+    dealt_in: bool = Field(description="The player is dealt into the next hand at the new seat.")
+    acknowledged: bool
+
+
+class RecentMove(Move):
+    text: str = Field(description="The slip as one line.")
+    created_at: str = Field(json_schema_extra={"format": "date-time"})
+
+
+class Payout(Out):
+    place: int
+    amount: str
+
+
+class ChipLeader(Out):
+    player: str
+    entry: int
+    table: int | None
+    seat: int | None
+    chips: int
+    counted_at: str = Field(json_schema_extra={"format": "date-time"})
+
+
+class Clock(Out):
+    event: ClockEvent
+    status: str = Field(description="not-started, running, paused or finished.")
+    version: int = Field(description="Grows with every change; screens follow it.")
+    level_index: int
+    level: int | None
+    on_break: bool
+    break_note: str | None
+    small_blind: int | None
+    big_blind: int | None
+    ante: int | None
+    ante_type: str
+    small_bet: int | None
+    big_bet: int | None
+    min_raise_to: int | None
+    max_raise_to: int | None = Field(description="Null unless pot-limit.")
+    schedule_assumption: str
+    duration_ms: int
+    remaining_ms: int = Field(description="Computed from stored times at server_time.")
+    level_ends_at: str | None = Field(json_schema_extra={"format": "date-time"})
+    server_time: str = Field(json_schema_extra={"format": "date-time"})
+    next: Level | None
+    next_break: NextBreak | None
+    ms_to_break: int | None = Field(description="0 during a break.")
+    ms_to_next_break: int | None = Field(
+        description="To the start of the next break; during a break, the one after it."
+    )
+    late_registration_level: int = Field(
+        description="Late registration closes at the end of this level (0: at the start)."
+    )
+    late_registration_open: bool
+    ms_to_late_registration_end: int | None
+    entries: int
+    players_left: int
+    chips_in_play: int
+    average_stack: int | None
+    prize_pool: str
+    moves: list[RecentMove] = Field(
+        description="Slips not yet acknowledged and those of the last minutes, newest first."
+    )
+    payouts: list[Payout] = Field(description="Each paid place's prize for the field now.")
+    chip_leader: ChipLeader | None
+
+
+class Seat(Out):
+    player: str
+    entry: int = Field(description="Entry number in the event.")
+    table: int | None
+    seat: int | None
+    note: str | None = Field(None, description="Only when set: tells namesakes apart.")
+
+
+class Entry(Out):
+    entry: int = Field(description="Entry number in the event.")
+    player: str
+    note: str
+    status: str = Field(description="active or busted.")
+    table: int | None
+    seat: int | None
+    chips: int
+    place: int | None
+
+
+class Registered(Entry):
+    dealt_in: bool
+    moves: list[Move] = Field(description="Balancing moves the new seat set off.")
+
+
+class DuplicateName(Out):
+    error: str
+    existing: list[Entry] | None = Field(
+        None, description="When the name is in the field: the entries of that name."
+    )
+
+
+class Drawn(Out):
+    seated: int
+
+
+class HandForHandReport(Out):
+    hand: int
+    waiting_for: list[int] = Field(description="Tables yet to finish this hand.")
+    completed: bool
+
+
+class HandFinished(Out):
+    table: int
+    hand: int = Field(description="The table's hand count now: send it with the next hand.")
+    button: int | None
+    small_blind: int | None
+    big_blind: int | None
+    hand_for_hand: HandForHandReport | None
+
+
+class Finish(Out):
+    entry: int
+    player: str
+    place: int
+    place_to: int = Field(description="Last place of a tie; else the place.")
+    place_label: str = Field(examples=["17", "26-27"])
+    prize: str = Field(description="Two decimals.")
+    starting_stack: int | None
+
+
+class BustOutRecorded(Out):
+    bustout: int = Field(description="Its id, for undo.")
+    table: int
+    hand: int | None
+    hand_for_hand: bool
+    finishes: list[Finish]
+    group: list[Finish] = Field(description="The whole simultaneous group (hand-for-hand).")
+    players_left: int
+    rebalance: str | None = Field(examples=["balance", "break"])
+    broken: list[int] = Field(description="Tables broken.")
+    moves: list[Move]
+    winner: Finish | None
+
+
+class SeatBack(Out):
+    entry: int
+    player: str
+    table: int
+    seat: int
+
+
+class BustOutUndone(Out):
+    bustout: int
+    undone: Literal[True]
+    entries: list[SeatBack]
+    moves_withdrawn: int
+    tables_back_in_play: list[int]
+
+
+class ResultsEvent(Out):
+    id: int
+    name: str
+    status: str
+
+
+class ResultRow(Out):
+    place: int
+    place_to: int
+    place_label: str
+    player: str
+    entry: int
+    prize: str
+
+
+class Results(Out):
+    event: ResultsEvent
+    entries: int
+    players_left: int
+    prize_pool: str = Field(description="Two decimals.")
+    paid_places: int
+    payouts: list[str] = Field(description="By place, two decimals.")
+    results: list[ResultRow]

@@ -1,0 +1,176 @@
+"""Seating: the public seats and move slips; registration, the draw, hands, move slips."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Router, Status
+
+from tdsystem.core.actors import Actor
+from tdsystem.results.services import handforhand_hand_finish
+from tdsystem.seating import selectors, services
+from tdsystem.seating.models import Entry as EntryRow
+from tdsystem.seating.models import Move as MoveRow
+
+from .auth import StaffToken
+from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
+from .errors import NotFound
+from .schemas import (
+    DrawIn,
+    Drawn,
+    DuplicateName,
+    HandFinished,
+    HandIn,
+    Move,
+    RecentMove,
+    Registered,
+    RegisterIn,
+    Seat,
+)
+
+router = Router(tags=["Seating"], exclude_unset=True)
+EVENT = "/events/{int:event_id}"
+seating = StaffToken("seating")
+
+
+def moves_json(moves: list[MoveRow]) -> list[dict]:
+    named = MoveRow.objects.filter(pk__in=[m.pk for m in moves]).select_related("entry__player")
+    return [selectors.move_json(m) for m in named.order_by("pk")]
+
+
+def entry_json(entry: EntryRow) -> dict:
+    return {
+        "entry": entry.number,
+        "player": entry.player.name,
+        "note": entry.player.note,
+        "status": entry.status,
+        "table": entry.table.number if entry.table else None,
+        "seat": entry.seat,
+        "chips": entry.chips,
+        "place": entry.place,
+    }
+
+
+@router.get(
+    EVENT + "/seats",
+    response={200: list[Seat], **READ_ERRORS},
+    url_name="seats",
+    summary="List the seats",
+    description="Every active entry with its table and seat, by player name.",
+)
+def seats(request: HttpRequest, event_id: int):
+    event_exists(event_id)
+    return selectors.seat_list(event_id)
+
+
+@router.get(
+    EVENT + "/moves",
+    response={200: list[RecentMove], **READ_ERRORS},
+    url_name="moves",
+    summary="List recent move slips",
+    description="Move slips of the last minutes, newest first (their ids acknowledge them).",
+)
+def moves(request: HttpRequest, event_id: int):
+    event_exists(event_id)
+    return selectors.recent_moves(event_id)
+
+
+@router.post(
+    EVENT + "/entries",
+    auth=seating,
+    response={201: Registered, **WRITE_ERRORS, 409: DuplicateName},
+    url_name="register",
+    summary="Register a player",
+    description="A new entry. After the seat draw it is seated at once and may set off "
+    "balancing moves. 409 when registration is closed, the member has an entry, or the name "
+    "is in the field already (the answer names those entries in `existing`: send "
+    "`confirm_duplicate` or a `note`).",
+)
+def register(request: HttpRequest, event_id: int, payload: RegisterIn):
+    event = event_found(event_id)
+    try:
+        enrolment = services.player_register(
+            event=event,
+            name=payload.name,
+            member_id=payload.member_id,
+            note=payload.note,
+            confirm_duplicate=payload.confirm_duplicate,
+            actor=Actor.of(request.auth),
+        )
+    except services.DuplicateName as exc:
+        existing = [entry_json(entry) for entry in exc.existing]
+        return Status(409, {"error": str(exc), "existing": existing})
+    moves = enrolment.applied.moves if enrolment.applied else []
+    body = entry_json(enrolment.entry) | {
+        "dealt_in": enrolment.dealt_in,
+        "moves": moves_json(moves),
+    }
+    return Status(201, body)
+
+
+@router.post(
+    EVENT + "/draw",
+    auth=seating,
+    response={200: Drawn, **WRITE_ERRORS},
+    url_name="draw",
+    summary="Draw the seats",
+    description="Seats every registered entry at random. 409 when the seats are drawn already.",
+)
+def draw(request: HttpRequest, event_id: int, payload: DrawIn | None = None):
+    event = event_found(event_id)
+    seed = payload.seed if payload else None
+    seated = services.seats_draw(event=event, seed=seed, actor=Actor.of(request.auth))
+    return {"seated": seated}
+
+
+@router.post(
+    EVENT + "/tables/{int:number}/hand",
+    auth=seating,
+    response={200: HandFinished, **WRITE_ERRORS},
+    url_name="hand",
+    summary="Finish a hand at a table",
+    description="Moves the button and the blinds on. `hand` is required (400 without it); "
+    "the same hand finished twice answers 409 and counts once. During hand-for-hand the "
+    "table's report is collected (`hand_for_hand`).",
+)
+def hand(request: HttpRequest, event_id: int, number: int, payload: HandIn):
+    event_exists(event_id)
+    report = handforhand_hand_finish(
+        event_id=event_id,
+        table_number=number,
+        expected_hand=payload.hand,
+        actor=Actor.of(request.auth),
+    )
+    table = report.table
+    return {
+        "table": table.number,
+        "hand": table.hand_number,
+        "button": table.button,
+        "small_blind": table.small_blind,
+        "big_blind": table.big_blind,
+        "hand_for_hand": None
+        if report.hand is None
+        else {
+            "hand": report.hand,
+            "waiting_for": report.waiting_for,
+            "completed": report.completed,
+        },
+    }
+
+
+@router.post(
+    EVENT + "/moves/{int:move_id}/ack",
+    auth=seating,
+    response={200: Move, **WRITE_ERRORS},
+    url_name="ack",
+    summary="Acknowledge a move slip",
+    description="The floor carried out the move. A second acknowledgement changes nothing.",
+)
+def acknowledge(request: HttpRequest, event_id: int, move_id: int):
+    event_exists(event_id)
+    if not MoveRow.objects.filter(pk=move_id, event_id=event_id).exists():
+        raise NotFound(_("no move slip %(id)s") % {"id": move_id})
+    move = services.move_acknowledge(
+        event_id=event_id, move_id=move_id, actor=Actor.of(request.auth)
+    )
+    return selectors.move_json(move)
