@@ -38,13 +38,13 @@ def slow_log(monkeypatch) -> None:
 
 
 def without_venue_lock(monkeypatch) -> None:
-    def unlocked(*, numbers: list[int], seats: int) -> dict[int, VenueTable]:
-        return {
-            n: VenueTable.objects.get_or_create(number=n, defaults={"seats": seats})[0]
-            for n in numbers
-        }
+    """Each setup takes its event's lock only, not the venue tables' named locks."""
+    event_lock = tables.event_lock
 
-    monkeypatch.setattr(tables, "venue_tables_lock", unlocked)
+    def event_only(event_id, *, venue_tables=()):
+        return event_lock(event_id)
+
+    monkeypatch.setattr(tables, "event_lock", event_only)
 
 
 def two_setups(numbers_a: list[int], numbers_b: list[int]):
