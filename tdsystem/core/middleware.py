@@ -55,6 +55,7 @@ class DatabaseUnavailableMiddleware:
         if not database_unreachable(exc):
             return None
         logger.warning("database unreachable on %s %s: %s", request.method, request.path, exc)
+        response: HttpResponse
         if wants_json(request):
             response = JsonResponse(
                 {"error": "the database is unreachable; try again shortly"}, status=503
@@ -225,7 +226,8 @@ class BadInputMiddleware:
                 message = _("%(field)s may not contain NUL characters") % {"field": nul.field}
             return bad_request_answer(request, message, nul.field)
         except RequestDataTooBig:
-            request._mark_post_parse_error()
+            # Django's own private hook (what it does itself on this error): not in the stubs.
+            request._mark_post_parse_error()  # type: ignore[attr-defined]
             return too_big_answer(request)
         return self.get_response(request)
 

@@ -9,7 +9,7 @@ tasks, views and the API all come here.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -76,7 +76,7 @@ def _sync_event_status(event: Event, clock: Clock) -> None:
         Clock.Status.RUNNING: Event.Status.RUNNING,
         Clock.Status.PAUSED: Event.Status.PAUSED,
         Clock.Status.FINISHED: Event.Status.FINISHED,
-    }[clock.status]
+    }[Clock.Status(clock.status)]
     if event.status != status:
         Event.objects.filter(pk=event.pk).update(status=status)
         event.status = status
@@ -343,12 +343,13 @@ def _schedule_after_commit(clock: Clock, now: datetime) -> None:
 def clocks_settle_due(*, now: datetime | None = None) -> int:
     """The beat tick: settle overdue clocks and schedule exact tasks for the nearly due."""
     now = now or timezone.now()
-    horizon = now + timezone.timedelta(seconds=settings.CLOCK_SCHEDULE_AHEAD_SECONDS)
+    horizon = now + timedelta(seconds=settings.CLOCK_SCHEDULE_AHEAD_SECONDS)
     applied = 0
     due = Clock.objects.filter(status=Clock.Status.RUNNING, ends_at__lte=horizon).values_list(
         "pk", "ends_at", "version", "scheduled_version"
     )
     for event_id, ends_at, version, scheduled in due:
+        assert ends_at is not None  # a running clock's, filtered by ends_at
         if ends_at <= now:
             applied += clock_settle(event_id=event_id, now=now)
         elif scheduled != version:

@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import cast
 
 from django.db import transaction
 from django.utils.translation import gettext
@@ -51,8 +52,9 @@ class Checked:
 CHIPS_MAX = 10**12
 DURATION_MAX = 24 * 3600
 LEVELS_MAX = 1000
-NAME_MAX = Structure._meta.get_field("name").max_length
-NOTE_MAX = Level._meta.get_field("note").max_length
+# Both are CharFields: their max_length is set (the stubs type it int | None).
+NAME_MAX = cast(int, Structure._meta.get_field("name").max_length)
+NOTE_MAX = cast(int, Level._meta.get_field("note").max_length)
 NOTES_MAX = 5000
 DECIMAL_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")  # as typed in a CSV: no 1e9, no NaN
 
@@ -322,6 +324,7 @@ def structure_import(
     notes = _text(data.get("notes"), "notes", errors, most=NOTES_MAX)
     if errors:
         raise StructureError(errors + check_levels(data["levels"]).errors)
+    assert stack is not None  # _int named the error otherwise
     with transaction.atomic():
         structure, warnings = structure_create(
             name=name,

@@ -315,25 +315,30 @@ def _bust(
     return recorded
 
 
+def _seated_at(entry: Entry) -> EventTable:
+    assert entry.table is not None  # the entries were checked seated before
+    return entry.table
+
+
 def _table_of(entries: Sequence[Entry], table_number: int | None) -> EventTable:
     """The table of the report: where the players sit (one table per report)."""
     if table_number is not None:
-        strangers = [e for e in entries if e.table.number != table_number]
+        strangers = [e for e in entries if _seated_at(e).number != table_number]
         if strangers:
             e = strangers[0]
             raise ResultsError(
-                f"#{e.number} {e.player.name} sits at table {e.table.number}, "
+                f"#{e.number} {e.player.name} sits at table {_seated_at(e).number}, "
                 f"not table {table_number}",
                 field="table",
             )
-    tables = {e.table.number for e in entries}
+    tables = {_seated_at(e).number for e in entries}
     if len(tables) > 1:
         raise ResultsError(
             f"these players sit at tables {', '.join(map(str, sorted(tables)))}: "
             "record each table's bust-out on its own",
             field="entries",
         )
-    return entries[0].table
+    return _seated_at(entries[0])
 
 
 @dataclass(frozen=True)

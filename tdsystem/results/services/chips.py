@@ -22,8 +22,8 @@ def chip_count_record(*, event_id: int, entry_number: int, chips: int, actor: Ac
         raise ResultsError("a chip count is a whole number above 0", field="chips")
     with transaction.atomic():
         event = event_lock(event_id)
-        entry = Entry.objects.filter(event=event, number=entry_number).select_related("player")
-        entry = entry.first()
+        rows = Entry.objects.filter(event=event, number=entry_number).select_related("player")
+        entry = rows.first()
         if entry is None:
             raise ResultsError(f"no entry #{entry_number} in this event", field="entry")
         if entry.status != Entry.Status.ACTIVE:

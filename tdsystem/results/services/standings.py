@@ -139,6 +139,7 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
         if row.is_winner:
             winners.append(row)
         else:
+            assert row.group is not None  # only the winner's finish has no bust-out group
             groups.setdefault(row.group.seq, []).append((row.entry_id, row.starting_stack or 0))
     ordered = [sorted(groups[seq]) for seq in sorted(groups)]
     try:

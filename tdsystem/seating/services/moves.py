@@ -19,10 +19,10 @@ def move_acknowledge(*, event_id: int, move_id: int, actor: Actor) -> Move:
         updated = Move.objects.filter(
             pk=move_id, event_id=event_id, acknowledged_at__isnull=True
         ).update(acknowledged_at=now, acknowledged_by=actor.user)
-        move = Move.objects.select_related("entry__player", "event").filter(
+        rows = Move.objects.select_related("entry__player", "event").filter(
             pk=move_id, event_id=event_id
         )
-        move = move.first()
+        move = rows.first()
         if move is None:
             raise SeatingError(f"no move slip {move_id} in this event", field="move")
         if updated:

@@ -87,7 +87,7 @@ class DuplicateName(SeatingError):
 def _where(entry: Entry) -> str:
     if entry.status != Entry.Status.ACTIVE:
         return gettext("out")
-    if entry.table_id is None:
+    if entry.table is None:
         return gettext("no seat yet")
     return gettext("table %(table)s seat %(seat)s") % {
         "table": entry.table.number,
