@@ -26,14 +26,15 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
         )
     if not numbers or any(number < 1 for number in numbers):
         raise SeatingError("give table numbers from 1 up", field="numbers")
+    wanted = sorted(set(numbers))
     with transaction.atomic():
-        event = event_lock(event.pk)
+        event = event_lock(event.pk, venue_tables=wanted)
         seated = set(
             Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
             .values_list("table__number", flat=True)
             .distinct()
         )
-        venues = venue_tables_lock(numbers=sorted(set(numbers)), seats=seats)
+        venues = venue_tables_lock(numbers=wanted, seats=seats)
         created = []
         for number, venue in venues.items():
             busy = EventTable.objects.filter(venue_table=venue, in_play=True).exclude(event=event)
@@ -61,16 +62,17 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
 
 
 def venue_tables_lock(*, numbers: list[int], seats: int) -> dict[int, VenueTable]:
-    """The venue's tables of these numbers (new ones created), locked in number order.
+    """The venue's tables of these numbers (new ones created), read under their locks.
 
-    The event's own lock does not stop another event taking the same table: two staff
-    setting up one table for two events take turns here, so the second sees the first's
-    table in play and is told who holds it, rather than meeting the database constraint.
+    The event's own lock does not stop another event taking the same table, so the setup
+    names the venue's tables too (`event_lock(..., venue_tables=numbers)`, taken before the
+    event's): two staff setting up one table for two events take turns there, and the
+    second sees the first's table in play and is told who holds it, rather than meeting
+    the database constraint.
     """
     for number in numbers:
         VenueTable.objects.get_or_create(number=number, defaults={"seats": seats})
-    locked = VenueTable.objects.filter(number__in=numbers).order_by("number").select_for_update()
-    return {venue.number: venue for venue in locked}
+    return {venue.number: venue for venue in VenueTable.objects.filter(number__in=numbers)}
 
 
 def _table_taken(number: int, holder: Event) -> str:
