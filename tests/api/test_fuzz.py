@@ -1,0 +1,268 @@
+"""Random requests against every API route, from the generated OpenAPI document
+(schemathesis): never a 5xx, every answer documented and fitting its schema, every error a
+JSON `error`, and a write answered 4xx changes no row.
+
+Cases fit the schemas (positive) or break them (negative); path ids are the room's real
+ones or whatever the schema allows. Each example runs in a savepoint that is rolled back,
+so examples do not depend on each other. Runs are derandomized and bounded:
+`API_FUZZ_EXAMPLES` per route (default 15); `make bench` runs a longer one
+(benchmarks/bench_api_fuzz.py). Raw bytes, huge bodies, odd path segments and stray
+Authorization headers, which a schema does not describe, are tried by the tests below it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+import schemathesis
+from django.apps import apps
+from django.core import signals
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections, transaction
+from django.test import Client
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.specs.openapi import checks as openapi_checks
+
+from tdsystem.results import services as results
+from tdsystem.seating import services
+from tdsystem.seating.models import Move
+from tdsystem.seating.testing import ACTOR, arrange
+from tests.fixtures import make_event
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "15"))
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+SCHEMA = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
+CHECKS = [
+    schemathesis.checks.not_a_server_error,
+    openapi_checks.status_code_conformance,
+    openapi_checks.content_type_conformance,
+    openapi_checks.response_schema_conformance,
+]
+# Every app whose rows an API write may touch; tokens are left out (each use stamps them).
+WATCHED_APPS = {"events", "seating", "results", "structures", "core"}
+UNWATCHED = {"core.apitoken", "core.heartbeat"}
+ODD_SEGMENTS = ["0", "-1", "0x1", "1.0", "%20", "١", "abc", "1e3", "9" * 40, str(2**63)]
+HUGE_BODY = json.dumps({"entries": [1] * 10_000, "name": "n" * 100_000}).encode()
+
+
+@dataclass
+class Room:
+    event: int
+    undrawn: int
+    tables: list[int]
+    entries: list[int]
+    moves: list[int]
+    bustouts: list[int]
+
+    def ids(self, name: str, path: str) -> list[int]:
+        if name == "event_id":
+            return [self.event, self.undrawn]
+        if name == "number":
+            return self.tables
+        return {"move_id": self.moves, "bustout_id": self.bustouts}[name]
+
+
+@pytest.fixture
+def room(event) -> Room:
+    """17 players at two tables, one out already: a bust-out to undo and a move to ack.
+
+    A second event has its players registered and not yet drawn, so a draw can succeed.
+    """
+    full = list(range(1, 10))
+    people = arrange(event, {1: full, 2: full[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
+    done = results.bustout_record(
+        event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR, table_number=2
+    )
+    undrawn = make_event(600, name="Undrawn")
+    services.tables_setup(event=undrawn, numbers=[11, 12], seats=9, actor=ACTOR)
+    services.players_import(event_id=undrawn.pk, names=["Ann", "Bob", "Cy", "Di"], actor=ACTOR)
+    return Room(
+        event=event.pk,
+        undrawn=undrawn.pk,
+        tables=[1, 2, 3],
+        entries=sorted(e.number for e in people.values()),
+        moves=list(Move.objects.filter(event=event).values_list("pk", flat=True)),
+        bustouts=[done.bustout.pk],
+    )
+
+
+@pytest.fixture(autouse=True)
+def one_connection():
+    """The WSGI app runs in this thread, in the test's transaction: keep Django from
+    closing the connection at the end of each request (its test client does the same)."""
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+def snapshot() -> dict:
+    """Every row an API write could change, by model (a refusal's audit entry aside)."""
+    rows = {}
+    for model in apps.get_models():
+        label = model._meta.label_lower
+        if model._meta.app_label in WATCHED_APPS and label not in UNWATCHED:
+            found = model.objects.order_by("pk")
+            if label == "core.logentry":
+                found = found.exclude(action="access.refused")
+            rows[label] = list(found.values_list())
+    return rows
+
+
+def operations() -> list[tuple[str, str]]:
+    return [
+        (result.ok().path, result.ok().method.upper()) for result in SCHEMA.get_all_operations()
+    ]
+
+
+def cases(room: Room, path: str, method: str) -> st.SearchStrategy:
+    """Cases fitting or breaking the schema, at the room's real ids (mostly) or any."""
+    operation = SCHEMA[path][method]
+    names = [p.name for p in operation.path_parameters]
+    real = st.fixed_dictionaries({n: st.sampled_from(room.ids(n, path)) for n in names})
+    modes = st.sampled_from([GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+    at_real_ids = st.tuples(modes, real).flatmap(
+        lambda mode_ids: operation.as_strategy(mode_ids[0], path_parameters=mode_ids[1])
+    )
+    anywhere = modes.flatmap(operation.as_strategy)
+    return st.one_of(at_real_ids, at_real_ids, anywhere)
+
+
+def answer_of(case, token: str | None):
+    """The case's answer, checked: no 5xx, documented, fitting its schema, JSON errors."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    response = case.call(headers=headers)
+    case.validate_response(response, checks=CHECKS, headers=headers)
+    if response.status_code >= 400:
+        body = response.json()
+        assert isinstance(body, dict) and isinstance(body.get("error"), str) and body["error"]
+    return response
+
+
+@pytest.mark.parametrize(("path", "method"), operations(), ids=lambda v: str(v))
+def test_random_requests_never_fail_and_refusals_change_nothing(director_token, room, path, method):
+    seen = Counter()
+
+    @FUZZ
+    @given(case=cases(room, path, method))
+    def run(case):
+        with transaction.atomic():
+            before = snapshot() if method == "POST" else None
+            status = answer_of(case, director_token).status_code
+            if before is not None and status >= 400:
+                assert snapshot() == before, f"{case.formatted_path} answered {status} but wrote"
+            transaction.set_rollback(True)
+        seen[status] += 1
+
+    run()
+    print(f"{method} {path}: by status {dict(sorted(seen.items()))}")
+    assert set(seen) - {401, 403}, seen  # past the token check, to the views and rules
+
+
+# What a schema does not describe: bytes, sizes, path segments and headers.
+
+WRITES = [(p, m) for p, m in operations() if m == "POST"]
+
+
+def concrete(path: str, room: Room) -> str:
+    for name in ("event_id", "number", "move_id", "bustout_id"):
+        path = path.replace("{" + name + "}", str(room.ids(name, path)[0]))
+    return path
+
+
+@pytest.mark.parametrize(("path", "method"), WRITES, ids=lambda v: str(v))
+def test_raw_bytes_huge_and_nested_bodies_are_4xx_and_change_nothing(
+    director_token, room, path, method
+):
+    client, url = Client(), concrete(path, room)
+    bodies = [
+        b"",
+        b"{",
+        b"null",
+        b"[]",
+        b'"x"',
+        b"NaN",
+        b'{"a": NaN}',
+        b"\xff\xfe",
+        b"\x00",
+        b"[" * 100_000 + b"]" * 100_000,
+        HUGE_BODY,
+        b"x" * (3 * 1024 * 1024),
+    ]
+    for body in bodies:
+        for content_type in ("application/json", "text/plain"):
+            with transaction.atomic():
+                before = snapshot()
+                answer = client.post(
+                    url, body, content_type, HTTP_AUTHORIZATION=f"Bearer {director_token}"
+                )
+                assert answer.status_code < 500, (url, body[:20], answer.status_code)
+                if answer.status_code >= 400:
+                    assert answer.json()["error"], (url, body[:20])
+                    assert snapshot() == before, (url, body[:20])
+                transaction.set_rollback(True)
+
+
+EVENT_ROUTES = [(p, m) for p, m in operations() if "{event_id}" in p]
+
+
+@pytest.mark.parametrize(("path", "method"), EVENT_ROUTES, ids=lambda v: str(v))
+def test_odd_path_ids_are_json_404s(director_token, room, path, method):
+    client = Client()
+    for segment in ODD_SEGMENTS:
+        url = path.replace("{event_id}", segment)
+        for name in ("number", "move_id", "bustout_id"):
+            url = url.replace("{" + name + "}", "1")
+        answer = client.generic(
+            method, url, "{}", "application/json", HTTP_AUTHORIZATION=f"Bearer {director_token}"
+        )
+        # A write's body is read before its event is looked up: "{}" may be a 400 first.
+        assert answer.status_code in ((400, 404) if method == "POST" else (404,)), url
+        assert answer.json()["error"], url
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES, 10))
+@given(header=st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=80))
+def test_a_random_authorization_header_is_a_401_and_changes_nothing(room, header):
+    with transaction.atomic():
+        before = snapshot()
+        answer = Client().post(
+            f"/api/events/{room.event}/clock",
+            '{"action": "start"}',
+            "application/json",
+            HTTP_AUTHORIZATION=header,
+        )
+        assert answer.status_code == 401 and answer.json() == {"error": "authentication required"}
+        assert snapshot() == before
+        transaction.set_rollback(True)
+
+
+@settings(FUZZ, max_examples=max(EXAMPLES, 10))
+@given(case=SCHEMA["/api/events/{event_id}/clock"]["POST"].as_strategy())
+def test_a_floor_person_may_only_pause_and_resume_and_a_refusal_changes_nothing(
+    floor_token, room, case
+):
+    case.path_parameters = {"event_id": room.event}
+    with transaction.atomic():
+        before = snapshot()
+        answer = answer_of(case, floor_token)
+        if case.body["action"] not in ("pause", "resume") and answer.status_code != 400:
+            assert answer.status_code == 403  # a valid body, refused for want of the right
+        if answer.status_code >= 400:
+            assert snapshot() == before
+        transaction.set_rollback(True)
