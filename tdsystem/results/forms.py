@@ -6,6 +6,7 @@ import re
 from decimal import Decimal
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tdsystem.engine.payouts import PayoutError, check_custom
 
@@ -44,10 +45,18 @@ class ChipsField(forms.CharField):
 
 
 class BustOutForm(forms.Form):
-    """The table, the players out (checkboxes "entry") and their stacks ("stack-<id>")."""
+    """The table, the players out (checkboxes "entry") and their stacks ("stack-<id>").
 
-    table = forms.IntegerField(min_value=1)
+    Every page that busts a player posts it; `answer` names the page that answers: the
+    bust-out console (the default), the seating console's entry panel, or the table page.
+    Without a table, the service takes the players' own.
+    """
+
+    ANSWERS = ("console", "entry", "table")
+
+    table = forms.IntegerField(min_value=1, required=False)
     hand = forms.IntegerField(min_value=1, required=False)
+    answer = forms.ChoiceField(choices=[(a, a) for a in ANSWERS], required=False)
 
     def clean(self):
         data = super().clean()
@@ -68,6 +77,40 @@ class BustOutForm(forms.Form):
                 stacks[entry] = value
         data["entries"], data["stacks"] = entries, stacks
         return data
+
+
+HAND_MAX = 10**9
+HAND_RULE = _("the hand count is a whole number from 0 to 1,000,000,000")
+
+
+class HandCountField(forms.IntegerField):
+    """Digits 0-9 only: "+3", "3.0" or another script's digits are not what a page sends."""
+
+    def to_python(self, value):
+        text = str(value if value is not None else "").strip()
+        if text and not (text.isascii() and text.isdigit()):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(text)
+
+
+class HandFinishedForm(forms.Form):
+    """ "Hand finished" at a table: the table's hand count the page showed.
+
+    Required, so a retried post or a second tap cannot finish the next hand: the service
+    refuses a count that is no longer the table's.
+    """
+
+    hand = HandCountField(
+        min_value=0,
+        max_value=HAND_MAX,
+        label=_("Hand count"),
+        error_messages={
+            "required": _("give the hand count the page showed (reload the page)"),
+            "invalid": HAND_RULE,
+            "min_value": HAND_RULE,
+            "max_value": HAND_RULE,
+        },
+    )
 
 
 class ShortBigBlindForm(forms.Form):

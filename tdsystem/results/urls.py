@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import views, views_table
 
 app_name = "results"
 
 CONSOLE = "console/events/<int:event_id>/results/"
+TABLES = "console/events/<int:event_id>/tables/"
 
 urlpatterns = [
     # Public
@@ -12,6 +13,8 @@ urlpatterns = [
     path("events/<int:event_id>/results.csv", views.results_csv, name="csv"),
     # Staff: the bust-out console and the payout plan
     path(CONSOLE, views.console, name="console"),
+    # Every page that busts a player (this console, the seating console's entry panel,
+    # the table page) posts here.
     path(CONSOLE + "bustouts", views.bustout, name="bustout"),
     path(CONSOLE + "bustouts/<int:bustout_id>/undo", views.bustout_undo, name="undo"),
     path(CONSOLE + "short-big-blind", views.short_big_blind, name="short_big_blind"),
@@ -19,4 +22,7 @@ urlpatterns = [
     path(CONSOLE + "hand-for-hand", views.hand_for_hand, name="hand_for_hand"),
     path(CONSOLE + "tables/<int:number>/hand", views.hand_finished, name="hand_finished"),
     path(CONSOLE + "payouts", views.payouts, name="payouts"),
+    # Staff: the table pages (a tablet at the table, or the floor's phone)
+    path(TABLES + "<int:number>/", views_table.table_page, name="table"),
+    path(TABLES + "<int:number>/hand", views_table.table_hand, name="table_hand"),
 ]

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -19,12 +20,14 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
+from tdsystem.seating.views_console import entry_answer
 
 from . import selectors, services
 from .errors import ResultsError
 from .forms import (
     BustOutForm,
     ChipCountForm,
+    HandFinishedForm,
     HandForHandForm,
     PayoutPlanForm,
     ShortBigBlindForm,
@@ -32,6 +35,7 @@ from .forms import (
 )
 from .services import standings
 from .templatetags.results_tags import ordinal
+from .views_table import table_answer
 
 CONSOLE = "results/console.html"
 PARTS = ("overview", "hfh", "record", "players", "recent", "tools")
@@ -86,28 +90,58 @@ def console(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 @staff_required("bustout")
 def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Every page that busts a player posts here, to the one bust-out service.
+
+    The bust-out console, the seating console's entry panel (answer=entry) and the table
+    page (answer=table) each get their own fragment back.
+    """
     event = _event(event_id)
     form = BustOutForm(request.POST)
-    table = request.POST.get("table", "")
-    if not form.is_valid():
-        return _answer(request, event, "record", first_error(form)[1], table=table)
+    done = error = None
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            done = services.bustout_record(
+                event_id=event.pk,
+                entry_ids=data["entries"],
+                table_number=data["table"],
+                stacks=data["stacks"],
+                hand=data["hand"],
+                actor=Actor.of(request.user),
+            )
+        except ResultsError as exc:
+            error = str(exc)
+    else:
+        error = first_error(form)[1]
+    slips = list(done.bustout.moves.select_related("entry__player").order_by("pk")) if done else []
     data = form.cleaned_data
-    try:
-        done = services.bustout_record(
-            event_id=event.pk,
-            entry_ids=data["entries"],
-            table_number=data["table"],
-            stacks=data["stacks"],
-            hand=data["hand"],
-            actor=Actor.of(request.user),
+    if data.get("answer") == "entry" and data.get("entries"):
+        message = _out_note(done, slips) if done else None
+        return entry_answer(
+            request, event, data["entries"][0], error, message, slips=slips, changed=[CHANGED]
         )
-    except ResultsError as exc:
-        typed = {pk: request.POST.get(f"stack-{pk}", "") for pk in data["entries"]}
-        return _answer(
-            request, event, "record", str(exc), table=table, ticked=data["entries"], typed=typed
-        )
-    slips = list(done.bustout.moves.select_related("entry__player").order_by("pk"))
-    return _answer(request, event, "record", None, _recorded(done), table=table, slips=slips)
+    if data.get("answer") == "table" and data.get("table"):
+        return table_answer(request, event, data["table"], error, done and _out_note(done, slips))
+    return _console_bustout_answer(request, event, form, error, done, slips)
+
+
+def _console_bustout_answer(request, event, form, error, done, slips) -> HttpResponse:
+    table = request.POST.get("table", "")
+    if done:
+        return _answer(request, event, "record", None, _recorded(done), table=table, slips=slips)
+    ticked = form.cleaned_data.get("entries", []) if form.is_valid() else []
+    typed = {pk: request.POST.get(f"stack-{pk}", "") for pk in ticked}
+    return _answer(request, event, "record", error, table=table, ticked=ticked, typed=typed)
+
+
+def _out_note(done: services.Recorded, slips: list) -> str:
+    """What the seat's "Out" did: the place (and prize), the move slips it set off."""
+    text = _recorded(done)
+    if slips:
+        text += ngettext("; %(count)s move slip", "; %(count)s move slips", len(slips)) % {
+            "count": len(slips)
+        }
+    return text
 
 
 def _recorded(done: services.Recorded) -> str:
@@ -224,14 +258,14 @@ def hand_for_hand(request: HttpRequest, event_id: int) -> HttpResponse:
 def hand_finished(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
     """The floor reports a table's hand finished (during hand-for-hand, from the console)."""
     event = _event(event_id)
+    form = HandFinishedForm(request.POST)
+    if not form.is_valid():
+        return _answer(request, event, "hfh", first_error(form)[1])
     try:
-        hand = request.POST.get("hand", "")
         report = services.handforhand_hand_finish(
             event_id=event.pk,
             table_number=number,
-            expected_hand=int(hand)
-            if hand.isascii() and hand.isdigit() and len(hand) < 10
-            else None,
+            expected_hand=form.cleaned_data["hand"],
             actor=Actor.of(request.user),
         )
     except ResultsError as exc:

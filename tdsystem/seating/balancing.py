@@ -1,9 +1,9 @@
-"""Eliminations and what they set off: balancing, table breaks and redraws (TDA 10, 11).
+"""What bust-outs set off: balancing, table breaks and redraws (TDA 10, 11).
 
-`entry_eliminate` is the minimal bust-out (the entry leaves its seat with its finishing
-place); `tables_rebalance` asks the engine what the seating needs now and carries it
-out as move slips. Callers that bust a player run both in one transaction
-(`entry_eliminate_and_rebalance`) so the floor never sees a half-done change.
+`tables_rebalance` asks the engine what the seating needs now and carries it out as move
+slips. A bust-out itself is recorded by one service only, the results app's
+`bustout_record` (finish, place, prize, undo record), which frees the seats and calls
+`tables_rebalance` in the same transaction, so the floor never sees a half-done change.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import random
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
@@ -20,7 +19,7 @@ from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
 from .errors import SeatingError
-from .models import Entry, EventTable, Move
+from .models import Move
 from .seatmap import SeatMap, engine_call, event_lock, head_counts, new_seed, plan_apply
 
 REDRAW_TABLE_COUNTS = (1, 2, 3)
@@ -35,47 +34,6 @@ class Rebalance:
     moves: list[Move]
     broken: list[int]
     before: dict[int, dict] = field(default_factory=dict)  # the written tables as they were
-
-
-def entry_eliminate(*, event_id: int, entry_id: int, actor: Actor) -> Entry:
-    """The entry is out: its seat is freed, and it finishes in the place it busted in.
-
-    The place is the number of active entries before this one left. Nothing is
-    rebalanced here: call tables_rebalance next (in the same transaction).
-    """
-    with transaction.atomic():
-        event = event_lock(event_id)
-        seat_of = Entry.objects.filter(pk=entry_id, event=event).values_list("table_id", flat=True)
-        table_id = seat_of.first()
-        if table_id is not None:
-            list(EventTable.objects.select_for_update().filter(pk=table_id).values("pk"))
-        entry = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("player", "table")
-            .filter(pk=entry_id, event=event)
-            .first()
-        )
-        if entry is None:
-            raise SeatingError(f"no entry {entry_id} in this event", field="entry")
-        if entry.status != Entry.Status.ACTIVE:
-            raise SeatingError(f"#{entry.number} {entry.player.name} is out already")
-        where = f"table {entry.table.number} seat {entry.seat}" if entry.table else "no seat"
-        place = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).count()
-        now = timezone.now()
-        Entry.objects.filter(pk=entry.pk).update(
-            status=Entry.Status.BUSTED, table=None, seat=None, busted_at=now, place=place
-        )
-        entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
-        entry.busted_at, entry.place = now, place
-        log_record(
-            event=event,
-            actor=actor,
-            action="entry.eliminate",
-            summary=f"#{entry.number} {entry.player.name} is out in place {place} ({where})",
-            at=now,
-            data={"entry": entry.pk, "place": place, "from": where},
-        )
-    return entry
 
 
 def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None) -> Rebalance:
@@ -136,16 +94,6 @@ def _settled(event: Event) -> bool:
         break_order=[number for number, _, _ in counts],
         threshold=event.balance_threshold,
     )
-
-
-def entry_eliminate_and_rebalance(
-    *, event_id: int, entry_id: int, actor: Actor, rng_seed: int | None = None
-) -> tuple[Entry, Rebalance]:
-    """A bust-out as the floor records it: the player leaves, the tables follow at once."""
-    with transaction.atomic():
-        entry = entry_eliminate(event_id=event_id, entry_id=entry_id, actor=actor)
-        result = tables_rebalance(event_id=event_id, actor=actor, rng_seed=rng_seed)
-    return entry, result
 
 
 def tables_redraw(

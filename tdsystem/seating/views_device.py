@@ -29,5 +29,5 @@ def device_home(request: HttpRequest) -> HttpResponse:
         .first()
     )
     if table is not None:
-        return redirect("seating:table", event_id=table.event_id, number=table.number)
+        return redirect("results:table", event_id=table.event_id, number=table.number)
     return render(request, "seating/device_home.html", {"venue_table": device.venue_table})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tdsystem.seating import balancing
+from tdsystem.results.services import bustout_record
 from tdsystem.seating.testing import ACTOR, arrange
 from tests.browser.conftest import PHONE, screenshot
 from tests.fixtures import make_event
@@ -20,9 +20,7 @@ def test_it_finds_a_players_seat_on_a_phone(live_server, new_page):
         positions={1: (5, 6, 7), 2: (1, 2, 3)},
     )
     # T1S8 is moved to table 2 seat 4 when T2S4 busts: the page tells them.
-    balancing.entry_eliminate_and_rebalance(
-        event_id=event.pk, entry_id=people["T2S4"].pk, actor=ACTOR
-    )
+    bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
     people["T1S8"].player.name = "Sam Lee"
     people["T1S8"].player.save()
     people["T1S3"].player.name = "Samira Khan"

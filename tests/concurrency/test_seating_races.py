@@ -2,7 +2,8 @@
 
 Each race first runs without the event's row lock to show it is real, then with it. A
 pause inside the locked section (after the reads, before the commit) widens the window
-so the threads overlap every time; the lock must make them take turns.
+so the threads overlap every time; the lock must make them take turns. Two bust-outs at
+once without the locks are in test_results_races.py (the service is results').
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter
 import pytest
 
 from tdsystem.events.models import Clock, Event
+from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Move
@@ -67,28 +69,8 @@ def four_tables(event):
 
 
 def bust(event, entry):
-    return lambda: balancing.entry_eliminate_and_rebalance(
-        event_id=event.pk, entry_id=entry.pk, actor=ACTOR
-    )
-
-
-def test_it_gives_two_busts_at_once_the_same_place_without_the_lock(monkeypatch):
-    event = make_event(600)
-    people = four_tables(event)
-    without_lock(monkeypatch)
-    window = Window()
-    monkeypatch.setattr(balancing, "log_record", window.wrap(balancing.log_record))
-    run_together(
-        lambda: balancing.entry_eliminate(
-            event_id=event.pk, entry_id=people["T3S1"].pk, actor=ACTOR
-        ),
-        lambda: balancing.entry_eliminate(
-            event_id=event.pk, entry_id=people["T4S1"].pk, actor=ACTOR
-        ),
-    )
-    places = Entry.objects.filter(status="busted").values_list("place", flat=True)
-    assert window.overlapped()
-    assert list(places) == [30, 30]  # both counted 30 players: the race is real
+    """A bust-out as every page and the API record it (results' bustout_record)."""
+    return lambda: bustout_record(event_id=event.pk, entry_ids=[entry.pk], actor=ACTOR)
 
 
 def test_it_loses_nobody_when_two_busts_at_once_need_balancing(monkeypatch):

@@ -1,4 +1,8 @@
-"""Eliminations and what they set off: balancing, breaking tables, redraws."""
+"""Bust-outs and what they set off: balancing, breaking tables, redraws.
+
+Players bust through the one bust-out service (results' `bustout_record`), as every page
+and the API record them.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tdsystem.core.models import LogEntry
+from tdsystem.results.errors import ResultsError
+from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable, Move
@@ -22,9 +28,9 @@ FULL = list(range(1, 10))
 
 
 def bust(event, entry, seed: int = 7):
-    return balancing.entry_eliminate_and_rebalance(
-        event_id=event.pk, entry_id=entry.pk, actor=ACTOR, rng_seed=seed
-    )
+    """One player out on a hand of their own: (what was recorded, the rebalance)."""
+    recorded = bustout_record(event_id=event.pk, entry_ids=[entry.pk], actor=ACTOR, rng_seed=seed)
+    return recorded, recorded.rebalance
 
 
 def counts(event) -> dict[int, int]:
@@ -34,15 +40,15 @@ def counts(event) -> dict[int, int]:
 
 def test_it_frees_the_seat_and_gives_the_place_of_the_bust(event):
     people = arrange(event, {1: [1, 2, 3, 4]})
-    entry = balancing.entry_eliminate(event_id=event.pk, entry_id=people["T1S2"].pk, actor=ACTOR)
-    entry.refresh_from_db()
+    recorded, _ = bust(event, people["T1S2"])
+    entry = Entry.objects.get(pk=people["T1S2"].pk)
     assert (entry.status, entry.table, entry.seat, entry.place) == ("busted", None, None, 4)
-    assert entry.busted_at is not None
-    other = balancing.entry_eliminate(event_id=event.pk, entry_id=people["T1S4"].pk, actor=ACTOR)
-    assert other.place == 3
-    with pytest.raises(SeatingError, match="out already"):
-        balancing.entry_eliminate(event_id=event.pk, entry_id=people["T1S4"].pk, actor=ACTOR)
-    assert LogEntry.objects.filter(action="entry.eliminate").count() == 2
+    assert entry.busted_at is not None and recorded.finishes[0].place == 4
+    other, _ = bust(event, people["T1S4"])
+    assert other.finishes[0].place == 3
+    with pytest.raises(ResultsError, match="already out"):
+        bust(event, people["T1S4"])
+    assert LogEntry.objects.filter(action="bustout.record").count() == 2
 
 
 def test_it_moves_the_next_big_blind_into_the_next_big_blind_seat_of_the_short_table(event):
@@ -156,5 +162,7 @@ def test_it_stays_under_the_query_budget(event, django_assert_max_num_queries):
     field(event, players=300, tables=38)
     per_table = counts(event)
     victim = Entry.objects.filter(event=event, table__number=min(per_table, key=per_table.get))
-    with django_assert_max_num_queries(25):
+    # The whole bust-out as production runs it: the finish with its place and prize (the
+    # first of the field works the prizes out), the undo record, the balancing move.
+    with django_assert_max_num_queries(40):
         bust(event, victim.first())

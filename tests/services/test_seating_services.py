@@ -13,8 +13,8 @@ from django.utils import timezone
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Clock
 from tdsystem.events.services import clock_action
+from tdsystem.results.services import bustout_record
 from tdsystem.seating import services
-from tdsystem.seating.balancing import entry_eliminate
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable, Move, Purchase
 from tdsystem.seating.testing import ACTOR, arrange, field, seating_problems
@@ -189,7 +189,7 @@ def test_it_gives_a_reentry_a_new_entry_and_a_new_seat():
     event = make_event(600, 600, reentry_allowed=True)
     people = arrange(event, {1: [1, 2, 3, 4, 5, 6], 2: [1, 2, 3, 4, 5, 6]})
     out = people["T1S3"]
-    entry_eliminate(event_id=event.pk, entry_id=out.pk, actor=ACTOR)
+    bustout_record(event_id=event.pk, entry_ids=[out.pk], actor=ACTOR)
     again = services.entry_reenter(event_id=event.pk, entry_id=out.pk, actor=ACTOR)
     new = again.entry
     assert new.pk != out.pk and new.is_reentry and new.player_id == out.player_id
@@ -203,7 +203,7 @@ def test_it_gives_a_reentry_a_new_entry_and_a_new_seat():
 
 def test_it_refuses_a_reentry_when_the_event_does_not_allow_them(event):
     people = arrange(event, {1: [1, 2, 3], 2: [1, 2, 3]})
-    entry_eliminate(event_id=event.pk, entry_id=people["T1S1"].pk, actor=ACTOR)
+    bustout_record(event_id=event.pk, entry_ids=[people["T1S1"].pk], actor=ACTOR)
     with pytest.raises(SeatingError, match="does not allow re-entries"):
         services.entry_reenter(event_id=event.pk, entry_id=people["T1S1"].pk, actor=ACTOR)
     assert Entry.objects.filter(event=event).count() == 6
@@ -249,7 +249,7 @@ def finish(event, number: int, **kwargs):
 
 def test_it_moves_a_dead_button_after_the_big_blind_busts(event):
     people = arrange(event, {1: [1, 2, 3, 4, 5, 6]}, positions={1: (1, 2, 3)})
-    entry_eliminate(event_id=event.pk, entry_id=people["T1S3"].pk, actor=ACTOR)
+    bustout_record(event_id=event.pk, entry_ids=[people["T1S3"].pk], actor=ACTOR)
     table = finish(event, 1)
     # The big blind moves on to seat 4; seat 3 owes a dead small blind; the button to 2.
     assert (table.button, table.small_blind, table.big_blind) == (2, 3, 4)
@@ -261,7 +261,7 @@ def test_it_moves_a_dead_button_after_the_big_blind_busts(event):
 def test_it_moves_the_button_to_the_next_player_under_the_moving_rule():
     event = make_event(600, button_rule="moving")
     people = arrange(event, {1: [1, 2, 3, 4, 5, 6]}, positions={1: (1, 2, 3)})
-    entry_eliminate(event_id=event.pk, entry_id=people["T1S3"].pk, actor=ACTOR)
+    bustout_record(event_id=event.pk, entry_ids=[people["T1S3"].pk], actor=ACTOR)
     table = finish(event, 1)
     assert (table.button, table.small_blind, table.big_blind) == (2, 4, 5)
 
@@ -276,7 +276,7 @@ def test_it_moves_the_button_to_the_next_player_under_the_moving_rule():
 )
 def test_it_adjusts_the_button_going_heads_up(event, busted, expected):
     people = arrange(event, {1: [1, 2, 3]}, positions={1: (1, 2, 3)})
-    entry_eliminate(event_id=event.pk, entry_id=people[busted].pk, actor=ACTOR)
+    bustout_record(event_id=event.pk, entry_ids=[people[busted].pk], actor=ACTOR)
     table = finish(event, 1)
     assert (table.button, table.small_blind, table.big_blind) == expected
     log = LogEntry.objects.filter(action="table.hand").latest("id")

@@ -68,7 +68,10 @@ def test_it_refuses_every_table_to_a_device_login_not_tied_to_one(client, event,
     move = Move.objects.filter(event=event).first()
     if move is not None:
         assert client.post(f"/console/events/{event.pk}/moves/{move.pk}/ack").status_code == 403
-    assert LogEntry.objects.count() == before
+    # Nothing changed; each refusal is in the audit log (who, the path, the right).
+    assert LogEntry.objects.exclude(action="access.refused").count() == before
+    refused = LogEntry.objects.filter(action="access.refused", actor=table_device)
+    assert refused.count() == 4 + (move is not None)
 
 
 def test_it_tells_an_untied_device_on_landing_to_ask_the_director(client, table_device):

@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 
 from tdsystem.core.network import public_url
 from tdsystem.events.services import clock_action
-from tdsystem.seating import balancing
+from tdsystem.results.models import Finish
+from tdsystem.results.services import bustout_record
 from tdsystem.seating.models import Entry, EventTable, Move, TableDevice
 from tdsystem.seating.services import player_register
 from tdsystem.seating.testing import ACTOR, arrange, field
@@ -124,17 +125,74 @@ def test_it_refuses_a_bad_table_range_with_a_message(client, event, director):
     assert not EventTable.objects.exists()
 
 
+def bustout_url(event) -> str:
+    return f"/console/events/{event.pk}/results/bustouts"
+
+
 def test_it_busts_a_player_from_the_entry_panel_and_balances(client, event, floor_person):
     people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
+    out = people["T2S4"]
     client.force_login(floor_person)
-    panel = client.get(console_url(event, f"entries/{people['T2S4'].pk}/"), HTTP_HX_REQUEST="true")
-    assert "Bust out" in panel.content.decode()
-    response = htmx(client, console_url(event, f"entries/{people['T2S4'].pk}/eliminate"))
+    panel = client.get(console_url(event, f"entries/{out.pk}/"), HTTP_HX_REQUEST="true")
+    html = panel.content.decode()
+    # The panel's "Bust out" posts to the one bust-out route, the results app's.
+    assert "Bust out" in html and f'hx-post="{bustout_url(event)}"' in html
+    assert "/eliminate" not in html
+    response = htmx(client, bustout_url(event), {"answer": "entry", "entry": out.pk, "table": 2})
     body = response.content.decode()
-    assert "Out in place 17; 1 move slip(s)" in body and 'id="entry-panel"' in body
-    assert "seating-changed" in response["HX-Trigger"]
+    assert 'id="entry-panel"' in body and "<html" not in body
+    assert f"#{out.number} T2S4 is out: 17th place; 1 move slip" in body
+    assert "Move: <b>T1S8</b> table 1 seat 8 → <b>table 2 seat 4</b>" in body
+    assert "Out in place <b>17</b>" in body
+    triggers = response["HX-Trigger"]
+    assert "seating-changed" in triggers and "results-changed" in triggers
     slips = client.get(console_url(event) + "?part=slips", HTTP_HX_REQUEST="true")
     assert "T1S8" in slips.content.decode() and "table 2 seat 4" in slips.content.decode()
+
+
+def test_the_entry_panels_bust_out_writes_a_finish_the_bustout_console_can_undo(
+    client, event, floor_person
+):
+    people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
+    out = people["T2S4"]
+    client.force_login(floor_person)
+    htmx(client, bustout_url(event), {"answer": "entry", "entry": out.pk, "table": 2})
+    finish = Finish.objects.get(entry=out)
+    assert (finish.place, finish.from_table.number, finish.from_seat) == (17, 2, 4)
+    assert finish.bustout.moves.count() == 1  # the balancing move, linked for the undo
+    recent = client.get(
+        f"/console/events/{event.pk}/results/?part=recent", HTTP_HX_REQUEST="true"
+    ).content.decode()
+    undo = f"/console/events/{event.pk}/results/bustouts/{finish.bustout_id}/undo"
+    assert f'hx-post="{undo}"' in recent
+    undone = htmx(client, undo).content.decode()
+    assert "Undone: #" in undone and "1 move slip(s) withdrawn" in undone
+    entry = Entry.objects.select_related("table").get(pk=out.pk)
+    assert (entry.status, entry.table.number, entry.seat) == ("active", 2, 4)
+    assert Entry.objects.get(pk=people["T1S8"].pk).table.number == 1
+
+
+def test_the_entry_panel_keeps_reenter_and_buy_but_no_bust_out_of_its_own(
+    client, event, floor_person
+):
+    people = arrange(event, {1: [1, 2, 3]})
+    client.force_login(floor_person)
+    response = htmx(client, console_url(event, f"entries/{people['T1S1'].pk}/eliminate"))
+    assert response.status_code == 404
+    assert Entry.objects.filter(status="active").count() == 3
+    assert not Finish.objects.exists()
+
+
+def test_the_entry_panel_says_why_a_bust_out_is_refused(client, event, floor_person):
+    people = arrange(event, {1: [1, 2, 3]})
+    client.force_login(floor_person)
+    data = {"answer": "entry", "entry": people["T1S1"].pk, "table": 1}
+    htmx(client, bustout_url(event), data)
+    again = htmx(client, bustout_url(event), data)
+    body = again.content.decode()
+    assert 'id="entry-panel"' in body and "T1S1 is already out (place 3)" in body
+    assert "HX-Trigger" not in again
+    assert Finish.objects.count() == 1
 
 
 def test_it_marks_short_tables_and_tables_to_halt(client, event, director):
@@ -177,7 +235,7 @@ def test_it_shows_seats_in_order_with_the_dead_small_blind_and_who_waits(client,
     # Seat 3, between the blinds of the hand in play (2 and 4), is the only free seat.
     people = arrange(event, {1: [1, 2, 4, 5, 6, 7, 8, 9]}, positions={1: (1, 2, 4)})
     player_register(event=event, name="Late Larry", actor=ACTOR)
-    balancing.entry_eliminate(event_id=event.pk, entry_id=people["T1S4"].pk, actor=ACTOR)
+    bustout_record(event_id=event.pk, entry_ids=[people["T1S4"].pk], actor=ACTOR)
     client.force_login(director)
     page = f"/console/events/{event.pk}/tables/1/"
     html = client.get(page).content.decode()
@@ -225,9 +283,7 @@ def test_it_acknowledges_a_slip_and_answers_with_the_slip(client, event, floor_p
 
 def test_it_shows_one_lookup_match_in_full_with_its_recent_moves(client, event):
     people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
-    balancing.entry_eliminate_and_rebalance(
-        event_id=event.pk, entry_id=people["T2S4"].pk, actor=ACTOR
-    )
+    bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
     number = people["T1S8"].number
     html = client.get(f"/events/{event.pk}/seats/?q={number}").content.decode()
     assert 'id="found-table">2<' in html and 'id="found-seat">4<' in html

@@ -1,0 +1,107 @@
+"""The table page: a tablet at the table, or the floor's phone.
+
+It shows the seats, the button and blinds, the move slips into and out of the table and,
+during hand-for-hand, whether the table may deal. "Hand finished" posts here; a bust-out
+posts to the bust-out console's route (`results:bustout`), which answers with this page's
+fragment. A table device opens only its own table (seating's `table_access`).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from tdsystem.core.access import has_right
+from tdsystem.core.actors import Actor
+from tdsystem.events.models import Event
+from tdsystem.seating import selectors as seating_selectors
+from tdsystem.seating.table_access import table_access
+
+from . import services
+from .errors import ResultsError
+from .forms import HandFinishedForm, first_error
+from .selectors import hand_for_hand
+
+PAGE = "results/table.html"
+
+
+def table_render(request, event: Event, number: int, error=None, message=None, **extra):
+    """The table page, or its fragment under HTMX (404 for a table the event never had)."""
+    card = seating_selectors.table_view(event, number)
+    if card is None:
+        raise Http404
+    can_bust, hfh = has_right(request.user, "bustout"), hand_for_hand(event)
+    context = {
+        "event": event,
+        "card": card,
+        "error": error,
+        "message": message,
+        "can_console": has_right(request.user, "seating"),
+        "can_bust": can_bust,
+        # One player out on a hand of their own, from the seat's "Out"; several on one
+        # hand, or any during hand-for-hand (stacks are needed), in the bust-out console.
+        "bust_here": can_bust
+        and card.table.in_play
+        and not hfh.active
+        and event.status != Event.Status.FINISHED,
+        "hfh": hfh,
+        **extra,
+    }
+    return render(request, f"{PAGE}#table" if request.htmx else PAGE, context)
+
+
+def table_answer(request, event: Event, number: int, error, message) -> HttpResponse:
+    """After an action at the table: its fragment (HTMX), or the page with a flash."""
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or message)
+        return redirect("results:table", event.pk, number)
+    return table_render(request, event, number, error, message)
+
+
+@require_GET
+@table_access
+def table_page(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    return table_render(request, event, number)
+
+
+@require_POST
+@table_access
+def table_hand(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """The hand at this table is over: the button and blinds move on (and, during
+    hand-for-hand, the table reports the hand)."""
+    form = HandFinishedForm(request.POST)
+    if not form.is_valid():
+        return table_answer(request, event, number, first_error(form)[1], None)
+    try:
+        report = services.handforhand_hand_finish(
+            event_id=event.pk,
+            table_number=number,
+            expected_hand=form.cleaned_data["hand"],
+            actor=Actor.of(request.user),
+        )
+    except ResultsError as exc:
+        return table_answer(request, event, number, str(exc), None)
+    return table_answer(request, event, number, None, _hand_reported(report))
+
+
+def _hand_reported(report: services.HandReport) -> str:
+    table = report.table
+    text = _("Hand %(hand)s: button on seat %(seat)s") % {
+        "hand": table.hand_number + 1,
+        "seat": table.button,
+    }
+    if report.hand is None:
+        return text
+    if report.completed:
+        return _("Hand-for-hand hand %(hand)s is over everywhere: deal the next hand. %(text)s") % {
+            "hand": report.hand,
+            "text": text,
+        }
+    return _("Hand-for-hand hand %(hand)s: wait for table %(tables)s before dealing. %(text)s") % {
+        "hand": report.hand,
+        "tables": ", ".join(map(str, report.waiting_for)),
+        "text": text,
+    }

@@ -1,0 +1,54 @@
+"""Move slips: the floor's list, and the confirmation that a player sits in the new seat."""
+
+from __future__ import annotations
+
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import trigger_client_event
+
+from tdsystem.core.access import staff_required
+from tdsystem.core.actors import Actor
+
+from . import selectors, services
+from .models import Move
+from .table_access import table_refusal
+from .views_console import CHANGED, event_or_404
+
+
+@require_GET
+@staff_required("seating")
+def moves_page(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = event_or_404(event_id)
+    table = request.GET.get("table", "")
+    slips = selectors.move_slips(event.pk, table=int(table) if table.isdigit() else None)
+    template = "seating/moves.html#slips" if request.htmx else "seating/moves.html"
+    return render(request, template, {"event": event, "slips": slips, "table": table})
+
+
+@require_POST
+def move_ack(request: HttpRequest, event_id: int, move_id: int) -> HttpResponse:
+    """Floor staff confirm any slip; a table device the slips into or out of its table."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    event = event_or_404(event_id)
+    move = get_object_or_404(Move, pk=move_id, event=event)
+    refused = table_refusal(request, event, move.to_table, move.from_table)
+    if refused:
+        return refused
+    slip = services.move_acknowledge(
+        event_id=event.pk, move_id=move.pk, actor=Actor.of(request.user)
+    )
+    if not request.htmx:
+        back = request.POST.get("next", "")
+        if not url_has_allowed_host_and_scheme(back, {request.get_host()}):
+            back = reverse("seating:moves", args=[event.pk])
+        return redirect(back)
+    response = render(request, "seating/_slip.html", {"event": event, "slip": slip})
+    return trigger_client_event(response, CHANGED)
+
+
+move_ack.staff_right = "table"  # type: ignore[attr-defined]
