@@ -25,10 +25,14 @@ StartCheck = Callable[["Event"], "str | None"]
 ScreenPanel = Callable[["Event", dict], dict]
 # Run after the clock's transaction that finished the event (the clock lock let go).
 AfterFinish = Callable[..., object]
+# Asked before an undo would set a stopped clock running again: why the clock must stay
+# paused ("Hand-for-hand holds the clock paused..."), or None.
+ClockHold = Callable[["Event"], "str | None"]
 
 start_checks: list[StartCheck] = []
 screen_panels: list[ScreenPanel] = []
 after_finish: list[AfterFinish] = []
+clock_holds: list[ClockHold] = []
 
 
 def register(
@@ -36,11 +40,13 @@ def register(
     start_check: StartCheck | None = None,
     screen_panel: ScreenPanel | None = None,
     finished: AfterFinish | None = None,
+    clock_hold: ClockHold | None = None,
 ) -> None:
     for hook, found in (
         (start_check, start_checks),
         (screen_panel, screen_panels),
         (finished, after_finish),
+        (clock_hold, clock_holds),
     ):
         if hook is not None and hook not in found:
             found.append(hook)
@@ -52,6 +58,15 @@ def start_question(event: Event) -> str | None:
         question = check(event)
         if question:
             return question
+    return None
+
+
+def clock_hold(event: Event) -> str | None:
+    """Why the event's clock must stay paused (an app above holds it), or None."""
+    for hold in clock_holds:
+        reason = hold(event)
+        if reason:
+            return reason
     return None
 
 

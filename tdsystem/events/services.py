@@ -161,12 +161,16 @@ def clock_action(
     seconds: int | None = None,
     now: datetime | None = None,
     confirm_empty: bool = True,
+    source: str = "",
 ) -> Clock:
     """Apply a director's clock action. Raises ClockError (nothing changes) when it can't.
 
     With `confirm_empty=False` a start is refused (NobodySeated) while a start check in
     `hooks` has a question (no active entry has a seat): the console asks first. Scripts
     and the API start as they are told.
+
+    `source` names what made the change for the person (HANDFORHAND): such a change is
+    that source's to take back, not offered for undo (`clock_undoable`).
     """
     if action not in ACTION_LABELS:
         raise clockrules.ClockError(
@@ -218,6 +222,7 @@ def clock_action(
                 "previous": _stored(before),
                 "seconds": seconds,
                 "version": new.version,
+                **({"source": source} if source else {}),
             },
         )
         _sync_event_status(event, clock)
@@ -231,6 +236,8 @@ def clock_action(
 
 
 UNDOABLE = tuple(f"clock.{a}" for a in ACTION_LABELS if a != "finish")
+# The `source` of the clock changes hand-for-hand makes (pause, time off, resume).
+HANDFORHAND = "hand-for-hand"
 
 
 def _stored(state: clockrules.ClockState) -> dict:
@@ -244,13 +251,17 @@ def _stored(state: clockrules.ClockState) -> dict:
 
 def clock_undoable(event: Event) -> LogEntry | None:
     """The clock action the console offers to undo: the newest one by a person, if it is
-    not undone yet. (Finishing the event is not undone: it releases the tables.)"""
+    not undone yet and was the person's own. (Finishing the event is not undone: it
+    releases the tables; a change hand-for-hand made is hand-for-hand's, taken back by
+    stopping it.)"""
     newest = (
         LogEntry.objects.filter(event=event, action__in=UNDOABLE, actor__isnull=False)
         .order_by("-at", "-id")
         .first()
     )
     if newest is None or newest.undone_at or "previous" not in newest.data:
+        return None
+    if newest.data.get("source"):
         return None
     return newest
 
@@ -271,6 +282,13 @@ def clock_undo(
             raise clockrules.ClockError(_("Only a clock action can be undone."))
         if entry.undone_at:
             raise clockrules.ClockError(_("This clock action was undone already."))
+        if entry.data.get("source") == HANDFORHAND:
+            raise clockrules.ClockError(
+                _(
+                    "Hand-for-hand made this clock change, so it is not undone here: use "
+                    "the clock's buttons, or stop hand-for-hand."
+                )
+            )
         if clock_undoable(event) != entry:
             raise clockrules.ClockError(_("Only the newest clock action can be undone."))
         durations = level_durations(event)
@@ -281,6 +299,10 @@ def clock_undo(
                 % {"action": entry.summary}
             )
         previous = entry.data["previous"]
+        if previous["status"] == Clock.Status.RUNNING and clock.status != Clock.Status.RUNNING:
+            held = hooks.clock_hold(event)
+            if held:
+                raise clockrules.ClockError(held)
         ends_at = previous["ends_at"]
         restored = clockrules.ClockState(
             previous["status"],

@@ -6,4 +6,9 @@ class ResultsConfig(AppConfig):
     label = "results"
 
     def ready(self) -> None:
+        from tdsystem.events import hooks
+
         from . import signals  # noqa: F401  (connects the receivers)
+        from .services.handforhand import clock_hold
+
+        hooks.register(clock_hold=clock_hold)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
@@ -86,3 +87,106 @@ def test_it_refuses_to_undo_what_is_not_a_clock_action(event, director):
     other = LogEntry.objects.filter(event=event).exclude(action__startswith="clock.").first()
     with pytest.raises(ClockError, match="Only a clock action"):
         undo(event, other, director, T0)
+
+
+# Hand-for-hand's own clock changes ------------------------------------------------------
+
+
+@pytest.fixture
+def two_tables():
+    from tdsystem.seating.testing import arrange
+    from tests.fixtures import make_event
+
+    event = make_event(3600, 3600)
+    arrange(event, {1: [1, 2, 3], 2: [1, 2, 3]}, positions={1: (1, 2, 3), 2: (1, 2, 3)})
+    return event
+
+
+def hfh_start(event, user, at):
+    from tdsystem.results.services import handforhand_start
+
+    with time_machine.travel(at, tick=False):
+        handforhand_start(event_id=event.pk, actor=Actor.of(user))
+
+
+def hfh_hand(event, user, at):
+    """Both tables report the hand: it completes and its time comes off the clock."""
+    from tdsystem.results.services import handforhand_hand_finish
+    from tdsystem.seating.models import EventTable
+
+    with time_machine.travel(at, tick=False):
+        for number in (1, 2):
+            count = EventTable.objects.get(event=event, number=number).hand_number
+            handforhand_hand_finish(
+                event_id=event.pk, table_number=number, expected_hand=count, actor=Actor.of(user)
+            )
+
+
+def test_hand_for_hands_pause_is_not_offered_for_undo(two_tables, director):
+    event = two_tables
+    act(event, "start", user=director)
+    hfh_start(event, director, T0 + timedelta(seconds=60))
+    pause = LogEntry.objects.filter(event=event, action="clock.pause").latest("id")
+    assert pause.actor == director and pause.data["source"] == "hand-for-hand"
+    assert services.clock_undoable(event) is None
+    with pytest.raises(ClockError, match="Hand-for-hand made this clock change"):
+        undo(event, pause, director, T0 + timedelta(seconds=70))
+    assert stored(event)[0] == "paused"
+    pause.refresh_from_db()
+    assert pause.undone_at is None
+
+
+def test_the_time_a_hand_took_off_the_clock_is_not_offered_for_undo(two_tables, director):
+    event = two_tables
+    act(event, "start", user=director)
+    hfh_start(event, director, T0 + timedelta(seconds=60))
+    hfh_hand(event, director, T0 + timedelta(seconds=150))
+    taken = LogEntry.objects.filter(event=event, action="clock.add_time").latest("id")
+    assert taken.data["seconds"] == -90 and taken.data["source"] == "hand-for-hand"
+    assert services.clock_undoable(event) is None
+
+
+def test_a_directors_own_change_during_hand_for_hand_is_undone_and_the_clock_stays_paused(
+    two_tables, director
+):
+    event = two_tables
+    act(event, "start", user=director)
+    hfh_start(event, director, T0 + timedelta(seconds=60))
+    before = stored(event)
+    added = act(event, "add_time", 120, at=T0 + timedelta(seconds=80), user=director)
+    assert services.clock_undoable(event) == added
+    undo(event, added, director, T0 + timedelta(seconds=90))
+    assert stored(event) == before and before[0] == "paused"
+    added.refresh_from_db()
+    assert added.undone_at == T0 + timedelta(seconds=90)
+
+
+def test_an_undo_that_would_run_the_clock_hand_for_hand_holds_is_refused(two_tables, director):
+    event = two_tables
+    act(event, "start", user=director)
+    hfh_start(event, director, T0 + timedelta(seconds=60))
+    act(event, "resume", at=T0 + timedelta(seconds=70), user=director)
+    paused = act(event, "pause", at=T0 + timedelta(seconds=80), user=director)
+    assert services.clock_undoable(event) == paused
+    with pytest.raises(ClockError, match="Hand-for-hand holds the clock paused"):
+        undo(event, paused, director, T0 + timedelta(seconds=90))
+    assert stored(event)[0] == "paused"
+    paused.refresh_from_db()
+    assert paused.undone_at is None
+    assert not LogEntry.objects.filter(event=event, action="clock.undo").exists()
+
+
+def test_once_hand_for_hand_stops_the_clock_is_the_directors_again(two_tables, director):
+    from tdsystem.results.services import handforhand_stop
+
+    event = two_tables
+    act(event, "start", user=director)
+    hfh_start(event, director, T0 + timedelta(seconds=60))
+    with time_machine.travel(T0 + timedelta(seconds=100), tick=False):
+        handforhand_stop(event_id=event.pk, actor=Actor.of(director))
+    assert stored(event)[0] == "running"
+    assert services.clock_undoable(event) is None  # the resume was hand-for-hand's
+    before = stored(event)
+    paused = act(event, "pause", at=T0 + timedelta(seconds=130), user=director)
+    undo(event, paused, director, T0 + timedelta(seconds=140))
+    assert stored(event) == before

@@ -8,8 +8,10 @@ report completes the hand and the next one is dealt everywhere.
 The clock: starting hand-for-hand pauses the level clock; each completed hand takes the
 time it lasted off the level, but never more than the event's minutes per hand. So the
 level loses at most N minutes per hand however long the hands take, and exactly the time
-played when hands are quick. Clock changes run after the report commits, in the clock
-service's own transaction (it locks the clock row before the event's, see bustouts.py).
+played when hands are quick. Clock changes run after the report commits, each in the
+clock service's own transaction. They are hand-for-hand's (`source=HANDFORHAND` in the
+log): the console does not offer them for undo, and while hand-for-hand holds the clock
+paused no undo sets it running (`clock_hold`, registered with the events' hooks).
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.models import Clock, Event
-from tdsystem.events.services import clock_action
+from tdsystem.events.services import HANDFORHAND, clock_action
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.services import hand_count_checked, table_hand_finish
@@ -106,7 +109,9 @@ def handforhand_start(
         )
     if running:
         try:
-            clock_action(event_id=event_id, action="pause", actor=actor, now=now)
+            clock_action(
+                event_id=event_id, action="pause", actor=actor, now=now, source=HANDFORHAND
+            )
         except ClockError:
             HandForHand.objects.filter(pk=event_id).update(clock_paused=False)
             hfh.clock_paused = False
@@ -142,7 +147,7 @@ def handforhand_stop(*, event_id: int, actor: Actor) -> HandForHand:
         clock_take(event_id, charge, actor)
         # Resumed by the director meanwhile, or the level is at 0:00: leave it.
         with contextlib.suppress(ClockError):
-            clock_action(event_id=event_id, action="resume", actor=actor)
+            clock_action(event_id=event_id, action="resume", actor=actor, source=HANDFORHAND)
     return hfh
 
 
@@ -258,11 +263,25 @@ def clock_take(event_id: int, seconds: int, actor: Actor) -> None:
     left = (clock.remaining_ms or 0) // 1000
     try:
         if seconds < left:
-            clock_action(event_id=event_id, action="add_time", seconds=-seconds, actor=actor)
+            _clock(event_id, "add_time", actor, seconds=-seconds)
             return
-        clock_action(event_id=event_id, action="next", actor=actor)
+        _clock(event_id, "next", actor)
         rest = seconds - left
         if rest > 0:
-            clock_action(event_id=event_id, action="add_time", seconds=-rest, actor=actor)
+            _clock(event_id, "add_time", actor, seconds=-rest)
     except ClockError:
         pass  # the last level, or less than the rest left: the clock stays where it is
+
+
+def _clock(event_id: int, action: str, actor: Actor, seconds: int | None = None) -> None:
+    clock_action(event_id=event_id, action=action, seconds=seconds, actor=actor, source=HANDFORHAND)
+
+
+def clock_hold(event: Event) -> str | None:
+    """Hand-for-hand's hold on the clock (`tdsystem.events.hooks`): while it is on and
+    paused the clock, an undo does not set the clock running again."""
+    if HandForHand.objects.filter(event=event, active=True, clock_paused=True).exists():
+        return gettext(
+            "Hand-for-hand holds the clock paused: stop hand-for-hand to let the clock run."
+        )
+    return None

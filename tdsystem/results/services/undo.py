@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
+from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable, Move
 
@@ -200,6 +201,10 @@ def _apply(event, bustout, finishes, moves, tables, snapshot, broken, actor) -> 
     )
     BustOut.objects.filter(pk=bustout.pk).update(undone_at=now, undone_by=actor.label)
     bustout.undone_at, bustout.undone_by = now, actor.label
+    # The console's log marks the bust-out's entry undone, as it does an undone clock action.
+    LogEntry.objects.filter(
+        event=event, action="bustout.record", data__bustout=bustout.pk, undone_at__isnull=True
+    ).update(undone_at=now)
     return entries
 
 
