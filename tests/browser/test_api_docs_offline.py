@@ -74,11 +74,10 @@ def test_it_renders_the_api_docs_without_asking_another_host(live_server, new_pa
     response = page.goto(f"{live_server.url}/api/docs")
     page.wait_for_load_state("networkidle")
     assert response.status == 200
+    page.locator(".opblock").first.wait_for()  # Swagger UI has read /api/openapi.json
     assert outside == []
-    toc = page.get_by_role("navigation", name="Endpoints")
-    assert toc.is_visible()
-    assert toc.locator("a").count() >= 10
-    assert page.locator("article.api-op").first.is_visible()
+    assert page.locator(".info .title").inner_text().startswith("tdsystem API")
+    assert page.locator(".opblock").count() >= 12  # every operation
     assert csp_problems(page, messages) == []
 
 
