@@ -106,6 +106,18 @@ def test_the_screens_fast_clock_read_matches_the_orm(event):
     assert clock_read(2**63) is None  # past 64 bits: no row, not a driver error
 
 
+def test_the_fast_clock_read_is_a_value_that_cannot_be_saved(event):
+    import dataclasses
+
+    from tdsystem.engine.clock import ClockState
+    from tdsystem.events.selectors import clock_read
+
+    fast = clock_read(event.pk)
+    assert isinstance(fast, ClockState) and not hasattr(fast, "save")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.status = "running"
+
+
 def test_a_console_start_with_nobody_seated_is_refused_until_confirmed(event):
     with pytest.raises(services.NobodySeated, match="Nobody is seated yet"):
         services.clock_action(
