@@ -68,8 +68,8 @@ class DatabaseUnavailableMiddleware:
 
 
 # A change that met another of the same event holding its lock waits at most the lock
-# timeout: asking again a second or two later finds it done.
-BUSY_RETRY_AFTER_SECONDS = 2
+# timeout: asking again a second later usually finds it done.
+BUSY_RETRY_AFTER_SECONDS = 1
 
 
 class BusyMiddleware:

@@ -100,5 +100,5 @@ def test_the_api_says_busy_with_retry_after(client, director_token, short_timeou
             HTTP_AUTHORIZATION=f"Bearer {director_token}",
         )
     assert response.status_code == 503 and response.json() == {"error": MESSAGE}
-    assert response["Retry-After"] == "2"
+    assert response["Retry-After"] == "1"
     assert Clock.objects.get(pk=event.pk).status == "not-started" and clock_log(event) == 0
