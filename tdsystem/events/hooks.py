@@ -10,7 +10,7 @@ harmless.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from tdsystem.core.actors import Actor
@@ -29,6 +29,8 @@ AfterFinish = Callable[..., object]
 # paused ("Hand-for-hand holds the clock paused..."), or None.
 ClockHold = Callable[["Event"], "str | None"]
 
+_Hook = TypeVar("_Hook")
+
 start_checks: list[StartCheck] = []
 screen_panels: list[ScreenPanel] = []
 after_finish: list[AfterFinish] = []
@@ -42,14 +44,15 @@ def register(
     finished: AfterFinish | None = None,
     clock_hold: ClockHold | None = None,
 ) -> None:
-    for hook, found in (
-        (start_check, start_checks),
-        (screen_panel, screen_panels),
-        (finished, after_finish),
-        (clock_hold, clock_holds),
-    ):
-        if hook is not None and hook not in found:
-            found.append(hook)
+    _add(start_checks, start_check)
+    _add(screen_panels, screen_panel)
+    _add(after_finish, finished)
+    _add(clock_holds, clock_hold)
+
+
+def _add(found: list[_Hook], hook: _Hook | None) -> None:
+    if hook is not None and hook not in found:
+        found.append(hook)
 
 
 def start_question(event: Event) -> str | None:
