@@ -4,6 +4,8 @@ operation's right. A session cookie never authorises a write, so the API has no 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.http import HttpRequest
 from ninja.security.http import HttpAuthBase
 
@@ -11,8 +13,20 @@ from tdsystem.core.access import has_right, refusal_record, refusal_text, user_f
 
 from .errors import Refused
 
+if TYPE_CHECKING:
+    # A token's user is a row of AUTH_USER_MODEL, the default User (as for Actor).
+    from django.contrib.auth.models import User
 
-def refuse(request: HttpRequest, user, right: str) -> Refused:
+
+class AuthedRequest(HttpRequest):
+    """The request of an operation behind a StaffToken, for annotations: ninja sets
+    `auth` to what the authenticator returned (the token's user) on Django's own request,
+    an attribute Django's type of the request does not know."""
+
+    auth: User
+
+
+def refuse(request: HttpRequest, user: User, right: str) -> Refused:
     """The 403 for `user`, written to the audit log as a refused page is."""
     refusal_record(request, right, user=user)
     return Refused(refusal_text(user))
@@ -32,7 +46,7 @@ class StaffToken(HttpAuthBase):
         super().__init__()
         self.right = right
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> User | None:
         user = user_from_bearer(request)
         if user is None:
             return None  # ninja answers 401

@@ -19,6 +19,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError, HttpError, ValidationError, ValidationErrorContext
 from pydantic import ValidationError as PydanticError
+from pydantic.fields import FieldInfo
+from pydantic_core import ErrorDetails
 
 from tdsystem.core.locking import Busy
 
@@ -69,15 +71,19 @@ def input_error(contexts: list[ValidationErrorContext]) -> InputError:
     return InputError(_("the body must be a JSON object"), None)
 
 
-def _described(problem: dict, loc: tuple, fields: dict) -> InputError:
+def _described(
+    problem: ErrorDetails, loc: tuple[int | str, ...], fields: dict[str, FieldInfo]
+) -> InputError:
     ctx = problem.get("ctx") or {}
     if "field" in ctx:  # a rule across fields (a model validator) names its field itself
         return InputError(problem["msg"], ctx["field"])
     if not loc:
         return InputError(_("the body must be a JSON object"), None)
     name = str(loc[0])
+    # A description is the English text (schemas marks it with gettext_noop): said here
+    # in the request's language.
     described = fields[name].description if name in fields else None
-    return InputError(f"{name}: {_(str(described)) if described else problem['msg']}", name)
+    return InputError(f"{name}: {_(described) if described else problem['msg']}", name)
 
 
 def _json(api, request: HttpRequest, status: int, body: dict) -> HttpResponse:

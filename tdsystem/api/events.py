@@ -13,7 +13,7 @@ from tdsystem.events import selectors, services
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import screen_current_event
 
-from .auth import StaffToken, refuse
+from .auth import AuthedRequest, StaffToken, refuse
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists
 from .errors import NotFound
 from .schemas import Clock, ClockActionIn, EventSummary
@@ -76,7 +76,7 @@ def clock(request: HttpRequest, event_id: int):
     "actions need a director (right `clock`). 409 when the clock cannot do it now (e.g. "
     "`previous` on the first level).",
 )
-def clock_action(request: HttpRequest, event_id: int, payload: ClockActionIn):
+def clock_action(request: AuthedRequest, event_id: int, payload: ClockActionIn):
     event_exists(event_id)
     if payload.action not in FLOOR_CLOCK_ACTIONS and not has_right(request.auth, "clock"):
         raise refuse(request, request.auth, "clock")

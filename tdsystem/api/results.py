@@ -13,7 +13,7 @@ from tdsystem.results.models import Finish as FinishRow
 from tdsystem.seating.models import Entry
 from tdsystem.seating.selectors import move_json
 
-from .auth import StaffToken
+from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .schemas import BustOutIn, BustOutRecorded, BustOutUndone, Results
 
@@ -31,6 +31,19 @@ def finish_json(finish: FinishRow) -> dict:
         "place_label": finish.place_label,
         "prize": selectors.money(finish.prize),
         "starting_stack": finish.starting_stack,
+    }
+
+
+def seat_back_json(entry: Entry) -> dict:
+    """A player an undo put back. bustout_undo refuses when a player's table is gone, so
+    an entry it gives back without a table or seat is a bug: a 500, not an answer."""
+    if entry.table is None or entry.seat is None:
+        raise RuntimeError(f"entry {entry.pk} given back by an undo without a seat")
+    return {
+        "entry": entry.number,
+        "player": entry.player.name,
+        "table": entry.table.number,
+        "seat": entry.seat,
     }
 
 
@@ -71,7 +84,7 @@ def results(request: HttpRequest, event_id: int):
     "prizes, balancing moves and the winner when one player is left. 409 when a player is "
     "out already.",
 )
-def record(request: HttpRequest, event_id: int, payload: BustOutIn):
+def record(request: AuthedRequest, event_id: int, payload: BustOutIn):
     event_exists(event_id)
     ids, stacks = entry_ids(event_id, payload)
     done = services.bustout_record(
@@ -114,7 +127,7 @@ def record(request: HttpRequest, event_id: int, payload: BustOutIn):
     description="Puts the players back in their seats and withdraws the moves it caused. 409 "
     "when later actions clash (undo those first).",
 )
-def undo(request: HttpRequest, event_id: int, bustout_id: int):
+def undo(request: AuthedRequest, event_id: int, bustout_id: int):
     event_exists(event_id)
     undone = services.bustout_undo(
         event_id=event_id, bustout_id=bustout_id, actor=Actor.of(request.auth)
@@ -122,10 +135,7 @@ def undo(request: HttpRequest, event_id: int, bustout_id: int):
     return {
         "bustout": undone.bustout.pk,
         "undone": True,
-        "entries": [
-            {"entry": e.number, "player": e.player.name, "table": e.table.number, "seat": e.seat}
-            for e in undone.entries
-        ],
+        "entries": [seat_back_json(e) for e in undone.entries],
         "moves_withdrawn": undone.moves_reverted,
         "tables_back_in_play": undone.tables_restored,
     }

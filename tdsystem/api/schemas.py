@@ -2,7 +2,9 @@
 
 This is the one place the API states its input rules: the handlers get values of these
 types and the services keep only the rules of the game. A request field's description is
-also what a 400 says about it (`"seconds: ..."`), so the reference and the error agree.
+also what a 400 says about it (`"seconds: ..."`), so the reference and the error agree:
+it is marked for translation with gettext_noop and translated when the 400 is written
+(tdsystem.api.errors), since pydantic takes a description as a plain string.
 Whole numbers are strict (`true` is not 1, `"5"` is not 5) and fit 64 bits; text holds
 no NUL character (PostgreSQL cannot store one).
 """
@@ -11,7 +13,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from ninja import Field, Schema
 from pydantic import ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
@@ -34,14 +37,14 @@ def field_error(field: str, message: str) -> PydanticCustomError:
 
 class ClockActionIn(Schema):
     action: Literal[CLOCK_ACTIONS] = Field(  # type: ignore[valid-type]
-        description=_("one of start, pause, resume, next, previous, add_time, set_time"),
+        description=gettext_noop("one of start, pause, resume, next, previous, add_time, set_time"),
     )
     seconds: int | None = Field(
         None,
         strict=True,
         ge=-DAY_SECONDS,
         le=DAY_SECONDS,
-        description=_(
+        description=gettext_noop(
             "a whole number of seconds within a day (-86400 to 86400), for add_time and "
             "set_time only and required there; negative removes time"
         ),
@@ -52,10 +55,7 @@ class ClockActionIn(Schema):
         if self.action in TIME_ACTIONS and self.seconds is None:
             raise field_error(
                 "seconds",
-                str(
-                    _("seconds: %(action)s needs a whole number of seconds")
-                    % {"action": self.action}
-                ),
+                _("seconds: %(action)s needs a whole number of seconds") % {"action": self.action},
             )
         return self
 
@@ -70,26 +70,30 @@ class RegisterIn(Schema):
         min_length=1,
         max_length=120,
         pattern=NO_NUL,
-        description=_("the player's name, not blank, at most 120 characters"),
+        description=gettext_noop("the player's name, not blank, at most 120 characters"),
     )
     member_id: str = Field(
         "",
         strict=True,
         max_length=40,
         pattern=NO_NUL,
-        description=_("a string of at most 40 characters that finds the player again"),
+        description=gettext_noop("a string of at most 40 characters that finds the player again"),
     )
     note: str = Field(
         "",
         strict=True,
         max_length=60,
         pattern=NO_NUL,
-        description=_("a string of at most 60 characters telling namesakes apart (from Lyon)"),
+        description=gettext_noop(
+            "a string of at most 60 characters telling namesakes apart (from Lyon)"
+        ),
     )
     confirm_duplicate: bool = Field(
         False,
         strict=True,
-        description=_("true or false: register although the name is in the field already"),
+        description=gettext_noop(
+            "true or false: register although the name is in the field already"
+        ),
     )
 
     model_config = ConfigDict(
@@ -103,7 +107,9 @@ class DrawIn(Schema):
         strict=True,
         ge=0,
         le=INT64,
-        description=_("a whole number, 0 or more, that repeats a logged draw; random if absent"),
+        description=gettext_noop(
+            "a whole number, 0 or more, that repeats a logged draw; random if absent"
+        ),
     )
 
 
@@ -112,7 +118,7 @@ class HandIn(Schema):
         strict=True,
         ge=0,
         le=INT64,
-        description=_(
+        description=gettext_noop(
             "the hand count the page showed (the hand of the last answer, 0 before the "
             "first hand), a whole number, 0 or more: the same hand twice answers 409"
         ),
@@ -130,7 +136,7 @@ class BustOutIn(Schema):
     entries: list[EntryNumber] = Field(
         min_length=1,
         max_length=MAX_ON_ONE_HAND,
-        description=_(
+        description=gettext_noop(
             "a list of the entry numbers who are out on this hand (whole numbers, 1 or "
             "more), at most 10 players on one hand"
         ),
@@ -140,7 +146,7 @@ class BustOutIn(Schema):
         strict=True,
         ge=1,
         le=INT64,
-        description=_(
+        description=gettext_noop(
             "the table's number, a whole number, checked against where they sit; without "
             "it they must all sit at one table"
         ),
@@ -150,14 +156,14 @@ class BustOutIn(Schema):
         strict=True,
         ge=0,
         le=INT64,
-        description=_(
+        description=gettext_noop(
             "during hand-for-hand, the hand-for-hand hand, a whole number (the current one "
             "by default)"
         ),
     )
     stacks: dict[NumberKey, Chips] = Field(
         default_factory=dict,
-        description=_(
+        description=gettext_noop(
             'an object of entry number to chips at the start of the hand, e.g. {"12": 4000}, '
             "each a whole number of chips, 0 or more; needed for two or more players and "
             "during hand-for-hand"
@@ -169,7 +175,7 @@ class BustOutIn(Schema):
         for key in self.stacks:
             if int(key) not in self.entries:
                 raise field_error(
-                    "stacks", str(_("stacks names #%(key)s, who is not in entries") % {"key": key})
+                    "stacks", _("stacks names #%(key)s, who is not in entries") % {"key": key}
                 )
         return self
 

@@ -12,7 +12,7 @@ from tdsystem.seating import selectors, services
 from tdsystem.seating.models import Entry as EntryRow
 from tdsystem.seating.models import Move as MoveRow
 
-from .auth import StaffToken
+from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
 from .schemas import (
@@ -86,7 +86,7 @@ def moves(request: HttpRequest, event_id: int):
     "is in the field already (the answer names those entries in `existing`: send "
     "`confirm_duplicate` or a `note`).",
 )
-def register(request: HttpRequest, event_id: int, payload: RegisterIn):
+def register(request: AuthedRequest, event_id: int, payload: RegisterIn):
     event = event_found(event_id)
     try:
         enrolment = services.player_register(
@@ -116,7 +116,7 @@ def register(request: HttpRequest, event_id: int, payload: RegisterIn):
     summary="Draw the seats",
     description="Seats every registered entry at random. 409 when the seats are drawn already.",
 )
-def draw(request: HttpRequest, event_id: int, payload: DrawIn | None = None):
+def draw(request: AuthedRequest, event_id: int, payload: DrawIn | None = None):
     event = event_found(event_id)
     seed = payload.seed if payload else None
     seated = services.seats_draw(event=event, seed=seed, actor=Actor.of(request.auth))
@@ -133,7 +133,7 @@ def draw(request: HttpRequest, event_id: int, payload: DrawIn | None = None):
     "the same hand finished twice answers 409 and counts once. During hand-for-hand the "
     "table's report is collected (`hand_for_hand`).",
 )
-def hand(request: HttpRequest, event_id: int, number: int, payload: HandIn):
+def hand(request: AuthedRequest, event_id: int, number: int, payload: HandIn):
     event_exists(event_id)
     report = handforhand_hand_finish(
         event_id=event_id,
@@ -166,7 +166,7 @@ def hand(request: HttpRequest, event_id: int, number: int, payload: HandIn):
     summary="Acknowledge a move slip",
     description="The floor carried out the move. A second acknowledgement changes nothing.",
 )
-def acknowledge(request: HttpRequest, event_id: int, move_id: int):
+def acknowledge(request: AuthedRequest, event_id: int, move_id: int):
     event_exists(event_id)
     if not MoveRow.objects.filter(pk=move_id, event_id=event_id).exists():
         raise NotFound(_("no move slip %(id)s") % {"id": move_id})
