@@ -52,9 +52,9 @@ beat: install-run
 test: install
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-# Kept clean by mypy (django-stubs): the engine (strictly), the services and core.
+# Kept clean by mypy (django-stubs): the engine (strictly), the services, core and the API.
 MYPY_FILES := tdsystem/engine $(wildcard tdsystem/*/services.py tdsystem/*/services/) \
-	$(wildcard tdsystem/core/*.py)
+	$(wildcard tdsystem/core/*.py) tdsystem/api
 
 lint: install
 	$(PY) -m ruff check .
