@@ -50,6 +50,7 @@ class HandState:
         "cap_applies",
         "committed",
         "dead",
+        "first_seat",
         "fixed",
         "folded",
         "full_level",
@@ -64,6 +65,7 @@ class HandState:
         "raises",
         "removed",
         "sb_seat",
+        "sb_shortfall",
         "seat_of",
         "seq",
         "shortfall",
@@ -98,17 +100,31 @@ class HandState:
         self.virtual_note: Note | None = None
         self.seq = 0
         self.last_full_seq = 0
-        # D1: clockwise from the button; heads-up the button posts the small blind.
-        if len(spec.blinds) == 2:
-            self.sb_seat: int | None = 0 if n == 2 else 1
-            self.bb_seat = 1 if n == 2 else 2
-        else:
-            self.sb_seat = None
+        # D1: clockwise from the button; heads-up the button posts the small blind. Under
+        # the dead button (D11) an empty button seat is not listed, and a dead small blind
+        # leaves the big blind to the first seat after the button.
+        first = self.first_seat = spec.first_seat
+        if len(spec.blinds) == 2 and n == 2:
+            self.sb_seat: int | None = 0
             self.bb_seat = 1
+        elif len(spec.blinds) == 2 and not spec.dead_small_blind:
+            self.sb_seat, self.bb_seat = first, first + 1
+        else:
+            self.sb_seat, self.bb_seat = None, first
         self._post_forced_bets()
         self.in_hand = n - sum(self.folded)
         self.level = self.big_blind  # D8: callers owe the full big blind, posted or not
+        # D4, TDA 54-B: the pot-limit pot counts a short or missing blind as fully posted;
+        # the pots themselves hold only the chips really put in.
         self.shortfall = max(0, self.big_blind - self.bet[self.bb_seat])
+        sb = self.sb_seat
+        self.sb_shortfall = (
+            max(0, spec.small_blind - self.bet[sb])
+            if sb is not None and not self.folded[sb]
+            else spec.small_blind
+            if spec.dead_small_blind
+            else 0
+        )
         if self.fixed:
             # The big blind is the opening bet when it is a full small bet; a smaller one
             # is completed to the small bet, which counts as the bet (D5).
@@ -145,7 +161,9 @@ class HandState:
         spec = self.spec
         ante, kind, names = spec.ante, spec.ante_type, self.names
         sb, bb = self.sb_seat, self.bb_seat
-        if spec.bb_must_cover_sb and sb is not None:
+        if spec.dead_small_blind or spec.dead_button:
+            self._note_dead_button()
+        if spec.bb_must_cover_sb and len(spec.blinds) == 2:
             self._apply_cover_rule()
         if ante and kind == "each":
             for seat in range(self.n):
@@ -160,7 +178,7 @@ class HandState:
                                 "the antes and all bets go to a side pot",
                             )
                         )
-        elif ante and kind == "button":
+        elif ante and kind == "button" and not spec.dead_button:
             self._post_dead_ante(0, "button ante")
         elif ante and kind == "big-blind-ante-first" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted before the blind)")
@@ -176,6 +194,28 @@ class HandState:
         if ante and kind == "big-blind" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted after the blind)")
 
+    def _note_dead_button(self) -> None:
+        spec, names = self.spec, self.names
+        if spec.dead_small_blind:
+            text = (
+                f"dead small blind: nobody posts the small blind this hand, "
+                f"{names[self.bb_seat]} posts the big blind"
+            )
+            if self.pot_limit:
+                text += (
+                    f"; the pot-limit pot counts the {spec.small_blind} small blind as if "
+                    "posted (TDA 54-B)"
+                )
+            self.notes.append(Note("D11", text))
+        if spec.dead_button:
+            text = (
+                f"dead button: the button is on an empty seat; {names[0]} is first to act "
+                f"after the flop and {names[-1]} last"
+            )
+            if spec.ante and spec.ante_type == "button":
+                text += "; nobody posts the button ante this hand"
+            self.notes.append(Note("D11", text))
+
     def _post_dead_ante(self, seat: int, label: str) -> None:
         ante = self.spec.ante
         paid = self._put(seat, ante)
@@ -190,7 +230,9 @@ class HandState:
 
     def _note_short_blind(self, seat: int, label: str, blind: int) -> None:
         name, posted = self.names[seat], self.bet[seat]
-        if label == "small":
+        if label == "small" and posted == 0:
+            text = f"{name} is all-in for the ante and posts no small blind"
+        elif label == "small":
             text = f"{name} is all-in for {posted} of the {blind} small blind"
         elif posted == 0:
             text = (
@@ -302,7 +344,7 @@ class HandState:
     def pot_after_call(self, seat: int) -> int:
         pot = sum(self.committed) + (self.level - self.bet[seat])
         if self.street == PREFLOP:
-            pot += self.shortfall  # D4, TDA 54-B: a short blind counts in full
+            pot += self.shortfall + self.sb_shortfall  # D4, TDA 54-B: counted in full
             sb = self.sb_seat
             if (
                 self.spec.pot_limit_preflop == "assumed-call"
@@ -494,7 +536,7 @@ class HandState:
         self.increment = self.big_blind  # D3: the minimum opening bet
         self.virtual_note = None
         self.cap_applies = self._cap_applies()
-        self.actor = self._next_pending(1 % n)  # D1: first player left of the button
+        self.actor = self._next_pending(self.first_seat % n)  # D1: first after the button
         if self.actor is None:
             # Two players with chips would both have to act: at most one has any (D9).
             left = sum(1 for j in range(n) if not self.folded[j] and self.stack[j])

@@ -125,8 +125,15 @@ def option_reasons(
         reasons.append(Note("D4", f"the pot-limit maximum is more than {name}'s {total}: all-in"))
     else:
         extra = ""
-        if state.street == PREFLOP and state.shortfall:
-            extra = "; the short big blind counts in full (TDA 54-B)"
+        if state.street == PREFLOP and (state.shortfall or state.sb_shortfall):
+            which = (
+                "blinds count"
+                if state.shortfall and state.sb_shortfall
+                else "big blind counts"
+                if state.shortfall
+                else "small blind counts"
+            )
+            extra = f"; the short {which} in full (TDA 54-B)"
         if state.street == PREFLOP and state.spec.pot_limit_preflop == "assumed-call":
             extra += "; the small blind is counted as called (assumed call)"
         reasons.append(

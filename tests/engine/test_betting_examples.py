@@ -177,6 +177,60 @@ def test_it_counts_a_short_big_blind_in_full_in_the_pot():
     assert adjudicate(table)["next"]["max_raise_to"] == 38
 
 
+SHORT_SMALL_BLIND = ["Btn 5000", "Sb 40", "Bb 5000", "Utg 5000"]
+
+
+def test_it_counts_a_short_small_blind_in_full_in_the_pot():
+    # TDA 54-B at 100/200: Sb's 40 of 100 counts as 100: 200 + (100 + 200 + 200) = 700.
+    table = hand(SHORT_SMALL_BLIND, structure="pot-limit", blinds=(100, 200))
+
+    result = adjudicate(table)
+
+    assert result["next"]["max_raise_to"] == 700
+    assert pots(result) == [(80, ["Btn", "Sb", "Bb", "Utg"]), (160, ["Btn", "Bb", "Utg"])]
+
+
+def test_it_counts_a_missing_small_blind_in_full_in_the_pot():
+    # Sb is all-in for the 25 ante and posts no blind: 200 + (100 antes + 100 + 200 + 200).
+    seats = ["Btn 5000", "Sb 25", "Bb 5000", "Utg 5000"]
+    table = hand(seats, structure="pot-limit", blinds=(100, 200), ante=25)
+
+    result = adjudicate(table)
+
+    assert result["next"]["max_raise_to"] == 800
+    assert sum(amount for amount, _ in pots(result)) == 4 * 25 + 200
+
+
+def test_it_counts_both_short_blinds_in_full_in_the_pot():
+    # Sb in for 40 of 100, Bb for 150 of 200: the pot counts 300; the call is the full 200.
+    seats = ["Btn 5000", "Sb 40", "Bb 150", "Utg 5000"]
+    table = hand(seats, structure="pot-limit", blinds=(100, 200))
+
+    nxt = adjudicate(table)["next"]
+
+    assert (nxt["call"], nxt["max_raise_to"]) == (200, 700)
+
+
+def test_it_keeps_counting_a_short_small_blind_in_full_after_a_raise():
+    # Utg pots to 700; Btn faces 700 with 40 + 200 + 700 in and 100 + 200 counted:
+    # 700 + (100 + 200 + 700 + 700) = 2400.
+    moves = ["Utg raise 700"]
+    table = hand(SHORT_SMALL_BLIND, moves, structure="pot-limit", blinds=(100, 200))
+
+    assert adjudicate(table)["next"]["max_raise_to"] == 2400
+
+
+def test_it_counts_chips_really_put_in_once_the_first_round_is_over():
+    # The flop pot is what was put in: 40 + 3 x 200 = 640, so the most is a bet of 640.
+    moves = ["Utg call", "Btn call", "Bb check"]
+    table = hand(SHORT_SMALL_BLIND, moves, structure="pot-limit", blinds=(100, 200))
+
+    result = adjudicate(table)
+
+    assert result["street"] == "flop"
+    assert result["next"]["max_raise_to"] == 640
+
+
 # -- D5: fixed limit -------------------------------------------------------------------
 
 LIMIT = {"structure": "fixed-limit", "blinds": (2, 5), "bets": [5, 10], "raise_cap": 3}
