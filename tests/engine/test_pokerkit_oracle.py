@@ -15,8 +15,9 @@ import random
 from pokerkit import Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem
 
 from tdsystem.engine.ruling import adjudicate
+from tdsystem.engine.spec import HandSpec, PlayerSpec
 from tests.engine._betting_helpers import REFERENCE_HAND, hand, pots
-from tests.engine._betting_oracle import OracleStats, play_and_compare
+from tests.engine._betting_oracle import OracleStats, play_and_compare, pokerkit_state
 
 HANDS = int(os.environ.get("ENGINE_ORACLE_HANDS", "1500"))
 AUTOMATIONS = (
@@ -67,6 +68,30 @@ def test_it_makes_callers_owe_the_full_blind_where_pokerkit_takes_the_short_one(
         15,
     )
     assert (ours["call"], ours["min_raise_to"]) == (8, 16)
+
+
+def test_it_counts_a_short_small_blind_in_full_where_pokerkit_counts_the_chips_posted():
+    # pokerkit's pot-limit maximum counts only the 40 the small blind could post; here the
+    # pot counts the full 100 (TDA 54-B), which is pokerkit's answer with a full small blind.
+    def table(small_blind_stack: int) -> HandSpec:
+        stacks = [5000, small_blind_stack, 5000, 5000]
+        return HandSpec(
+            structure="pot-limit",
+            blinds=(100, 200),
+            players=tuple(PlayerSpec(f"P{i}", stack) for i, stack in enumerate(stacks)),
+        )
+
+    pk_short, pk_full = pokerkit_state(table(40)), pokerkit_state(table(5000))
+
+    ours = adjudicate(table(40))["next"]
+
+    assert pk_short.max_completion_betting_or_raising_to_amount == 640
+    assert pk_full.max_completion_betting_or_raising_to_amount == 700
+    assert (ours["call"], ours["min_raise_to"], ours["max_raise_to"]) == (
+        pk_full.checking_or_calling_amount,
+        pk_full.min_completion_betting_or_raising_to_amount,
+        700,
+    )
 
 
 def test_it_keeps_the_limper_shut_out_where_pokerkit_reopens():

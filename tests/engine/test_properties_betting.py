@@ -214,3 +214,67 @@ def test_it_ends_every_hand_in_a_showdown_or_with_one_player(spec, data):
         state.act(action, index)
     assert state.street in (SHOWDOWN, COMPLETE)
     assert state.next_action() is None
+
+
+@st.composite
+def short_small_blind_tables(draw) -> tuple[HandSpec, HandSpec]:
+    """The same pot-limit table twice: the small blind short (or missing), then full.
+
+    Three players at least: heads-up the short small blind is the button and nobody is left
+    to raise against. The true pot only: with the assumed call a small blind who is all-in
+    cannot be assumed to call.
+    """
+    big = draw(st.sampled_from([4, 10, 50, 200]))
+    small = draw(st.integers(2, big))
+    ante = draw(st.sampled_from([0, 1, big // 4, big]))
+    ante_type = draw(st.sampled_from(["each", "big-blind", "button", "big-blind-ante-first"]))
+    count = draw(st.integers(3, 10))
+    lowest = 0 if ante and ante_type == "each" else 1
+    posted = draw(st.integers(lowest, small - 1))
+    short = posted + (ante if ante_type == "each" else 0)
+    stacks = draw(st.lists(st.integers(100 * big, 400 * big), min_size=count, max_size=count))
+
+    def table(small_blind_stack: int) -> HandSpec:
+        chips = [small_blind_stack if seat == 1 else stack for seat, stack in enumerate(stacks)]
+        return HandSpec(
+            structure="pot-limit",
+            blinds=(small, big),
+            players=tuple(PlayerSpec(f"P{i}", stack) for i, stack in enumerate(chips)),
+            ante=ante,
+            ante_type=ante_type,
+        )
+
+    return table(short), table(stacks[1])
+
+
+@SETTINGS
+@given(tables=short_small_blind_tables(), data=st.data())
+def test_it_allows_the_same_pot_limit_raises_with_a_short_small_blind_as_with_a_full_one(
+    tables, data
+):
+    short_spec, full_spec = tables
+    short, full = HandState(short_spec), HandState(full_spec)
+    missing = full_spec.small_blind - short.bet[1]
+    assert missing > 0 and short.stack[1] == 0
+    # The pots hold the chips really put in, not the counted small blind.
+    assert sum(short.committed) == sum(full.committed) - missing
+    for index in range(30):
+        mine, theirs = short.next_action(), full.next_action()
+        if theirs is None or theirs.player == "P1" or full.street != short.street:
+            break  # the small blind's turn: from here on the hands differ
+        assert (mine.player, mine.call, mine.min_raise_to) == (
+            theirs.player,
+            theirs.call,
+            theirs.min_raise_to,
+        )
+        assert mine.max_raise_to == theirs.max_raise_to
+        roll = data.draw(st.integers(0, 5))
+        if roll == 0:
+            action = Action(mine.player, "fold")
+        elif roll < 3 or mine.min_raise_to is None:
+            action = Action(mine.player, "call")
+        else:
+            to = data.draw(st.integers(mine.min_raise_to, mine.max_raise_to))
+            action = Action(mine.player, "raise", to)
+        short.act(action, index)
+        full.act(action, index)
