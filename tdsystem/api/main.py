@@ -33,6 +33,7 @@ Every error is a JSON object with `error`, a sentence for people:
 | 404 | no such event or move slip |
 | 409 | the rules or the current state refuse it |
 | 413 | the body is larger than `DATA_UPLOAD_MAX_MEMORY_SIZE` |
+| 503 | busy: someone else is changing this event right now; retry after `Retry-After` seconds |
 
 **A write that answers an error has changed nothing**: retrying after fixing the input is
 always safe. A NUL character anywhere in a request answers 400. Players are named by their
