@@ -34,6 +34,8 @@ _HAND_KEYS = frozenset(
         "incomplete_raise",
         "pot_limit_preflop",
         "bb_must_cover_sb",
+        "dead_small_blind",
+        "dead_button",
         "players",
         "actions",
     }
@@ -61,7 +63,10 @@ class Action:
 class HandSpec:
     """A hand as the engine replays it. Players are listed clockwise from the button.
 
-    ``blinds`` holds one value (a single blind) or two (small, big).
+    ``blinds`` holds one value (a single blind) or two (small, big). Under the dead button
+    (D11) ``dead_small_blind`` says nobody posts the small blind (the seat after the button
+    posts the big blind) and ``dead_button`` that the button is on an empty seat (the
+    players are then listed from the first seat after it, the small blind).
     """
 
     structure: str
@@ -75,6 +80,8 @@ class HandSpec:
     incomplete_raise: str = "full-bet"
     pot_limit_preflop: str = "true-pot"
     bb_must_cover_sb: bool = False
+    dead_small_blind: bool = False
+    dead_button: bool = False
 
     def __post_init__(self) -> None:
         _check_spec(self)
@@ -83,6 +90,11 @@ class HandSpec:
     def small_blind(self) -> int:
         """The small blind, 0 with a single blind."""
         return self.blinds[0] if len(self.blinds) == 2 else 0
+
+    @property
+    def first_seat(self) -> int:
+        """The seat of the first player after the button: 0 when the button is dead."""
+        return 0 if self.dead_button else 1
 
     @property
     def big_blind(self) -> int:
@@ -132,6 +144,7 @@ def _check_spec(spec: HandSpec) -> None:
     _check_limit_settings(spec)
     if len(spec.players) < 2:
         raise RuleError("players: a hand needs at least 2 players")
+    _check_dead_button(spec)
     seen: set[str] = set()
     for i, player in enumerate(spec.players):
         if not isinstance(player.name, str) or not player.name.strip():
@@ -170,6 +183,23 @@ def _check_limit_settings(spec: HandSpec) -> None:
             raise RuleError(f"raise_cap: must be a whole number, 0 or more, got {spec.raise_cap!r}")
     if spec.incomplete_raise == "half-bet" and not fixed:
         raise RuleError("incomplete_raise: the half-bet rule is for fixed-limit games", rule="D9")
+
+
+def _check_dead_button(spec: HandSpec) -> None:
+    for key in ("dead_small_blind", "dead_button"):
+        if type(getattr(spec, key)) is not bool:
+            raise RuleError(f"{key}: must be true or false")
+        if getattr(spec, key) and len(spec.players) == 2:
+            raise RuleError(
+                f"{key}: heads-up there is no dead button or dead small blind: the button "
+                "posts the small blind (TDA 34-B)",
+                rule="D11",
+            )
+    if spec.dead_small_blind and len(spec.blinds) == 1:
+        raise RuleError(
+            "dead_small_blind: the game has a single blind, so there is no small blind to be dead",
+            rule="D11",
+        )
 
 
 def _check_action(action: Action, index: int) -> None:
@@ -220,6 +250,8 @@ def parse_hand(data: Any) -> HandSpec:
         incomplete_raise=_opt(data, "incomplete_raise", "full-bet"),
         pot_limit_preflop=_opt(data, "pot_limit_preflop", "true-pot"),
         bb_must_cover_sb=_opt(data, "bb_must_cover_sb", False),
+        dead_small_blind=_opt(data, "dead_small_blind", False),
+        dead_button=_opt(data, "dead_button", False),
     )
 
 
