@@ -125,16 +125,24 @@ def option_reasons(
         reasons.append(Note("D4", f"the pot-limit maximum is more than {name}'s {total}: all-in"))
     else:
         extra = ""
-        if state.street == PREFLOP and (state.shortfall or state.sb_shortfall):
+        dead_sb = state.spec.dead_small_blind  # no small blind seat: counted, never short
+        sb_short = 0 if dead_sb else state.sb_shortfall
+        if state.street == PREFLOP and (state.shortfall or sb_short):
             which = (
                 "blinds count"
-                if state.shortfall and state.sb_shortfall
+                if state.shortfall and sb_short
                 else "big blind counts"
                 if state.shortfall
                 else "small blind counts"
             )
             extra = f"; the short {which} in full (TDA 54-B)"
-        if state.street == PREFLOP and state.spec.pot_limit_preflop == "assumed-call":
+        if state.street == PREFLOP and dead_sb:
+            extra += "; the dead small blind counts as if posted (TDA 54-B)"
+        if (
+            state.street == PREFLOP
+            and state.spec.pot_limit_preflop == "assumed-call"
+            and state.sb_seat is not None
+        ):
             extra += "; the small blind is counted as called (assumed call)"
         reasons.append(
             Note(

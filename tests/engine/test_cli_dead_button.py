@@ -410,3 +410,22 @@ def test_pot_limit_after_the_flop_counts_only_chips_put_in():
     assert out["street"] == "flop"
     assert out["next"]["max_raise_to"] == 24  # the pot of 24 really put in
     assert pots(out) == [(24, ["Ellen", "Alice", "Carol"])]
+
+
+def test_the_explained_maximum_says_the_dead_small_blind_counts_as_if_posted():
+    data = hand(
+        ["Ellen 500", "Alice 500", "Carol 500"],
+        structure="pot-limit",
+        pot_limit_preflop="assumed-call",
+        dead_small_blind=True,
+    )
+
+    done = run_cli(data, "explain", "-")
+
+    out = json.loads(done.stdout)
+    assert done.returncode == 0
+    assert out["next"]["max_raise_to"] == 28  # no small blind to assume a call from
+    (why,) = [r["text"] for r in out["next"]["reasons"] if r["rule"] == "D4"]
+    assert why.endswith("; the dead small blind counts as if posted (TDA 54-B)")
+    assert {"rule": "D11", "text": out["notes"][0]["text"]} == out["notes"][0]
+    assert out["notes"][0]["text"].startswith("dead small blind: nobody posts the small blind")
