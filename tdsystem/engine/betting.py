@@ -15,7 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tdsystem.engine.errors import RuleError
-from tdsystem.engine.explain import Note, block_note, option_reasons, short_all_in_note
+from tdsystem.engine.explain import (
+    Note,
+    block_note,
+    option_reasons,
+    partial_ante_notes,
+    short_all_in_note,
+)
 from tdsystem.engine.spec import COMPLETE, PREFLOP, RIVER, SHOWDOWN, STREETS, Action, HandSpec
 
 __all__ = ["COMPLETE", "SHOWDOWN", "STREETS", "HandState", "NextAction", "Note"]
@@ -166,18 +172,13 @@ class HandState:
         if spec.bb_must_cover_sb and len(spec.blinds) == 2:
             self._apply_cover_rule()
         if ante and kind == "each":
+            short: list[tuple[int, int]] = []
             for seat in range(self.n):
                 if not self.folded[seat]:
                     paid = self._put(seat, ante)
                     if paid < ante:
-                        self.notes.append(
-                            Note(
-                                "D8",
-                                f"{names[seat]} is all-in for the ante ({paid} of {ante}): "
-                                f"the main pot takes {paid} from every player, the rest of "
-                                "the antes and all bets go to a side pot",
-                            )
-                        )
+                        short.append((seat, paid))
+            self.notes += partial_ante_notes(names, short, ante)
         elif ante and kind == "button" and not spec.dead_button:
             self._post_dead_ante(0, "button ante")
         elif ante and kind == "big-blind-ante-first" and not self.folded[bb]:

@@ -46,6 +46,25 @@ def short_all_in_note(state: HandState, seat: int, to: int, full: int) -> Note:
     return Note("D9", text)
 
 
+def partial_ante_notes(names: list[str], short: list[tuple[int, int]], ante: int) -> list[Note]:
+    """D8: each player all-in for part of the ante (``short``: seat and chips paid) caps a
+    pot at what they paid, taken from every player: the smallest is the main pot, each larger
+    one a side pot over the one below, which the players below it cannot win."""
+    levels = sorted({paid for _, paid in short})
+    notes = []
+    for seat, paid in sorted(short, key=lambda item: (item[1], item[0])):
+        k = levels.index(paid)
+        rest = "a side pot" if k == len(levels) - 1 else "side pots"
+        text = f"{names[seat]} is all-in for the ante ({paid} of {ante}): "
+        if k == 0:
+            text += f"the main pot takes {paid} from every player"
+        else:
+            below = _and([names[j] for j, chips in short if chips < paid])
+            text += f"side pot {k} takes {paid - levels[k - 1]} more from every player but {below}"
+        notes.append(Note("D8", f"{text}, the rest of the antes and all bets go to {rest}"))
+    return notes
+
+
 def block_note(state: HandState, seat: int, block: str) -> Note:
     """Why ``seat`` may not bet or raise (``block``: a code from ``HandState``)."""
     name = state.names[seat]
@@ -60,7 +79,34 @@ def block_note(state: HandState, seat: int, block: str) -> Note:
         )
     if block == "capped":
         return Note("D5", f"the betting is capped at one bet and {state.raises} raises")
-    return Note("D9", "every other player is all-in or out of the hand: no more raising")
+    return Note("D9", _nobody_to_answer(state, seat))
+
+
+def _nobody_to_answer(state: HandState, seat: int) -> str:
+    """Why no raise is possible: every other player still in the hand is all-in, or has
+    no more than the bet, so could only call (D9)."""
+    all_in: list[str] = []
+    callers: list[str] = []
+    totals: list[str] = []
+    for j in range(state.n):
+        if j == seat or state.folded[j]:
+            continue
+        if state.stack[j]:
+            callers.append(state.names[j])
+            totals.append(str(state.bet[j] + state.stack[j]))
+        else:
+            all_in.append(state.names[j])
+    if not callers:
+        return f"every other player still in the hand is all-in ({_and(all_in)}): no more raising"
+    verb = "is" if len(all_in) == 1 else "are"
+    why = f"{_and(callers)} can at most call, with {_and(totals)} for the round"
+    if all_in:
+        why += f"; {_and(all_in)} {verb} all-in"
+    return f"nobody left could call a raise ({why}): no more raising"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def option_reasons(
