@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from tdsystem.events.models import Event
 from tdsystem.structures.models import AnteType, Betting
@@ -50,6 +51,23 @@ class TableForm(forms.Form):
         choices=Event.PotLimitPreflop.choices, label="Pot limit preflop"
     )
     bb_must_cover_sb = forms.BooleanField(required=False, label="BB must cover SB")
+    dead_small_blind = forms.BooleanField(
+        required=False,
+        label=_("No small blind this hand (dead small blind)"),
+        help_text=_(
+            "The player due the small blind has left: nobody posts it. The first row after "
+            "the button posts the big blind. In pot limit the missing small blind still "
+            "counts in the pot."
+        ),
+    )
+    dead_button = forms.BooleanField(
+        required=False,
+        label=_("The button is on an empty seat (dead button)"),
+        help_text=_(
+            "Leave the empty seat out: the first row is the small blind (or the big blind "
+            "when there is no small blind too). The last row acts last after the flop."
+        ),
+    )
 
     SETTINGS = (
         "structure",
@@ -63,6 +81,8 @@ class TableForm(forms.Form):
         "incomplete_raise",
         "pot_limit_preflop",
         "bb_must_cover_sb",
+        "dead_small_blind",
+        "dead_button",
     )
 
     def __init__(self, *args, events=(), levels=(), **kwargs) -> None:
@@ -71,6 +91,9 @@ class TableForm(forms.Form):
         self.fields["event"].choices = [("", "No event"), *events]
         self.fields["level"].choices = [("", "Level"), *levels]
         self.fields["raise_cap"].widget.attrs["placeholder"] = "none"
+        for name in ("dead_small_blind", "dead_button"):
+            help_id = f"help-{name.replace('_', '-')}"
+            self.fields[name].widget.attrs["aria-describedby"] = help_id
 
     def table_settings(self) -> TableSettings | None:
         """The settings, or None while a setting the engine needs is wrong."""

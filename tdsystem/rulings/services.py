@@ -39,6 +39,8 @@ class TableSettings:
     incomplete_raise: str = "full-bet"
     pot_limit_preflop: str = "true-pot"
     bb_must_cover_sb: bool = False
+    dead_small_blind: bool = False  # D11: nobody posts the small blind this hand
+    dead_button: bool = False  # D11: the button is on an empty seat (not in the rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,13 +187,23 @@ def _renumber(action: ActionRow, removed: int) -> ActionRow:
 # -- rows to the engine's hand --------------------------------------------------------------
 
 
-def positions(count: int, two_blinds: bool = True) -> list[str]:
-    """Position labels clockwise from the button, as the engine assigns the blinds (D1)."""
+def positions(
+    count: int,
+    two_blinds: bool = True,
+    *,
+    dead_small_blind: bool = False,
+    dead_button: bool = False,
+) -> list[str]:
+    """Position labels clockwise from the button, as the engine assigns the blinds (D1).
+
+    Under the dead button (D11) the rows start with the first player after an empty button
+    seat, and a dead small blind leaves the big blind to the first seat after the button."""
     if count <= 0:
         return []
     if count == 2:
         return ["BTN · SB", "BB"] if two_blinds else ["BTN", "BB"]
-    head = ["BTN", "SB", "BB"] if two_blinds else ["BTN", "BB"]
+    small = ["SB"] if two_blinds and not dead_small_blind else []
+    head = ([] if dead_button else ["BTN"]) + small + ["BB"]
     labels = head[:count]
     return labels + [_seat_word(k, count - len(labels)) for k in range(count - len(labels))]
 
@@ -296,6 +308,10 @@ def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> 
         hand["pot_limit_preflop"] = s.pot_limit_preflop
     if s.bb_must_cover_sb:
         hand["bb_must_cover_sb"] = True
+    if s.dead_small_blind:
+        hand["dead_small_blind"] = True
+    if s.dead_button:
+        hand["dead_button"] = True
     hand["players"] = players
     hand["actions"] = actions
     return hand
@@ -313,6 +329,8 @@ _FIELD_TARGETS = {
     "incomplete_raise": ("id_incomplete_raise", "id_structure"),
     "pot_limit_preflop": ("id_pot_limit_preflop",),
     "bb_must_cover_sb": ("id_bb_must_cover_sb",),
+    "dead_small_blind": ("id_dead_small_blind", "seats"),
+    "dead_button": ("id_dead_button", "seats"),
     "players": ("seats",),
 }
 
@@ -384,7 +402,12 @@ def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dic
     """The engine's explained ruling, arranged for the page: positions, starting stacks,
     pot labels and the one-tap actions of the next player."""
     starts = {p["name"]: p["stack"] for p in hand["players"]}
-    labels = positions(len(hand["players"]), len(hand["blinds"]) == 2)
+    labels = positions(
+        len(hand["players"]),
+        len(hand["blinds"]) == 2,
+        dead_small_blind=bool(hand.get("dead_small_blind")),
+        dead_button=bool(hand.get("dead_button")),
+    )
     nxt = ruling.get("next")
     players = [
         {

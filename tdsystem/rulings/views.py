@@ -13,17 +13,27 @@ from django.views.decorators.http import require_http_methods
 
 from tdsystem.core.access import staff_required
 
-from . import selectors, services
+from . import hooks, selectors, services
 from .forms import TableForm
 
 TEMPLATE = "rulings/ruling.html"
-EDITS = ("add-seat", "remove-seat", "add-action", "remove-action", "clear-actions", "append")
+# "layout": a setting that moves the positions (the dead button) redraws the seat rows.
+EDITS = (
+    "add-seat",
+    "remove-seat",
+    "add-action",
+    "remove-action",
+    "clear-actions",
+    "append",
+    "layout",
+)
 
 
 @require_http_methods(["GET", "POST"])
 @staff_required("ruling")
 def ruling(request: HttpRequest) -> HttpResponse:
     op = request.POST.get("op", "")[:40]
+    at = None
     if request.method == "POST":
         post = request.POST
         same = post.get("event") == post.get("loaded_event")  # else: the event was changed
@@ -31,18 +41,29 @@ def ruling(request: HttpRequest) -> HttpResponse:
         data = _loaded(post, table) if op == "load" else post
     else:
         table = selectors.event_table_of(request.GET.get("event"))
-        data = _opening(table)
+        at = _table_hand(table, request.GET.get("table", ""))
+        data = _opening(table, at)
     context = _workspace(data, op, table)
     asked = request.GET.get("event", "") if request.method == "GET" else ""
     context["missing_event"] = asked[:20] if asked and table is None else ""
+    context["from_table"] = at.number if request.method == "GET" and at else None
     if request.htmx:  # typing: the ruling alone; a button: the rows changed too
         rebuilt = op == "load" or op.partition(":")[0] in EDITS
         return render(request, f"{TEMPLATE}#{'workspace' if rebuilt else 'result'}", context)
     return render(request, TEMPLATE, context)
 
 
-def _opening(table: selectors.EventTable | None) -> QueryDict:
-    """The form as the page opens: the event's current level, one row per seat."""
+def _table_hand(table: selectors.EventTable | None, raw: str) -> hooks.TableHand | None:
+    """The hand at the event's table ``?table=<number>``, when an app above knows it."""
+    text = raw.strip()
+    if table is None or not (text.isascii() and text.isdigit() and len(text) < 6):
+        return None
+    return hooks.table_hand(table.event, int(text))
+
+
+def _opening(table: selectors.EventTable | None, at: hooks.TableHand | None = None) -> QueryDict:
+    """The form as the page opens: the event's current level, one row per seat (the players
+    of the event's table and its dead button, when the page is opened for one)."""
     data = QueryDict(mutable=True)
     data.update(table.settings if table else selectors.NO_EVENT)
     if table is not None:
@@ -53,6 +74,14 @@ def _opening(table: selectors.EventTable | None) -> QueryDict:
         event.seats_per_table if event else 9,
         event.starting_stack if event else selectors.DEFAULT_STACK,
     )
+    if at is not None and len(at.players) >= services.MIN_SEATS:
+        seats = tuple(services.SeatRow(name, str(chips)) for name, chips in at.players)
+        data.update(
+            {
+                "dead_small_blind": "on" if at.dead_small_blind else "",
+                "dead_button": "on" if at.dead_button else "",
+            }
+        )
     data.setlist("seat_name", [s.name for s in seats])
     data.setlist("seat_stack", [s.stack for s in seats])
     return data
@@ -107,7 +136,12 @@ def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> 
 
 def _seat_rows(rows: services.Rows, settings, invalid: set[str]) -> list[dict]:
     two_blinds = settings is None or bool(settings.small_blind)
-    labels = services.positions(len(rows.seats), two_blinds)
+    labels = services.positions(
+        len(rows.seats),
+        two_blinds,
+        dead_small_blind=bool(settings and settings.dead_small_blind),
+        dead_button=bool(settings and settings.dead_button),
+    )
     return [
         {
             "index": i,

@@ -7,5 +7,7 @@ class VenueConfig(AppConfig):
 
     def ready(self) -> None:
         from .hooks import register
+        from .ruling_table import register as register_ruling_table
 
         register()
+        register_ruling_table()
