@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import TABLET, login, screenshot
+from tests.browser.conftest import PHONE, TABLET, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user
 
@@ -13,10 +13,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Ellen", "Bob", "Alice", "Dianne", "Carol"]
 
 
-def open_ruling(live_server, new_page):
+def open_ruling(live_server, new_page, viewport=TABLET):
     event = make_event(600, 600, name="Sunday Deepstack", seats_per_table=6)  # 50/100, ante 10
     make_user("fred", "floor")
-    page = new_page(TABLET)
+    page = new_page(viewport)
     login(page, live_server, "fred", PASSWORD)
     page.goto(f"{live_server.url}/console/rulings/?event={event.pk}")
     page.evaluate("window.notReloaded = true")
@@ -79,3 +79,25 @@ def test_an_illegal_raise_outlines_its_row_while_typing(live_server, new_page):
     page.locator("#next", has_text="Seat 6 to act").wait_for()
     assert "invalid" not in page.get_attribute("#action-1", "class")
     assert page.evaluate("window.notReloaded === true")
+
+
+@pytest.mark.parametrize("size", ["tablet", "phone"])
+def test_the_dead_button_boxes_relay_the_seats(live_server, new_page, size):
+    page = open_ruling(live_server, new_page, TABLET if size == "tablet" else PHONE)
+    positions = "Array.from(document.querySelectorAll('.seat-row .pos')).map(e => e.textContent)"
+    assert page.evaluate(positions)[:3] == ["BTN", "SB", "BB"]
+
+    page.get_by_label("The button is on an empty seat (dead button)").check()
+    page.wait_for_function(f"{positions}[0] === 'SB'")
+    page.get_by_label("No small blind this hand (dead small blind)").check()
+    page.wait_for_function(f"{positions}[0] === 'BB'")
+    assert page.evaluate(positions)[:3] == ["BB", "UTG", "UTG+1"]
+    page.locator("#next", has_text="Seat 2 to act").wait_for()
+    assert "dead button: the button is on an empty seat" in page.inner_text("#notes")
+    assert page.is_checked("#id_dead_button") and page.is_checked("#id_dead_small_blind")
+    # Nothing wider than the screen: the boxes and their help wrap.
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"]
+    assert page.evaluate("window.notReloaded === true")
+    page.locator("#seats").evaluate("el => window.scrollTo(0, el.offsetTop - 8)")
+    screenshot(page, f"ruling-dead-button-{size}")
