@@ -123,14 +123,33 @@ def test_it_goes_from_heads_up_to_three_players_without_a_second_big_blind():
     heads_up = Table(1, 9, {2: 2, 6: 6}, 2, 2, 6)
     after = next_hand(heads_up.with_entry(99, 8))
     assert positions(after) == (2, 6, 8)
-    # A newcomer between the blinds sits out one more heads-up hand, then posts the big
-    # blind as the big blind moves on from seat 2.
+    # A newcomer between the button (2) and the big blind (6) is dealt in on the button:
+    # the big blind moves on to seat 2, seat 6 posts the small blind, and no seat lies
+    # between the button and the small blind.
     joined = heads_up.with_entry(99, 4)
     after = next_hand(joined)
-    assert positions(after) == (6, 6, 2)
-    assert not is_dealt_in(joined, 4)
-    assert is_dealt_in(after, 4)
+    assert positions(after) == (4, 6, 2)
+    assert is_dealt_in(joined, 4)
     assert positions(next_hand(after)) == (6, 2, 4)
+
+
+def test_it_deals_in_a_newcomer_at_a_table_of_two_under_the_moving_button_too():
+    heads_up = Table(1, 9, {2: 2, 6: 6}, 2, 2, 6)
+    for seat, coming in ((4, (4, 6, 2)), (8, (6, 8, 2))):
+        joined = heads_up.with_entry(99, seat)
+        assert is_dealt_in(joined, seat, "moving")
+        assert positions(next_hand(joined, "moving")) == coming
+
+
+def test_it_keeps_a_newcomer_out_at_a_table_of_two_only_between_the_button_and_small_blind():
+    # Heads-up on seats 2 (button) and 6; newcomers arrive on seats 4 and 8. The big blind
+    # moves on to seat 8, seat 6 posts the small blind, the button stays on seat 2: seat 4
+    # lies between the button and the small blind and waits for the button to pass.
+    joined = Table(1, 9, {2: 2, 6: 6}, 2, 2, 6).with_entry(98, 4).with_entry(99, 8)
+    after = next_hand(joined)
+    assert positions(after) == (2, 6, 8)
+    assert not is_dealt_in(joined, 4) and is_dealt_in(joined, 8)
+    assert is_dealt_in(after, 4)
 
 
 def test_it_keeps_a_newcomer_between_the_blinds_out_under_the_moving_button_too():

@@ -215,3 +215,57 @@ def test_it_moves_the_blinds_through_any_comings_and_goings(seed, seats, rule, o
                 # TDA 32: the small blind takes the last big blind's seat, the button the
                 # last small blind's, whoever sits there now.
                 assert (table.button, table.small_blind) == (last.small_blind, last.big_blind)
+
+
+def _steps(start: int, end: int, seats: int) -> int:
+    return (end - start) % seats
+
+
+@st.composite
+def arrivals(draw, heads_up: bool = False):
+    """A table that has dealt some hands (perhaps with players gone since) and a newcomer
+    on one of its empty seats: (table with the newcomer, the newcomer's seat). With
+    ``heads_up`` the last hand was heads-up."""
+    seats = draw(st.integers(3, 10))
+    count = 2 if heads_up else draw(st.integers(2, seats - 1))
+    occupied = draw(st.lists(st.integers(1, seats), min_size=count, max_size=count, unique=True))
+    table = start_hands(
+        Table(1, seats, {s: s for s in occupied}), random.Random(draw(st.integers()))
+    )
+    for _ in range(draw(st.integers(0, 4))):
+        table = next_hand(table)
+    gone = draw(st.integers(0, table.count - 2))
+    for seat in draw(st.permutations(table.occupied_seats))[:gone]:
+        table = table.without_entry(seat)  # entries are numbered by their first seat
+    seat = draw(st.sampled_from(table.empty_seats))
+    return table.with_entry(99, seat), seat
+
+
+@settings(max_examples=400, deadline=None)
+@given(arrival=arrivals())
+def test_it_keeps_a_newcomer_out_only_between_the_button_and_the_small_blind(arrival):
+    # Dead button, at every table size and from a heads-up hand too: the last big blind
+    # posts the small blind, the big blind moves on to the next seated player, the button
+    # goes to the last small blind's seat or, when that would not come before the small
+    # blind, to the player just before it.
+    table, seat = arrival
+    occupied = table.occupied_seats
+    small = table.big_blind
+    big = min(occupied, key=lambda s: _steps(small, s, table.seats) or table.seats)
+    button = table.small_blind
+    if not 0 < _steps(button, small, table.seats) < _steps(button, big, table.seats):
+        button = max(occupied, key=lambda s: _steps(small, s, table.seats))
+    between = 0 < _steps(button, seat, table.seats) < _steps(button, small, table.seats)
+
+    assert is_dealt_in(table, seat) == (not between)
+    if not between:
+        coming = next_hand(table)
+        assert (coming.button, coming.small_blind, coming.big_blind) == (button, small, big)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrival=arrivals(heads_up=True))
+def test_it_deals_in_every_newcomer_after_a_heads_up_hand_under_the_moving_button(arrival):
+    table, seat = arrival
+    assert table.button == table.small_blind
+    assert is_dealt_in(table, seat, "moving")

@@ -48,9 +48,25 @@ def _waiting(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonR
     since the button moves to the next live player and would otherwise land on a
     newcomer there and make the last blinds post again. If waiting would leave fewer
     than two players to deal to, nobody waits.
+
+    At every table size only a seat strictly between the coming button and small blind
+    waits. Under the dead button the last big blind posts the small blind and the big blind
+    moves on to the next seated player; when that player sits on the last small blind's
+    seat (after a heads-up hand, or when too few are left beyond the blinds), the button
+    cannot stay there: it goes to the player just before the small blind, a newcomer
+    included, and nobody is passed by. After a heads-up hand the moving button always
+    lands just before the small blind, so nobody waits either.
     """
     button, small_blind, big_blind = last
-    start = button if rule is ButtonRule.MOVING else small_blind
+    if rule is ButtonRule.MOVING:
+        if button == small_blind:
+            return []
+        start = button
+    else:
+        start = small_blind
+        coming_big = _next_occupied(occupied, big_blind)
+        if not _strictly_between(big_blind, small_blind, coming_big, seats):
+            return []
     waiting = [
         seat
         for seat in occupied
