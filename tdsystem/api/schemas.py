@@ -6,7 +6,9 @@ also what a 400 says about it (`"seconds: ..."`), so the reference and the error
 it is marked for translation with gettext_noop and translated when the 400 is written
 (tdsystem.api.errors), since pydantic takes a description as a plain string.
 Whole numbers are strict (`true` is not 1, `"5"` is not 5) and fit 64 bits; text holds
-no NUL character (PostgreSQL cannot store one).
+no NUL character (PostgreSQL cannot store one). A range the pages' forms state too (chips,
+hand counts, table numbers) is the owning app's constant, used by both; the description
+spells its figure out (tests/api check that they agree).
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ from django.utils.translation import gettext_noop
 from ninja import Field, Schema
 from pydantic import ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
+
+from tdsystem.results.services import MAX_CHIPS
+from tdsystem.seating.forms import TABLE_NUMBER_MAX
+from tdsystem.seating.services import HAND_MAX
 
 INT64 = 2**63 - 1
 DAY_SECONDS = 24 * 3600
@@ -117,10 +123,11 @@ class HandIn(Schema):
     hand: int = Field(
         strict=True,
         ge=0,
-        le=INT64,
+        le=HAND_MAX,
         description=gettext_noop(
             "the hand count the page showed (the hand of the last answer, 0 before the "
-            "first hand), a whole number, 0 or more: the same hand twice answers 409"
+            "first hand), a whole number from 0 to 1,000,000,000: the same hand twice "
+            "answers 409"
         ),
     )
 
@@ -128,7 +135,7 @@ class HandIn(Schema):
 
 
 EntryNumber = Annotated[int, Field(strict=True, ge=1, le=INT64)]
-Chips = Annotated[int, Field(strict=True, ge=0, le=INT64)]
+Chips = Annotated[int, Field(strict=True, ge=0, le=MAX_CHIPS)]
 NumberKey = Annotated[str, Field(pattern=r"^[0-9]{1,19}$")]
 
 
@@ -145,28 +152,29 @@ class BustOutIn(Schema):
         None,
         strict=True,
         ge=1,
-        le=INT64,
+        le=TABLE_NUMBER_MAX,
         description=gettext_noop(
-            "the table's number, a whole number, checked against where they sit; without "
-            "it they must all sit at one table"
+            "the table's number, a whole number from 1 to 99,999, checked against where "
+            "they sit; without it they must all sit at one table"
         ),
     )
     hand: int | None = Field(
         None,
         strict=True,
-        ge=0,
-        le=INT64,
+        ge=1,
+        le=HAND_MAX,
         description=gettext_noop(
-            "during hand-for-hand, the hand-for-hand hand, a whole number (the current one "
-            "by default)"
+            "the hand, a whole number from 1 to 1,000,000,000: during hand-for-hand the "
+            "hand-for-hand hand (the current one by default), else the table's next hand "
+            "by default"
         ),
     )
     stacks: dict[NumberKey, Chips] = Field(
         default_factory=dict,
         description=gettext_noop(
             'an object of entry number to chips at the start of the hand, e.g. {"12": 4000}, '
-            "each a whole number of chips, 0 or more; needed for two or more players and "
-            "during hand-for-hand"
+            "each a whole number of chips from 0 to 999,999,999,999,999; needed for two or "
+            "more players and during hand-for-hand"
         ),
     )
 

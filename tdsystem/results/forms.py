@@ -6,12 +6,15 @@ import re
 from decimal import Decimal
 
 from django import forms
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.engine.payouts import PayoutError, check_custom
+from tdsystem.seating.forms import ENTRY_MAX, TABLE_NUMBER_MAX, WholeNumberField, whole_number
+from tdsystem.seating.services import HAND_MAX
 
 from .models import CUSTOM, PayoutPlan
-from .services import TABLE_NAMES
+from .services import MAX_CHIPS, MINUTES_PER_HAND_MAX, TABLE_NAMES
 
 TABLE_LABELS = {
     "top-10-percent": "Standard: top 10% paid",
@@ -26,13 +29,21 @@ TABLE_LABELS = {
 }
 
 
+CHIPS_RULE = format_lazy(_("a whole number of chips, 0 to {max}"), max=f"{MAX_CHIPS:,}")
+
+
 def chips_value(raw: str | None) -> int | None:
-    """ "12,500", "12 500" or "12500" -> 12500; "" -> None; anything else -> ValueError."""
+    """ "12,500", "12 500" or "12500" -> 12500; "" -> None; anything else -> ValueError.
+
+    0 to MAX_CHIPS, the rule the API's schema states too."""
     text = re.sub(r"[\s,_']", "", raw or "")
     if not text:
         return None
-    if not text.isdigit() or len(text) > 15:
-        raise ValueError(f"{raw!r} is not a number of chips")
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_CHIPS)):
+        raise ValueError(
+            _("%(raw)s is not a number of chips: %(rule)s")
+            % {"raw": repr(raw)[:24], "rule": CHIPS_RULE}
+        )
     return int(text)
 
 
@@ -54,18 +65,18 @@ class BustOutForm(forms.Form):
 
     ANSWERS = ("console", "entry", "table")
 
-    table = forms.IntegerField(min_value=1, required=False)
-    hand = forms.IntegerField(min_value=1, required=False)
+    table = WholeNumberField(min_value=1, max_value=TABLE_NUMBER_MAX, required=False)
+    hand = WholeNumberField(min_value=1, max_value=HAND_MAX, required=False)
     answer = forms.ChoiceField(choices=[(a, a) for a in ANSWERS], required=False)
 
     def clean(self):
         data = super().clean()
-        try:
-            entries = [int(v) for v in self.data.getlist("entry")]
-        except ValueError:
-            raise forms.ValidationError("tick the players who are out") from None
+        raw = self.data.getlist("entry")
+        entries = [whole_number(v, high=ENTRY_MAX) for v in raw]
         if not entries:
-            raise forms.ValidationError("Tick the players who are out.")
+            raise forms.ValidationError(_("Tick the players who are out."))
+        if None in entries:
+            raise forms.ValidationError(_("Tick the players who are out (from the list)."))
         stacks = {}
         for entry in entries:
             try:
@@ -79,18 +90,7 @@ class BustOutForm(forms.Form):
         return data
 
 
-HAND_MAX = 10**9
-HAND_RULE = _("the hand count is a whole number from 0 to 1,000,000,000")
-
-
-class HandCountField(forms.IntegerField):
-    """Digits 0-9 only: "+3", "3.0" or another script's digits are not what a page sends."""
-
-    def to_python(self, value):
-        text = str(value if value is not None else "").strip()
-        if text and not (text.isascii() and text.isdigit()):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return super().to_python(text)
+HAND_RULE = format_lazy(_("the hand count is a whole number from 0 to {max}"), max=f"{HAND_MAX:,}")
 
 
 class HandFinishedForm(forms.Form):
@@ -100,7 +100,7 @@ class HandFinishedForm(forms.Form):
     refuses a count that is no longer the table's.
     """
 
-    hand = HandCountField(
+    hand = WholeNumberField(
         min_value=0,
         max_value=HAND_MAX,
         label=_("Hand count"),
@@ -114,28 +114,31 @@ class HandFinishedForm(forms.Form):
 
 
 class ShortBigBlindForm(forms.Form):
-    entry = forms.IntegerField(min_value=1, label="Entry number")
-    chips = ChipsField(label="Chips the big blind has")
+    entry = WholeNumberField(min_value=1, max_value=ENTRY_MAX, label=_("Entry number"))
+    chips = ChipsField(label=_("Chips the big blind has"))
 
     def clean_chips(self):
         if self.cleaned_data["chips"] is None:
-            raise forms.ValidationError("Give the chips the big blind has (0 if none).")
+            raise forms.ValidationError(_("Give the chips the big blind has (0 if none)."))
         return self.cleaned_data["chips"]
 
 
 class ChipCountForm(forms.Form):
-    entry = forms.IntegerField(min_value=1, label="Entry number")
-    chips = ChipsField(label="Chips")
+    entry = WholeNumberField(min_value=1, max_value=ENTRY_MAX, label=_("Entry number"))
+    chips = ChipsField(label=_("Chips"))
 
     def clean_chips(self):
         if not self.cleaned_data["chips"]:
-            raise forms.ValidationError("Give a chip count above 0.")
+            raise forms.ValidationError(_("Give a chip count above 0."))
         return self.cleaned_data["chips"]
 
 
 class HandForHandForm(forms.Form):
-    minutes = forms.IntegerField(
-        min_value=1, max_value=10, initial=2, label="Minutes off the clock per hand (at most)"
+    minutes = WholeNumberField(
+        min_value=1,
+        max_value=MINUTES_PER_HAND_MAX,
+        initial=2,
+        label=_("Minutes off the clock per hand (at most)"),
     )
 
 

@@ -20,6 +20,7 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
+from tdsystem.seating.forms import TABLE_NUMBER_MAX, whole_number
 from tdsystem.seating.views_console import entry_answer
 
 from . import selectors, services
@@ -48,7 +49,7 @@ def _event(event_id: int) -> Event:
 
 def _context(request: HttpRequest, event: Event, **extra) -> dict:
     table = extra.pop("table", None) or request.GET.get("table", "")
-    number = int(table) if str(table).isdigit() else None
+    number = whole_number(table, high=TABLE_NUMBER_MAX)
     return {
         "event": event,
         "overview": SimpleLazyObject(lambda: selectors.overview(event)),

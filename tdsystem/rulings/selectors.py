@@ -5,9 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tdsystem.events.models import Event
+from tdsystem.seating.forms import whole_number
 from tdsystem.structures.models import Level
 
 DEFAULT_STACK = 10_000
+ID_MAX = 10**11 - 1  # an event id typed in a URL or posted: 11 digits at most
+LEVEL_INDEX_MAX = 99_999
 NO_EVENT = {
     "structure": "no-limit",
     "small_blind": "50",
@@ -36,10 +39,10 @@ def event_choices() -> list[tuple[int, str]]:
 def event_table_of(raw_id: object, level_index: object = None) -> EventTable | None:
     """The event named by an id typed in a URL or posted (None for anything else), with the
     settings of ``level_index`` or of its current level."""
-    text = str(raw_id or "").strip()
-    if not (text.isascii() and text.isdigit() and len(text) < 12):
+    pk = whole_number(raw_id, high=ID_MAX)
+    if pk is None:
         return None
-    event = Event.objects.select_related("clock", "structure").filter(pk=int(text)).first()
+    event = Event.objects.select_related("clock", "structure").filter(pk=pk).first()
     return event_table(event, level_index) if event is not None else None
 
 
@@ -67,8 +70,7 @@ def _numbers(rows: list[Level]) -> dict[int, int]:
 
 
 def _index(raw: object) -> int | None:
-    text = str(raw if raw is not None else "").strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 6 else None
+    return whole_number(raw, low=0, high=LEVEL_INDEX_MAX)
 
 
 def _current(event: Event, rows: list[Level]) -> int | None:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
+from .forms import ENTRY_MAX, whole_number
 from .models import Entry, EventTable, Move
 from .seatmap import engine_table, head_counts
 
@@ -49,9 +50,10 @@ def seat_search(event_id: int, query: str, limit: int = 20) -> list[Entry]:
     if not query:
         return []
     entries = Entry.objects.filter(event_id=event_id).select_related("player", "table")
-    if query.isdigit():
+    number = whole_number(query, high=ENTRY_MAX)
+    if number is not None:
         # A number is an entry number; names rarely hold digits.
-        exact = entries.filter(number=int(query)).first()
+        exact = entries.filter(number=number).first()
         if exact:
             return [exact]
     matches = entries.filter(player__name__icontains=query)

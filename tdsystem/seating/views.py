@@ -14,6 +14,7 @@ from tdsystem.core.network import is_loopback_url, public_url
 from tdsystem.events.models import Event
 
 from . import selectors
+from .forms import ENTRY_MAX, whole_number
 
 DRAW_PAGE_SECONDS = 10
 
@@ -24,8 +25,9 @@ def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     query = request.GET.get("q", "")[:80]
     chosen = request.GET.get("entry", "")
-    if chosen.isdigit():
-        entry = selectors.entry_by_number(event.pk, int(chosen))
+    number = whole_number(chosen, high=ENTRY_MAX)
+    if number is not None:
+        entry = selectors.entry_by_number(event.pk, number)
         results = [entry] if entry else []
     else:
         results = selectors.seat_search(event.pk, query) if query else []

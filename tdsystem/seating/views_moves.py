@@ -14,6 +14,7 @@ from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
 
 from . import selectors, services
+from .forms import TABLE_NUMBER_MAX, whole_number
 from .models import Move
 from .table_access import table_refusal
 from .views_console import CHANGED, event_or_404
@@ -24,7 +25,8 @@ from .views_console import CHANGED, event_or_404
 def moves_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     table = request.GET.get("table", "")
-    slips = selectors.move_slips(event.pk, table=int(table) if table.isdigit() else None)
+    number = whole_number(table, high=TABLE_NUMBER_MAX)
+    slips = selectors.move_slips(event.pk, table=number)
     template = "seating/moves.html#slips" if request.htmx else "seating/moves.html"
     return render(request, template, {"event": event, "slips": slips, "table": table})
 

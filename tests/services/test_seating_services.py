@@ -294,15 +294,6 @@ def test_it_ignores_a_second_tap_on_the_same_hand(event):
     assert positions(event, 1) == (2, 3, 4)
 
 
-def test_it_refuses_a_hand_finished_without_the_hand_count(event):
-    arrange(event, {1: [1, 2, 3, 4]}, positions={1: (1, 2, 3)})
-    for bad in (None, -1, True, "0"):
-        with pytest.raises(SeatingError) as caught:
-            finish(event, 1, expected_hand=bad)
-        assert caught.value.field == "hand"
-    assert EventTable.objects.get(event=event, number=1).hand_number == 0
-
-
 def test_it_draws_the_first_button_at_a_table_that_never_dealt(event):
     arrange(event, {1: [2, 5, 7]})
     table = finish(event, 1, rng_seed=3)

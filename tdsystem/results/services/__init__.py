@@ -7,8 +7,9 @@ Split by concept; every function takes keyword-only arguments and raises Results
 from __future__ import annotations
 
 from .bustouts import Recorded, bustout_record, bustout_short_big_blind
-from .chips import chip_count_record
+from .chips import MAX_CHIPS, chip_count_record
 from .handforhand import (
+    MINUTES_PER_HAND_MAX,
     HandReport,
     handforhand_hand_finish,
     handforhand_start,
@@ -18,6 +19,8 @@ from .payouts import TABLE_NAMES, payout_plan_update, standings_update
 from .undo import Undone, bustout_undo
 
 __all__ = [
+    "MAX_CHIPS",
+    "MINUTES_PER_HAND_MAX",
     "TABLE_NAMES",
     "HandReport",
     "Recorded",

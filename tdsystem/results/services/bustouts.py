@@ -70,6 +70,10 @@ def bustout_record(
     (the bigger finishes higher; equal stacks tie). During hand-for-hand every report
     needs them, since other tables' reports of the same hand join it; `hand` is then the
     hand-for-hand hand (the current one unless given).
+
+    The values come typed and in range from the API's schema or the pages' form (entry
+    ids, chips 0 to MAX_CHIPS, a hand 1 to HAND_MAX); what is checked here are the rules:
+    at least one player, none named twice, all in this event, seated and at one table.
     """
     ids = _entry_ids(entry_ids)
     with transaction.atomic():
@@ -98,11 +102,9 @@ def bustout_short_big_blind(
 ) -> Recorded:
     """House rule (D8): a big blind who cannot cover the small blind is out.
 
-    The chips the player has left are taken out of play (Entry.chips_removed); the player
-    finishes in the place of a bust-out on this hand.
+    The chips the player has left (0 to MAX_CHIPS, as the form states) are taken out of
+    play (Entry.chips_removed); the player finishes in the place of a bust-out on this hand.
     """
-    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        raise ResultsError("chips must be a whole number, 0 or more", field="chips")
     with transaction.atomic():
         event = event_lock(event_id)
         if not event.bb_must_cover_sb:
@@ -172,11 +174,7 @@ def _small_blind_due(event: Event) -> tuple[int, str]:
 
 
 def _entry_ids(entry_ids: Sequence[int]) -> list[int]:
-    ids = []
-    for value in entry_ids:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ResultsError("entries must be whole numbers", field="entries")
-        ids.append(value)
+    ids = list(entry_ids)
     if not ids:
         raise ResultsError("name at least one player who is out", field="entries")
     if len(set(ids)) != len(ids):
@@ -222,8 +220,6 @@ def _stacks(
                 )
             out[entry.pk] = None
             continue
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ResultsError("a starting stack is a whole number of chips", field="stacks")
         out[entry.pk] = value
     return out
 
@@ -414,7 +410,7 @@ def _group_for(
     """The group this report belongs to, the hand number, and whether the group existed."""
     if hfh is not None:
         number = hfh.hand if hand is None else hand
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= hfh.hand:
+        if not 1 <= number <= hfh.hand:
             raise ResultsError(
                 f"the hand-for-hand hand is 1 to {hfh.hand} (the one being played)", field="hand"
             )
@@ -422,8 +418,6 @@ def _group_for(
         if group is not None:
             return group, number, True
         return _new_group(event, hfh_hand=number), number, False
-    if hand is not None and (isinstance(hand, bool) or not isinstance(hand, int) or hand < 1):
-        raise ResultsError("the hand is a number from 1", field="hand")
     number = hand if hand is not None else table.hand_number + 1
     return _new_group(event, hfh_hand=None), number, False
 

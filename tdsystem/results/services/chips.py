@@ -12,14 +12,17 @@ from ..errors import ResultsError
 from ..models import ChipCount, ChipCountHistory
 from .locks import event_lock
 
-MAX_CHIPS = 10**15
+# The most chips a stack, a count or a short big blind may be entered with: 15 digits, far
+# above any real stack and well inside the 64-bit columns. The API's schema and the pages'
+# forms both state it.
+MAX_CHIPS = 10**15 - 1
 
 
 def chip_count_record(*, event_id: int, entry_number: int, chips: int, actor: Actor) -> ChipCount:
     """The latest count for a player still in: it becomes the current count (the chip
-    leader reads that) and is added to the entry's history, with who and when."""
-    if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips < MAX_CHIPS:
-        raise ResultsError("a chip count is a whole number above 0", field="chips")
+    leader reads that) and is added to the entry's history, with who and when.
+
+    `chips` is 1 to MAX_CHIPS (the form's rule)."""
     with transaction.atomic():
         event = event_lock(event_id)
         rows = Entry.objects.filter(event=event, number=entry_number).select_related("player")

@@ -31,11 +31,13 @@ from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import HANDFORHAND, clock_action
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable
-from tdsystem.seating.services import hand_count_checked, table_hand_finish
+from tdsystem.seating.services import table_hand_finish
 
 from ..errors import ResultsError
 from ..models import HandForHand, HandForHandHand, HandForHandReport
 from .locks import event_lock
+
+MINUTES_PER_HAND_MAX = 10  # the most a hand-for-hand hand may take off the clock
 
 
 @dataclass
@@ -69,13 +71,10 @@ def playing_table_hands(event: Event) -> dict[int, int]:
 def handforhand_start(
     *, event_id: int, actor: Actor, minutes_per_hand: int | None = None
 ) -> HandForHand:
-    """The director announces hand-for-hand: hand 1 is dealt at every table."""
-    if minutes_per_hand is not None and (
-        isinstance(minutes_per_hand, bool)
-        or not isinstance(minutes_per_hand, int)
-        or not 1 <= minutes_per_hand <= 10
-    ):
-        raise ResultsError("minutes per hand: a whole number from 1 to 10", field="minutes")
+    """The director announces hand-for-hand: hand 1 is dealt at every table.
+
+    `minutes_per_hand` is 1 to MINUTES_PER_HAND_MAX (the form's rule); None keeps the
+    event's last setting."""
     now = timezone.now()
     with transaction.atomic():
         event = event_lock(event_id)
@@ -156,7 +155,7 @@ def handforhand_hand_finish(
     event_id: int,
     table_number: int,
     actor: Actor,
-    expected_hand: int | None,
+    expected_hand: int,
 ) -> HandReport:
     """A table's "hand finished". Outside hand-for-hand it is just the table's next hand.
 
@@ -164,10 +163,6 @@ def handforhand_hand_finish(
     completes the hand, and the next hand is dealt everywhere. `expected_hand` is the
     table's hand count the caller saw (see `table_hand_finish`).
     """
-    try:
-        hand_count_checked(expected_hand)
-    except SeatingError as exc:
-        raise ResultsError(str(exc), field=exc.field) from exc
     now = timezone.now()
     with transaction.atomic():
         event = event_lock(event_id)
@@ -195,7 +190,7 @@ def handforhand_hand_finish(
     return report
 
 
-def _finish(event_id, table_number, actor, expected_hand) -> EventTable:
+def _finish(event_id: int, table_number: int, actor: Actor, expected_hand: int) -> EventTable:
     try:
         return table_hand_finish(
             event_id=event_id,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..errors import SeatingError
 from .draw import seats_draw
-from .hands import hand_count_checked, table_hand_finish
+from .hands import HAND_MAX, table_hand_finish
 from .moves import move_acknowledge
 from .registration import (
     DuplicateName,
@@ -44,6 +44,7 @@ from .tables import (
 )
 
 __all__ = [
+    "HAND_MAX",
     "MAX_TABLE_SEATS",
     "MIN_TABLE_SEATS",
     "DuplicateName",
@@ -52,7 +53,6 @@ __all__ = [
     "describe_entry",
     "entry_purchase",
     "entry_reenter",
-    "hand_count_checked",
     "import_duplicates",
     "member_id_taken",
     "move_acknowledge",

@@ -20,15 +20,9 @@ from ..seatmap import (
     new_seed,
 )
 
-
-def hand_count_checked(value: object) -> int:
-    """The table's hand count a caller sends with "hand finished": a whole number, 0 or more."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise SeatingError(
-            gettext("hand: the hand count the page showed, a whole number, 0 or more"),
-            field="hand",
-        )
-    return value
+# The most hands a table's count may claim: far beyond any event, and within the 32-bit
+# columns that store hand numbers. The API's schema and the pages' form both state it.
+HAND_MAX = 10**9
 
 
 def table_hand_finish(
@@ -36,16 +30,15 @@ def table_hand_finish(
     event_id: int,
     table_number: int,
     actor: Actor,
-    expected_hand: int | None,
+    expected_hand: int,
     rng_seed: int | None = None,
 ) -> EventTable:
     """The hand at a table is over: move the button and blinds by the event's rule (D11).
 
-    `expected_hand` is the table's hand count the caller saw, and it must be sent (None is
-    a bad request): a retried request or a second tap on the same hand is refused, as is a
-    page that is out of date, and nothing changes.
+    `expected_hand` is the table's hand count the caller saw (0 to HAND_MAX, as the API's
+    schema and the pages' form have it): a retried request or a second tap on the same
+    hand is refused, as is a page that is out of date, and nothing changes.
     """
-    expected_hand = hand_count_checked(expected_hand)
     seed = new_seed(rng_seed)
     with transaction.atomic():
         event = event_lock(event_id)
