@@ -4,20 +4,51 @@ or the pool, so the places and prizes already awarded are worked out again.
 Purchases are the seating app's; listening for them keeps the prizes right without the
 registration code knowing about results. The work runs after the purchase commits, in its
 own transaction (it takes the event's lock), and only when someone is already out.
+
+The purchase is saved by then, so the refresh must not fail the request that made it (an
+error there would answer "nothing was changed", which is false). If the event is busy, a
+task tries again shortly; if the payout plan cannot be used for the new field, the payouts
+page says so and saving a plan works the prizes out. Either way the stored figures no longer
+match the field, so the next bust-out works every place and prize out again too
+(`standings.is_current`).
 """
 
 from __future__ import annotations
+
+import logging
 
 from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import Busy
 from tdsystem.seating.models import Purchase
 
+from .errors import ResultsError
 from .models import Finish
 
 ACTOR = Actor(label="results")
+logger = logging.getLogger(__name__)
+
+
+def field_refresh(event_id: int) -> None:
+    """After a purchase commits: the places and prizes for the new field, if anyone is out."""
+    from . import tasks
+    from .services import standings_update
+
+    if not Finish.objects.filter(event_id=event_id, undone_at__isnull=True).exists():
+        return
+    try:
+        standings_update(event_id=event_id, actor=ACTOR)
+    except ResultsError as exc:
+        logger.warning("event %s: prizes not worked out after a purchase: %s", event_id, exc)
+    except Busy:
+        logger.warning("event %s busy after a purchase: prizes worked out again later", event_id)
+        try:
+            tasks.standings_update.apply_async(args=[event_id], countdown=tasks.RETRY_SECONDS)
+        except Exception:  # no broker: the next bust-out still works them out
+            logger.exception("event %s: the prize refresh could not be queued", event_id)
 
 
 @receiver(post_save, sender=Purchase, dispatch_uid="results-field-changed")
@@ -25,11 +56,4 @@ def field_changed(sender, instance: Purchase, created: bool, **kwargs) -> None:
     if not created:
         return
     event_id = instance.event_id
-
-    def refresh() -> None:
-        from .services import standings_update
-
-        if Finish.objects.filter(event_id=event_id, undone_at__isnull=True).exists():
-            standings_update(event_id=event_id, actor=ACTOR)
-
-    transaction.on_commit(refresh)
+    transaction.on_commit(lambda: field_refresh(event_id))
