@@ -9,8 +9,9 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from tdsystem.core.forms import WholeNumberField, whole_number
 from tdsystem.engine.payouts import PayoutError, check_custom
-from tdsystem.seating.forms import ENTRY_MAX, TABLE_NUMBER_MAX, WholeNumberField, whole_number
+from tdsystem.seating.forms import ENTRY_MAX, TABLE_NUMBER_MAX
 from tdsystem.seating.services import HAND_MAX
 
 from .models import CUSTOM, PayoutPlan

@@ -18,9 +18,10 @@ from django_htmx.http import trigger_client_event
 from tdsystem.core import csv as export_csv
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.forms import whole_number
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
-from tdsystem.seating.forms import TABLE_NUMBER_MAX, whole_number
+from tdsystem.seating.forms import TABLE_NUMBER_MAX
 from tdsystem.seating.views_console import entry_answer
 
 from . import selectors, services

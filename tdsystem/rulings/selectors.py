@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tdsystem.core.forms import whole_number
 from tdsystem.events.models import Event
-from tdsystem.seating.forms import whole_number
 from tdsystem.structures.models import Level
 
 DEFAULT_STACK = 10_000

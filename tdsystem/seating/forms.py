@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from django import forms
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .models import Purchase
@@ -13,38 +12,6 @@ from .models import Purchase
 RANGE = re.compile(r"^([0-9]+)\s*(?:-\s*([0-9]+))?$")
 TABLE_NUMBER_MAX = 99_999  # a table's number, as the consoles and the API take it
 ENTRY_MAX = 2**63 - 1  # an entry's id or number: what a 64-bit column holds
-
-
-def whole_number(raw: object, *, low: int = 1, high: int) -> int | None:
-    """A whole number from `low` to `high` put in a URL's query, or None for anything else.
-
-    Digits 0-9 only: "+3", "3.0", "²" or another script's digits are not what a page
-    sends, and a query that is not a number just shows the page without it.
-    """
-    text = str(raw if raw is not None else "").strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
-        return None
-    value = int(text)
-    return value if low <= value <= high else None
-
-
-class WholeNumberField(forms.IntegerField):
-    """An IntegerField that takes digits 0-9 only and says its range when it refuses."""
-
-    def __init__(self, *, min_value: int, max_value: int, **kwargs):
-        # Lazy: the message is said in the language of the request that sees it.
-        rule = format_lazy(
-            _("a whole number from {low} to {high}"), low=f"{min_value:,}", high=f"{max_value:,}"
-        )
-        messages = {"invalid": rule, "min_value": rule, "max_value": rule}
-        kwargs["error_messages"] = messages | kwargs.get("error_messages", {})
-        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
-
-    def to_python(self, value):
-        text = str(value if value is not None else "").strip()
-        if text and not (text.isascii() and text.isdigit()):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return super().to_python(text)
 
 
 def parse_numbers(text: str, *, limit: int = 500) -> list[int]:

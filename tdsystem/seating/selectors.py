@@ -14,10 +14,11 @@ from datetime import timedelta
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
+from tdsystem.core.forms import whole_number
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
-from .forms import ENTRY_MAX, whole_number
+from .forms import ENTRY_MAX
 from .models import Entry, EventTable, Move
 from .seatmap import engine_table, head_counts
 

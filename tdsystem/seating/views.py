@@ -10,11 +10,12 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
+from tdsystem.core.forms import whole_number
 from tdsystem.core.network import is_loopback_url, public_url
 from tdsystem.events.models import Event
 
 from . import selectors
-from .forms import ENTRY_MAX, whole_number
+from .forms import ENTRY_MAX
 
 DRAW_PAGE_SECONDS = 10
 

@@ -12,9 +12,10 @@ from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.forms import whole_number
 
 from . import selectors, services
-from .forms import TABLE_NUMBER_MAX, whole_number
+from .forms import TABLE_NUMBER_MAX
 from .models import Move
 from .table_access import table_refusal
 from .views_console import CHANGED, event_or_404

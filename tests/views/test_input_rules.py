@@ -12,11 +12,12 @@ from django.urls import reverse
 from pydantic import ValidationError
 
 from tdsystem.api.schemas import BustOutIn, HandIn
+from tdsystem.core.forms import whole_number
 from tdsystem.core.models import LogEntry
 from tdsystem.results.forms import BustOutForm, ChipCountForm, HandFinishedForm, chips_value
 from tdsystem.results.models import BustOut, ChipCount, Finish, HandForHand
 from tdsystem.results.services import MAX_CHIPS, MINUTES_PER_HAND_MAX
-from tdsystem.seating.forms import TABLE_NUMBER_MAX, TablesForm, whole_number
+from tdsystem.seating.forms import TABLE_NUMBER_MAX, TablesForm
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.services import HAND_MAX
 from tdsystem.seating.testing import arrange
