@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
+from tdsystem.engine import rulesets
 from tdsystem.structures.models import AnteType, Betting, Structure
 
 
@@ -58,6 +59,14 @@ class Event(models.Model):
     balance_threshold = models.PositiveSmallIntegerField(
         default=1, help_text="A table is short when it has more than this many players fewer."
     )
+    # The rule set the event follows (engine/rulesets.py), chosen at creation, and the
+    # settings where the room differs from it ({setting: value}, checked by the engine).
+    rule_set = models.CharField(
+        max_length=16,
+        choices=[(code, rs.name) for code, rs in rulesets.RULE_SETS.items()],
+        default=rulesets.DEFAULT,
+    )
+    rule_overrides = models.JSONField(default=dict, blank=True)
     late_registration_end_level = models.PositiveSmallIntegerField(default=0)
     reentry_allowed = models.BooleanField(default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
@@ -85,6 +94,15 @@ class Event(models.Model):
     @property
     def is_archived(self) -> bool:
         return self.archived_at is not None
+
+    @property
+    def rules(self) -> rulesets.Settings:
+        """What the event's rule set decides, with the event's own overrides applied."""
+        return rulesets.effective(self.rule_set, self.rule_overrides)
+
+    def cite(self, concept: str) -> str:
+        """The rule the event's set cites for `concept` ("TDA 11-D", "WSOP R67")."""
+        return rulesets.rule_set(self.rule_set).cite(concept)
 
 
 class Clock(models.Model):

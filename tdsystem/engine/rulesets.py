@@ -1,0 +1,296 @@
+"""The rule sets a tournament can follow: what each decides, and the rule numbers it cites.
+
+A rule set is a versioned text (the Poker TDA rules of 2024 and 2026, the WSOP tournament
+rules of 2026). Where the sets differ in what the floor does, the difference is a setting
+of `Settings`; an event follows its set and may override any setting where the room
+differs (`effective`). Citations name the rule that says so in that text (`cite`).
+
+What is known of each text, and what is only *reported* in public copies, is stated in
+docs/rule-sets.md; a reported behaviour is a setting, so a room can follow its own copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+TDA_2024 = "tda-2024"
+TDA_2026 = "tda-2026"
+WSOP_2026 = "wsop-2026"
+
+# Players out on one hand at different tables during hand-for-hand.
+OTHER_TABLES_BY_STACK = "stack"  # ranked together by starting stack (TDA)
+OTHER_TABLES_TIE = "tie"  # they tie and share the places' prizes (WSOP R126)
+
+# Which table gives up a player when a table is short.
+BALANCE_FROM_LARGEST = "largest"  # the table with the most players (TDA 11-C's procedure)
+BALANCE_FROM_NEXT_FULL = "next-full"  # the next numbered table at full capacity (WSOP R67)
+BALANCE_FROM_BREAK_ORDER = "break-order"  # the next table in the breaking order (WSOP R67)
+BALANCE_FROM = (BALANCE_FROM_LARGEST, BALANCE_FROM_NEXT_FULL, BALANCE_FROM_BREAK_ORDER)
+
+# When a short table stops dealing.
+HALT_BLINDS_IMPACTED = "blinds-impacted"  # short by N, once the blinds are impacted (TDA 11-D)
+HALT_AT_ONCE = "at-once"  # short by N by elimination, at once (WSOP R67)
+HALTING = (HALT_BLINDS_IMPACTED, HALT_AT_ONCE)
+
+
+@dataclass(frozen=True)
+class Redraw:
+    """Redraw the seats automatically when the field is down to these table counts, in
+    events of at least `min_entries` entries."""
+
+    min_entries: int
+    tables: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a rule set decides. Every field may be overridden per event."""
+
+    # Players out on one hand at one table: the bigger starting stack places higher, equal
+    # stacks tie (every set). At different tables during hand-for-hand:
+    other_tables: str = OTHER_TABLES_BY_STACK
+    # Big-blind-ante events: rank by the stack at the start of the hand after the ante the
+    # player actually paid (TDA 2026, reported), not before it.
+    stack_after_ante: bool = False
+    # Each hand-for-hand hand takes at most this many minutes off the level clock.
+    hfh_minutes_per_hand: int = 2
+    # Automatic redraws, the first rule whose min_entries the field reaches (largest first).
+    redraws: tuple[Redraw, ...] = ()
+    # The final table's size; 0: the event's seats per table.
+    final_table_size: int = 0
+    # Which table gives the player, at and above `large_field_tables` tables, and below.
+    balance_from_large: str = BALANCE_FROM_LARGEST
+    balance_from_small: str = BALANCE_FROM_LARGEST
+    large_field_tables: int = 20
+    # The dead button moves over several empty seats before the small blind, so newcomers
+    # get the most seats (TDA 2026 36-B, reported); else it advances one seat at a time.
+    dead_button_skips_empty: bool = False
+    # Halting: a table `halt_short_by` or more players short of the largest table.
+    halting: str = HALT_BLINDS_IMPACTED
+    halt_short_by: int = 3
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    code: str
+    name: str  # "TDA 2024"
+    body: str  # how a citation starts: "TDA", "WSOP R"
+    version: str
+    source: str
+    settings: Settings
+    # concept -> rule number in this text (see CONCEPTS); a concept the text does not number
+    # is cited without a number.
+    citations: Mapping[str, str] = field(default_factory=dict)
+    # the citations only reported, not read in the official text
+    reported: frozenset[str] = frozenset()
+
+    def cite(self, concept: str) -> str:
+        """'TDA 11-D', 'WSOP R67'; the set's name alone when the text gives no number."""
+        if concept not in CONCEPTS:
+            raise KeyError(f"unknown concept {concept!r}")
+        number = self.citations.get(concept)
+        if not number:
+            return self.name
+        separator = "" if self.body.endswith("R") else " "
+        return f"{self.body}{separator}{number}"
+
+
+# What the pages, the log and the rulings cite, and what each concept is.
+CONCEPTS: Mapping[str, str] = {
+    "draw": "the random seat draw",
+    "late_seat": "seating late entries and re-entries",
+    "reserved_seat": "a reserved seat for a player with special needs",
+    "breaking": "breaking tables",
+    "balancing": "balancing tables",
+    "balance_position": "the seat a moved player gets",
+    "balance_source": "which table gives up the player",
+    "halting": "halting a short table",
+    "dead_button": "the dead button",
+    "heads_up": "the button heads-up",
+    "simultaneous": "players out on the same hand",
+    "hand_for_hand": "hand-for-hand play",
+    "final_table": "forming the final table",
+    "redraw": "redraws",
+    "chip_race": "the chip race",
+    "big_blind_ante": "the big blind ante",
+    "pot_limit_blinds": "pot limit with a short or dead blind",
+    "end_of_day": "the end of a day",
+}
+
+_TDA_2024_CITES = {
+    "draw": "7",
+    "late_seat": "8-A",
+    "reserved_seat": "9",
+    "breaking": "10",
+    "balancing": "11",
+    "balance_position": "11-A",
+    "balance_source": "11-C",
+    "halting": "11-D",
+    "chip_race": "24",
+    "dead_button": "32",
+    "heads_up": "34-B",
+    "pot_limit_blinds": "54-B",
+    "hand_for_hand": "RP-8",
+    "big_blind_ante": "RP-11",
+}
+# The 2026 text renumbers (reported): balancing 11 -> 12, dead button 32 -> 34, heads-up
+# 34 -> 36; players out on the same hand are rule 22. Numbers not in that list are kept.
+_TDA_2026_CITES = _TDA_2024_CITES | {
+    "balancing": "12",
+    "balance_position": "12-A",
+    "balance_source": "12-C",
+    "halting": "12-D",
+    "simultaneous": "22",
+    "dead_button": "34",
+    "heads_up": "36-B",
+}
+_WSOP_2026_CITES = {
+    "balancing": "67",
+    "balance_source": "67",
+    "halting": "67",
+    "final_table": "68",
+    "chip_race": "77",
+    "dead_button": "85",
+    "heads_up": "87",
+    "end_of_day": "125",
+    "simultaneous": "126",
+    "hand_for_hand": "126",
+}
+
+RULE_SETS: Mapping[str, RuleSet] = {
+    TDA_2024: RuleSet(
+        code=TDA_2024,
+        name="TDA 2024",
+        body="TDA",
+        version="2024",
+        source="Poker TDA Rules, 2024 version",
+        settings=Settings(),
+        citations=_TDA_2024_CITES,
+    ),
+    TDA_2026: RuleSet(
+        code=TDA_2026,
+        name="TDA 2026",
+        body="TDA",
+        version="2026 (1.1, 21 Sept 2026)",
+        source="Poker TDA Rules, Summit XII, 2026 version 1.1",
+        settings=Settings(stack_after_ante=True, dead_button_skips_empty=True),
+        citations=_TDA_2026_CITES,
+        # The renumbering itself is reported, not read in the official text.
+        reported=frozenset(_TDA_2026_CITES),
+    ),
+    WSOP_2026: RuleSet(
+        code=WSOP_2026,
+        name="WSOP 2026",
+        body="WSOP R",
+        version="2026",
+        source="World Series of Poker, 2026 tournament rules",
+        settings=Settings(
+            other_tables=OTHER_TABLES_TIE,
+            hfh_minutes_per_hand=2,
+            redraws=(Redraw(100, (3, 2, 1)), Redraw(50, (2, 1))),
+            final_table_size=10,
+            balance_from_large=BALANCE_FROM_NEXT_FULL,
+            balance_from_small=BALANCE_FROM_BREAK_ORDER,
+            halting=HALT_AT_ONCE,
+        ),
+        citations=_WSOP_2026_CITES,
+    ),
+}
+DEFAULT = TDA_2024
+
+
+class RuleSetError(ValueError):
+    def __init__(self, message: str, field: str = "rule_overrides"):
+        super().__init__(message)
+        self.field = field
+
+
+SETTING_NAMES = tuple(f.name for f in fields(Settings))
+
+
+def rule_set(code: str) -> RuleSet:
+    try:
+        return RULE_SETS[code]
+    except KeyError:
+        raise RuleSetError(
+            f"unknown rule set {code!r}: one of {', '.join(RULE_SETS)}", "rule_set"
+        ) from None
+
+
+def _checked(name: str, value: Any) -> Any:
+    """One override's value, as the setting's type wants it; RuleSetError otherwise."""
+    default = getattr(Settings(), name)
+    if name == "redraws":
+        try:
+            rules = tuple(
+                Redraw(int(r["min_entries"]), tuple(int(t) for t in r["tables"])) for r in value
+            )
+        except (TypeError, KeyError, ValueError):
+            raise RuleSetError(
+                "redraws: a list of {min_entries, tables}, e.g. "
+                '[{"min_entries": 100, "tables": [3, 2, 1]}]'
+            ) from None
+        if any(r.min_entries < 0 or any(not 1 <= t <= 10 for t in r.tables) for r in rules):
+            raise RuleSetError("redraws: entries 0 or more, table counts 1 to 10")
+        return tuple(sorted(rules, key=lambda r: -r.min_entries))
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise RuleSetError(f"{name}: true or false")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleSetError(f"{name}: a whole number")
+        low, high = {
+            "hfh_minutes_per_hand": (1, 10),
+            "final_table_size": (0, 10),
+            "large_field_tables": (1, 10_000),
+            "halt_short_by": (2, 9),
+        }[name]
+        if not low <= value <= high:
+            raise RuleSetError(f"{name}: from {low} to {high}")
+        return value
+    choices = {
+        "other_tables": (OTHER_TABLES_BY_STACK, OTHER_TABLES_TIE),
+        "balance_from_large": BALANCE_FROM,
+        "balance_from_small": BALANCE_FROM,
+        "halting": HALTING,
+    }[name]
+    if value not in choices:
+        raise RuleSetError(f"{name}: one of {', '.join(choices)}")
+    return value
+
+
+def effective(code: str, *overrides: Mapping[str, Any] | None) -> Settings:
+    """The settings of set `code` with each mapping of overrides applied in turn (a house
+    set's, then the event's). An unknown setting or a bad value is a RuleSetError."""
+    settings = rule_set(code).settings
+    for layer in overrides:
+        if not layer:
+            continue
+        unknown = sorted(set(layer) - set(SETTING_NAMES))
+        if unknown:
+            raise RuleSetError(f"unknown setting {unknown[0]!r}")
+        settings = replace(settings, **{k: _checked(k, v) for k, v in layer.items()})
+    return settings
+
+
+def redraw_tables(settings: Settings, entries: int) -> tuple[int, ...]:
+    """The table counts at which an event of `entries` entries redraws automatically."""
+    for rule in settings.redraws:  # largest min_entries first
+        if entries >= rule.min_entries:
+            return rule.tables
+    return ()
+
+
+def as_overrides(settings: Settings, base: Settings) -> dict[str, Any]:
+    """The settings that differ from `base`, as JSON-ready overrides."""
+    out: dict[str, Any] = {}
+    for name in SETTING_NAMES:
+        value = getattr(settings, name)
+        if value != getattr(base, name):
+            if name == "redraws":
+                value = [{"min_entries": r.min_entries, "tables": list(r.tables)} for r in value]
+            out[name] = value
+    return out
