@@ -208,6 +208,20 @@ class RuleSetError(ValueError):
 
 
 SETTING_NAMES = tuple(f.name for f in fields(Settings))
+# The bounds of each whole-number setting and the values of each setting that is a choice:
+# the engine checks overrides against them, the console's forms offer them.
+RANGES: Mapping[str, tuple[int, int]] = {
+    "hfh_minutes_per_hand": (1, 10),
+    "final_table_size": (0, 10),
+    "large_field_tables": (1, 10_000),
+    "halt_short_by": (2, 9),
+}
+CHOICES: Mapping[str, tuple[str, ...]] = {
+    "other_tables": (OTHER_TABLES_BY_STACK, OTHER_TABLES_TIE),
+    "balance_from_large": BALANCE_FROM,
+    "balance_from_small": BALANCE_FROM,
+    "halting": HALTING,
+}
 
 
 def rule_set(code: str) -> RuleSet:
@@ -242,21 +256,11 @@ def _checked(name: str, value: Any) -> Any:
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
             raise RuleSetError(f"{name}: a whole number")
-        low, high = {
-            "hfh_minutes_per_hand": (1, 10),
-            "final_table_size": (0, 10),
-            "large_field_tables": (1, 10_000),
-            "halt_short_by": (2, 9),
-        }[name]
+        low, high = RANGES[name]
         if not low <= value <= high:
             raise RuleSetError(f"{name}: from {low} to {high}")
         return value
-    choices = {
-        "other_tables": (OTHER_TABLES_BY_STACK, OTHER_TABLES_TIE),
-        "balance_from_large": BALANCE_FROM,
-        "balance_from_small": BALANCE_FROM,
-        "halting": HALTING,
-    }[name]
+    choices = CHOICES[name]
     if value not in choices:
         raise RuleSetError(f"{name}: one of {', '.join(choices)}")
     return value

@@ -74,3 +74,17 @@ def test_a_bad_override_is_refused_with_its_reason(bad):
 def test_an_unknown_set_is_refused():
     with pytest.raises(rs.RuleSetError):
         rs.rule_set("tda-1999")
+
+
+def test_every_number_and_choice_setting_states_its_bounds():
+    """The console's forms offer RANGES and CHOICES: a setting missing there has no field."""
+    defaults = rs.Settings()
+    for name in rs.SETTING_NAMES:
+        value = getattr(defaults, name)
+        if isinstance(value, bool) or name == "redraws":
+            continue
+        if isinstance(value, int):
+            low, high = rs.RANGES[name]
+            assert low <= value <= high
+        else:
+            assert value in rs.CHOICES[name]
