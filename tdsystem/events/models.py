@@ -4,9 +4,41 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from tdsystem.engine import rulesets
 from tdsystem.structures.models import AnteType, Betting, Structure
+
+RULE_SET_CHOICES = [(code, rs.name) for code, rs in rulesets.RULE_SETS.items()]
+
+
+class HouseRuleSet(models.Model):
+    """A room's own rules: a built-in set with some settings changed ("Casino Lyon house
+    rules, based on TDA 2024"). The base never changes, so the citations an event reads
+    stay its base set's; an event using the set cannot delete it."""
+
+    name = models.CharField(max_length=120)
+    base = models.CharField(max_length=16, choices=RULE_SET_CHOICES)
+    overrides = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(Lower("name"), name="house_rule_set_name_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def base_set(self) -> rulesets.RuleSet:
+        return rulesets.rule_set(self.base)
+
+    @property
+    def rules(self) -> rulesets.Settings:
+        return rulesets.effective(self.base, self.overrides)
 
 
 class Event(models.Model):
@@ -61,10 +93,10 @@ class Event(models.Model):
     )
     # The rule set the event follows (engine/rulesets.py), chosen at creation, and the
     # settings where the room differs from it ({setting: value}, checked by the engine).
-    rule_set = models.CharField(
-        max_length=16,
-        choices=[(code, rs.name) for code, rs in rulesets.RULE_SETS.items()],
-        default=rulesets.DEFAULT,
+    rule_set = models.CharField(max_length=16, choices=RULE_SET_CHOICES, default=rulesets.DEFAULT)
+    # A house set, when the room follows its own (rule_set is then the house set's base).
+    house_rules = models.ForeignKey(
+        HouseRuleSet, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
     )
     rule_overrides = models.JSONField(default=dict, blank=True)
     late_registration_end_level = models.PositiveSmallIntegerField(default=0)
@@ -96,12 +128,28 @@ class Event(models.Model):
         return self.archived_at is not None
 
     @property
+    def base_rules(self) -> rulesets.Settings:
+        """What the event's set decides before the event's own overrides: the built-in
+        set's settings, or the house set's."""
+        house = self.house_rules
+        return rulesets.effective(self.rule_set, house.overrides if house else None)
+
+    @property
     def rules(self) -> rulesets.Settings:
-        """What the event's rule set decides, with the event's own overrides applied."""
-        return rulesets.effective(self.rule_set, self.rule_overrides)
+        """What the event follows: its set, the house set's overrides, then its own."""
+        house = self.house_rules
+        return rulesets.effective(
+            self.rule_set, house.overrides if house else None, self.rule_overrides
+        )
+
+    @property
+    def rule_set_info(self) -> rulesets.RuleSet:
+        """The built-in set the event follows, or the house set's base."""
+        return rulesets.rule_set(self.rule_set)
 
     def cite(self, concept: str) -> str:
-        """The rule the event's set cites for `concept` ("TDA 11-D", "WSOP R67")."""
+        """The rule the event's set cites for `concept` ("TDA 11-D", "WSOP R67"); a house
+        set cites its base set's numbers."""
         return rulesets.rule_set(self.rule_set).cite(concept)
 
 
