@@ -16,7 +16,6 @@ from tdsystem.engine.seating import (
     plan_after_elimination,
     plan_balance,
     plan_break,
-    tables_to_halt,
 )
 
 
@@ -107,13 +106,6 @@ def test_it_balances_into_a_new_table_that_has_not_dealt():
 def test_it_refuses_a_threshold_below_one():
     with pytest.raises(SeatingError):
         plan_balance([full_table(1)], threshold=0)
-
-
-def test_it_halts_tables_three_or_more_short():
-    tables = [full_table(1), full_table(2, leave=(1, 2)), full_table(3, leave=(1, 2, 3))]
-    assert tables_to_halt(tables) == [3]
-    assert tables_to_halt([*tables, full_table(4, leave=(1, 2, 3, 4))]) == [3, 4]
-    assert tables_to_halt([]) == []
 
 
 def test_it_breaks_the_next_table_when_its_players_fit_elsewhere():

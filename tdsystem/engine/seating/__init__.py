@@ -11,13 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .balance import (
-    HALT_SHORT_BY,
     break_sequence,
     plan_after_elimination,
     plan_balance,
     plan_break,
     settled,
-    tables_to_halt,
 )
 from .buttons import (
     balance_seat,
@@ -33,6 +31,16 @@ from .draw import (
     plan_redraw,
     redraw_due,
     seat_new_entry,
+)
+from .halting import (
+    HALT_SHORT_BY,
+    Halt,
+    Impact,
+    Position,
+    blinds_impacted,
+    halts,
+    shortfalls,
+    tables_to_halt,
 )
 from .model import (
     MAX_SEATS,
@@ -56,18 +64,23 @@ __all__ = [
     "MIN_SEATS",
     "ButtonRule",
     "Draw",
+    "Halt",
+    "Impact",
     "Move",
     "Placement",
     "Plan",
+    "Position",
     "Reason",
     "SeatingError",
     "Table",
     "apply_moves",
     "balance_seat",
+    "blinds_impacted",
     "break_sequence",
     "button_rule",
     "check_invariants",
     "final_table_size",
+    "halts",
     "initial_draw",
     "is_dealt_in",
     "next_big_blind_seat",
@@ -79,6 +92,7 @@ __all__ = [
     "redraw_due",
     "seat_new_entry",
     "settled",
+    "shortfalls",
     "start_hands",
     "tables_to_halt",
 ]

@@ -23,8 +23,6 @@ from .model import (
     tables_by_number,
 )
 
-HALT_SHORT_BY = 3
-
 
 def break_sequence(tables: Sequence[Table], break_order: Sequence[int] = ()) -> list[int]:
     """The tables in play in the order they break.
@@ -36,15 +34,6 @@ def break_sequence(tables: Sequence[Table], break_order: Sequence[int] = ()) -> 
     listed = [number for number in dict.fromkeys(break_order) if number in in_play]
     rest = sorted(in_play.difference(listed), reverse=True)
     return listed + rest
-
-
-def tables_to_halt(tables: Sequence[Table]) -> list[int]:
-    """Tables that stop dealing until balanced: three or more players short (TDA 11-D)."""
-    counts = [(table.number, table.count) for table in tables if table.occupants]
-    if not counts:
-        return []
-    most = max(count for _, count in counts)
-    return sorted(number for number, count in counts if most - count >= HALT_SHORT_BY)
 
 
 class _Planner:
