@@ -54,6 +54,11 @@ class Settings:
     # Big-blind-ante events: rank by the stack at the start of the hand after the ante the
     # player actually paid (TDA 2026, reported), not before it.
     stack_after_ante: bool = False
+    # Players out on the hand-for-hand hand that bursts the bubble (their places cross the
+    # money line) all share the paid places' prizes, whatever their stacks or tables (TDA
+    # 2024 RP-8-A: "50 paid, 52 left, 3 out: all 3 share in the 50th place payout"); else
+    # they are placed as above (WSOP R126).
+    bubble_share: bool = True
     # Each hand-for-hand hand takes at most this many minutes off the level clock.
     hfh_minutes_per_hand: int = 2
     # Automatic redraws, the first rule whose min_entries the field reaches (largest first).
@@ -188,6 +193,7 @@ RULE_SETS: Mapping[str, RuleSet] = {
         source="World Series of Poker, 2026 tournament rules",
         settings=Settings(
             other_tables=OTHER_TABLES_TIE,
+            bubble_share=False,
             hfh_minutes_per_hand=2,
             redraws=(Redraw(100, (3, 2, 1)), Redraw(50, (2, 1))),
             final_table_size=10,

@@ -12,6 +12,7 @@ def test_each_set_decides_where_the_texts_differ():
     assert tda24.other_tables == rs.OTHER_TABLES_BY_STACK
     assert wsop.other_tables == rs.OTHER_TABLES_TIE
     assert (tda24.stack_after_ante, tda26.stack_after_ante) == (False, True)
+    assert (tda24.bubble_share, tda26.bubble_share, wsop.bubble_share) == (True, True, False)
     assert (tda24.final_table_size, wsop.final_table_size) == (0, 10)
     assert (tda24.halting, wsop.halting) == (rs.HALT_BLINDS_IMPACTED, rs.HALT_AT_ONCE)
     assert (tda24.dead_button_skips_empty, tda26.dead_button_skips_empty) == (False, True)
@@ -61,6 +62,7 @@ def test_overrides_apply_in_turn_and_are_checked():
         {"hfh_minutes_per_hand": "2"},
         {"halting": "never"},
         {"stack_after_ante": 1},
+        {"bubble_share": "yes"},
         {"redraws": [{"tables": [3]}]},
         {"redraws": [{"min_entries": 10, "tables": [12]}]},
     ],
