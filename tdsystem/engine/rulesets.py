@@ -63,12 +63,17 @@ class Settings:
     hfh_minutes_per_hand: int = 2
     # Automatic redraws, the first rule whose min_entries the field reaches (largest first).
     redraws: tuple[Redraw, ...] = ()
-    # The final table's size; 0: the event's seats per table.
+    # The final table's size; 0: the usual size for the event's tables (the seats per table;
+    # 9 at 8-handed, 7 at 6-handed events). Used where it is at most one seat more than the
+    # event's tables (a 6-handed WSOP event keeps a final table of 7).
     final_table_size: int = 0
     # Which table gives the player, at and above `large_field_tables` tables, and below.
     balance_from_large: str = BALANCE_FROM_LARGEST
     balance_from_small: str = BALANCE_FROM_LARGEST
     large_field_tables: int = 20
+    # At this many tables in play or fewer, tables balance within one player (WSOP R67: "at
+    # 12 tables balance within one player"); 0: never. Elsewhere the event's threshold.
+    balance_within_one_at: int = 0
     # The dead button moves over several empty seats before the small blind, so newcomers
     # get the most seats (TDA 2026 36-B, reported); else it advances one seat at a time.
     dead_button_skips_empty: bool = False
@@ -199,6 +204,7 @@ RULE_SETS: Mapping[str, RuleSet] = {
             final_table_size=10,
             balance_from_large=BALANCE_FROM_NEXT_FULL,
             balance_from_small=BALANCE_FROM_BREAK_ORDER,
+            balance_within_one_at=12,
             halting=HALT_AT_ONCE,
         ),
         citations=_WSOP_2026_CITES,
@@ -220,6 +226,7 @@ RANGES: Mapping[str, tuple[int, int]] = {
     "hfh_minutes_per_hand": (1, 10),
     "final_table_size": (0, 10),
     "large_field_tables": (1, 10_000),
+    "balance_within_one_at": (0, 10_000),
     "halt_short_by": (2, 9),
 }
 CHOICES: Mapping[str, tuple[str, ...]] = {

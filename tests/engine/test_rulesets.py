@@ -18,6 +18,7 @@ def test_each_set_decides_where_the_texts_differ():
     assert (tda24.dead_button_skips_empty, tda26.dead_button_skips_empty) == (False, True)
     assert wsop.balance_from_large == rs.BALANCE_FROM_NEXT_FULL
     assert wsop.balance_from_small == rs.BALANCE_FROM_BREAK_ORDER
+    assert (tda24.balance_within_one_at, wsop.balance_within_one_at) == (0, 12)
 
 
 @pytest.mark.parametrize(
@@ -59,6 +60,7 @@ def test_overrides_apply_in_turn_and_are_checked():
         {"no_such": 1},
         {"final_table_size": 11},
         {"final_table_size": True},
+        {"balance_within_one_at": -1},
         {"hfh_minutes_per_hand": "2"},
         {"halting": "never"},
         {"stack_after_ante": 1},
