@@ -11,9 +11,9 @@ until balancing brings it players. When it stops is the rule set's `halting`:
 
 "Would fall" is judged by the dead button's progression (TDA 32), whatever the table's
 button rule: the button takes the last small blind's seat, the small blind the last big
-blind's, and the big blind the next seat clockwise. The coming hand's positions come from
-`buttons.next_hand`; where the next seat is empty the big blind skips it, which is the
-impact.
+blind's, and the big blind the next seat clockwise. The coming dead button and small blind
+are those seats (`buttons.next_hand`); where the next seat is empty the big blind passes
+over it, which is the impact.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ..rulesets import HALT_BLINDS_IMPACTED, HALTING
-from .buttons import next_hand
-from .model import ButtonRule, SeatingError, Table
+from .model import SeatingError, Table
 
 HALT_SHORT_BY = 3
 
@@ -68,25 +67,24 @@ def _checked(halting: str, short_by: int) -> None:
 def blinds_impacted(table: Table) -> tuple[Impact, ...]:
     """The positions of the table's coming hand that would fall on an empty seat.
 
-    None before the first hand (nobody knows where the button goes yet) or with fewer than
-    two players (there is no coming hand).
+    Each position steps on as the dead button has it (`buttons.next_hand`): the button to
+    the last small blind's seat, the small blind to the last big blind's, the big blind to
+    the next seat. An empty seat among these is an impact: a dead button or small blind,
+    or a big blind that passes over the seat. Judged so at a table going heads-up too,
+    where the heads-up rule then moves the positions (the impact is why). None before the
+    first hand (nobody knows where the button goes yet) or with fewer than two players
+    (there is no coming hand).
     """
-    if not table.started or table.count < 2:
+    if table.button is None or table.small_blind is None or table.big_blind is None:
         return ()
-    coming = next_hand(table, ButtonRule.DEAD)
-    button, small_blind, big_blind = coming.button, coming.small_blind, coming.big_blind
-    assert button and small_blind and big_blind and table.big_blind  # the table has dealt
-    impacts = []
-    # Heads-up the button posts the small blind: one player, one position.
-    if button != small_blind and table.entry_at(button) is None:
-        impacts.append(Impact(Position.BUTTON, button))
-    if table.entry_at(small_blind) is None:
-        impacts.append(Impact(Position.SMALL_BLIND, small_blind))
-    step = table.big_blind % table.seats + 1
-    if big_blind != step:
-        # The big blind passes over `step`: nobody sits there.
-        impacts.append(Impact(Position.BIG_BLIND, step))
-    return tuple(impacts)
+    if table.count < 2:
+        return ()
+    steps = (
+        (Position.BUTTON, table.small_blind),
+        (Position.SMALL_BLIND, table.big_blind),
+        (Position.BIG_BLIND, table.big_blind % table.seats + 1),
+    )
+    return tuple(Impact(position, seat) for position, seat in steps if table.entry_at(seat) is None)
 
 
 def shortfalls(
