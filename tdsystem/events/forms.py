@@ -4,15 +4,63 @@ from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
+from tdsystem.core.forms import WholeNumberField
+from tdsystem.engine import rulesets
 from tdsystem.structures.models import Structure
 
-from .models import Event
+from . import rules as wording
+from .models import Event, HouseRuleSet
+from .services_rules import BALANCE_THRESHOLD_MAX
 
 # Chip amounts end at a trillion, as the structures' blinds do.
 STACK_MAX = 10**12
 
 
+HOUSE_PREFIX = "house:"
+
+
+def rule_set_choices() -> list[tuple[str, str]]:
+    """The built-in sets with their one line each, then the room's house sets."""
+    choices = [
+        (code, f"{rs.name} · {wording.DESCRIPTIONS.get(code, rs.source)}")
+        for code, rs in rulesets.RULE_SETS.items()
+    ]
+    for house in HouseRuleSet.objects.all():
+        changed = len(house.overrides)
+        line = _("%(count)s settings changed") % {"count": changed}
+        choices.append(
+            (f"{HOUSE_PREFIX}{house.pk}", f"{wording.set_label(house.base, house)} · {line}")
+        )
+    return choices
+
+
+def rule_set_of(value: str) -> tuple[str, HouseRuleSet | None]:
+    """The chosen menu value as (built-in code, house set or None); ValidationError when the
+    house set is gone."""
+    if not value.startswith(HOUSE_PREFIX):
+        return value, None
+    house = HouseRuleSet.objects.filter(pk=value.removeprefix(HOUSE_PREFIX)).first()
+    if house is None:
+        raise forms.ValidationError(_("That house set was deleted meanwhile: choose again."))
+    return house.base, house
+
+
+def rule_set_value(event: Event) -> str:
+    return f"{HOUSE_PREFIX}{event.house_rules_id}" if event.house_rules_id else event.rule_set
+
+
+class RuleSetChoiceField(forms.ChoiceField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", _("Rule set"))
+        super().__init__(choices=rule_set_choices, widget=forms.RadioSelect, **kwargs)
+
+
 class EventForm(forms.ModelForm):
+    rules = RuleSetChoiceField(
+        initial=rulesets.DEFAULT,
+        required=False,  # not chosen: the default set
+        help_text=_("What the floor follows; the rules page of the event changes any setting."),
+    )
     template = forms.ModelChoiceField(
         queryset=Structure.objects.filter(is_template=True),
         help_text="The event gets its own copy of the template's levels.",
@@ -50,7 +98,7 @@ class EventForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.order_fields(["name", "template"])
+        self.order_fields(["name", "template", "rules"])
         ante = self.fields["ante_type"]
         ante.required = False
         ante.choices = [
@@ -85,10 +133,14 @@ class EventForm(forms.ModelForm):
             self.add_error("fee", "The fee cannot be negative.")
         return data
 
+    def clean_rules(self) -> tuple[str, HouseRuleSet | None]:
+        return rule_set_of(self.cleaned_data["rules"] or rulesets.DEFAULT)
+
     def event_settings(self) -> dict:
         data = dict(self.cleaned_data)
         data.pop("template")
         data.pop("name")
+        data["rule_set"], data["house_rules"] = data.pop("rules")
         return {k: v for k, v in data.items() if v not in (None, "")}
 
 
@@ -130,3 +182,170 @@ class EventCopyForm(forms.Form):
                 )
             numbers.update(range(first, last + 1))
         return sorted(numbers)
+
+
+class SettingsForm(forms.Form):
+    """Every setting of a rule set (rulesets.SETTING_NAMES, entered by its type), each with
+    the set's value beside it. What the director leaves as shown is not an override; the
+    engine checks the rest and its message (RuleSetError) goes under the field it names."""
+
+    def add_settings(
+        self, current: rulesets.Settings, base: rulesets.Settings, cited: rulesets.RuleSet
+    ) -> None:
+        self.current, self.base, self.cited = current, base, cited
+        for name in rulesets.SETTING_NAMES:
+            self.fields[name] = self._field(name, getattr(current, name))
+        self.set_values = {
+            name: wording.value_text(name, getattr(base, name)) for name in rulesets.SETTING_NAMES
+        }
+
+    @staticmethod
+    def _field(name: str, value) -> forms.Field:
+        label = wording.label(name)
+        match wording.kind(name):
+            case "bool":
+                return forms.BooleanField(label=label, required=False, initial=value)
+            case "int":
+                low, high = rulesets.RANGES.get(name, (0, 10_000))
+                # A CharField: the engine says the range, in the same words as elsewhere.
+                return forms.CharField(
+                    label=label,
+                    initial=value,
+                    max_length=6,
+                    widget=forms.NumberInput(attrs={"min": low, "max": high}),
+                )
+            case "redraws":
+                return forms.CharField(
+                    label=label,
+                    required=False,
+                    initial=wording.redraws_text(value),
+                    max_length=200,
+                    help_text=_("Entries: table counts, e.g. 100: 3 2 1; 50: 2 1. Empty: none."),
+                )
+        options = rulesets.CHOICES.get(name, (value,))
+        return forms.ChoiceField(
+            label=label,
+            initial=value,
+            choices=[(v, wording.CHOICE_LABELS.get(v, v)) for v in options],
+        )
+
+    def setting_fields(self) -> list[dict]:
+        """Each setting's field with the set's value and the rule it follows, in the
+        engine's order."""
+        return [
+            {
+                "field": self[name],
+                "set_value": self.set_values[name],
+                "rule": self.cited.cite(wording.CONCEPT_OF[name])
+                if name in wording.CONCEPT_OF
+                else "",
+            }
+            for name in rulesets.SETTING_NAMES
+        ]
+
+    def _posted(self, name: str):
+        """A setting's posted value as the engine's overrides read it; ValueError when a
+        number or the redraws do not read."""
+        raw = self.cleaned_data.get(name)
+        match wording.kind(name):
+            case "int":
+                text = str(raw).strip()
+                if not (text.isascii() and text.isdigit()):
+                    raise ValueError(text)
+                return int(text)
+            case "redraws":
+                return wording.redraws_parse(raw or "")
+        return raw
+
+    def _shown(self, name: str):
+        value = getattr(self.current, name)
+        if name == "redraws":
+            return wording.redraws_parse(wording.redraws_text(value))
+        return value
+
+    def wanted(self, kept: dict, code: str, *layers: dict | None) -> dict | None:
+        """`kept` (the overrides so far) with every setting the director changed; None, with
+        the errors on the form, when a value does not read or the engine refuses it."""
+        wanted = dict(kept)
+        for name in rulesets.SETTING_NAMES:
+            if name not in self.cleaned_data:
+                continue
+            try:
+                value = self._posted(name)
+            except ValueError as exc:
+                self.add_error(name, _("This does not read: %(part)s") % {"part": exc})
+                continue
+            if value != self._shown(name):
+                wanted[name] = value
+        if self.errors:
+            return None
+        try:
+            rulesets.effective(code, *layers, wanted)
+        except rulesets.RuleSetError as exc:
+            name = str(exc).partition(":")[0]
+            self.add_error(name if name in self.fields else None, str(exc))
+            return None
+        return wanted
+
+
+class EventRulesForm(SettingsForm):
+    """The rules of one event: its set (built-in or house), its settings, and the balance
+    tolerance."""
+
+    rules = RuleSetChoiceField(
+        help_text=_("Changing the set: the settings you leave as they are take the new set's."),
+    )
+    balance_threshold = WholeNumberField(
+        label=_("A table is short when it has more than this many players fewer than the largest"),
+        min_value=1,
+        max_value=BALANCE_THRESHOLD_MAX,
+    )
+
+    def __init__(self, data=None, *, event: Event):
+        super().__init__(data)
+        self.event = event
+        self.fields["rules"].initial = rule_set_value(event)
+        self.fields["balance_threshold"].initial = event.balance_threshold
+        self.add_settings(event.rules, event.base_rules, event.rule_set_info)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("rules") is None:
+            return data
+        try:
+            code, house = rule_set_of(data["rules"])
+        except forms.ValidationError as exc:
+            self.add_error("rules", exc)
+            return data
+        # Left as shown, a setting keeps the event's own override or takes the new set's.
+        wanted = self.wanted(self.event.rule_overrides, code, house.overrides if house else None)
+        if wanted is not None:
+            data["rule_set"], data["house"], data["settings"] = code, house, wanted
+        return data
+
+
+class HouseRuleSetNewForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    source = forms.ChoiceField(label=_("Copy of"), choices=rule_set_choices)
+
+    def clean_source(self) -> tuple[str, HouseRuleSet | None]:
+        return rule_set_of(self.cleaned_data["source"])
+
+
+class HouseRuleSetForm(SettingsForm):
+    """A house set's name and settings, beside its base set's values."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+
+    def __init__(self, data=None, *, house: HouseRuleSet):
+        super().__init__(data)
+        self.house = house
+        self.fields["name"].initial = house.name
+        self.add_settings(house.rules, house.base_set.settings, house.base_set)
+
+    def clean(self):
+        data = super().clean()
+        wanted = self.wanted(self.house.overrides, self.house.base)
+        if wanted is not None:
+            data["settings"] = wanted
+        return data

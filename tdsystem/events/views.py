@@ -18,7 +18,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.network import public_url
 from tdsystem.engine.clock import ClockError
 
-from . import hooks, selectors, selectors_life, services
+from . import hooks, rules, selectors, selectors_life, services
 from .clock_forms import ClockActionForm
 from .forms import EventForm
 from .models import Event
@@ -35,7 +35,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def schedule(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
+    event = get_object_or_404(Event.objects.select_related("clock", "house_rules"), pk=event_id)
     rows = selectors.schedule(event)
     starts = selectors.projected_starts(event, event.clock, rows, timezone.now())
     return render(
@@ -45,6 +45,7 @@ def schedule(request: HttpRequest, event_id: int) -> HttpResponse:
             "event": event,
             "rows": list(zip(rows, starts, strict=True)),
             "current": event.clock.level_index if event.clock.status != "not-started" else None,
+            "rule_set_label": rules.set_label(event.rule_set, event.house_rules),
         },
     )
 
@@ -79,7 +80,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 @staff_required("console")
 def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
+    event = get_object_or_404(Event.objects.select_related("clock", "house_rules"), pk=event_id)
     template = "events/console.html"
     context = _console_context(event)
     context["can_undo"] = has_right(request.user, "clock")
@@ -90,6 +91,7 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
         context["may_manage"] = has_right(request.user, "events")
         context["device_links"] = _device_links(event)
         event.may_delete = selectors_life.may_delete(event)
+        context["rules"] = rules.event_summary(event)
     return render(request, template, context)
 
 

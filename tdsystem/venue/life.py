@@ -43,6 +43,9 @@ COPIED_SETTINGS = (
     "balance_threshold",
     "late_registration_end_level",
     "reentry_allowed",
+    "rule_set",
+    "house_rules",
+    "rule_overrides",
 )
 
 

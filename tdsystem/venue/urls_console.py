@@ -3,7 +3,7 @@ apps, the event's life from the venue's."""
 
 from django.urls import path
 
-from tdsystem.events import views
+from tdsystem.events import views, views_rules
 from tdsystem.structures import views as structure_views
 
 from . import views_life
@@ -19,6 +19,12 @@ urlpatterns = [
     path("events/<int:event_id>/copy/", views_life.event_copy, name="event_copy"),
     path("events/<int:event_id>/delete/", views_life.event_delete, name="event_delete"),
     path("events/<int:event_id>/archive", views_life.event_archive, name="event_archive"),
+    path("events/<int:event_id>/rules/", views_rules.event_rules, name="event_rules"),
+    path("house-rules/", views_rules.house_sets, name="house_sets"),
+    path("house-rules/<int:house_id>/", views_rules.house_set, name="house_set"),
+    path(
+        "house-rules/<int:house_id>/delete", views_rules.house_set_delete, name="house_set_delete"
+    ),
     path("structures/", structure_views.structure_list, name="structures"),
     path("structures/<int:structure_id>/", structure_views.structure_detail, name="structure"),
     path(
