@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import heapq
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 
 from .buttons import balance_seat, is_dealt_in, next_big_blind_seat
 from .model import (
+    NO_HOLDS,
     ButtonRule,
+    Holds,
     Move,
     Plan,
     Reason,
@@ -39,10 +42,11 @@ def break_sequence(tables: Sequence[Table], break_order: Sequence[int] = ()) -> 
 class _Planner:
     """Working state of one plan: the tables so far and each entry's journey."""
 
-    def __init__(self, tables: Sequence[Table], rule: str) -> None:
+    def __init__(self, tables: Sequence[Table], rule: str, holds: Holds = NO_HOLDS) -> None:
         self.original = tuple(tables)
         self.tables = tables_by_number(self.original)
         self.rule = button_rule(rule)
+        self.holds = holds
         # entry -> [from_table, from_seat, to_table, to_seat, reason]
         self.journeys: dict[int, list] = {}
         self.broken: list[int] = []
@@ -54,10 +58,16 @@ class _Planner:
         self, entry: int, source: Table, seat: int, target: int, to_seat: int, reason: Reason
     ) -> None:
         self.tables[source.number] = self.tables[source.number].without_entry(entry)
+        self.seat(entry, source.number, seat, target, to_seat, reason)
+
+    def seat(
+        self, entry: int, from_table: int, seat: int, target: int, to_seat: int, reason: Reason
+    ) -> None:
+        """Seat `entry`, who has left `from_table` seat `seat`, at `target` seat `to_seat`."""
         self.tables[target] = self.tables[target].with_entry(entry, to_seat)
         journey = self.journeys.get(entry)
         if journey is None:
-            self.journeys[entry] = [source.number, seat, target, to_seat, reason]
+            self.journeys[entry] = [from_table, seat, target, to_seat, reason]
         else:
             # Moved twice in one plan (broken table, then balanced): the player makes
             # one trip, for the first reason.
@@ -127,10 +137,27 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
             break
         else:
             return
-        seat = next_big_blind_seat(giver, planner.rule)
-        entry = giver.entry_at(seat)
-        assert entry is not None
+        mover = _mover(giver, planner)
+        if mover is None:
+            return  # everyone at the giving table keeps their seat
+        seat, entry = mover
         planner.move(entry, giver, seat, receiver.number, to_seat, Reason.BALANCE)
+
+
+def _mover(giver: Table, planner: _Planner) -> tuple[int, int] | None:
+    """The (seat, entry) of the player `giver` sends to balance another table.
+
+    The player who would post the big blind next (TDA 11-A). One who keeps their seat
+    (a reserved seat, TDA 9, or "do not move") stays; the procedure goes on clockwise
+    to the player who posts the big blind after them. None when everyone stays.
+    """
+    seats = giver.occupied_seats
+    start = bisect_left(seats, next_big_blind_seat(giver, planner.rule))
+    for seat in seats[start:] + seats[:start]:
+        entry = giver.entry_at(seat)
+        if entry is not None and not planner.holds.held(entry):
+            return seat, entry
+    return None
 
 
 def _break_next(planner: _Planner, sequence: Sequence[int], rng: random.Random) -> bool:
@@ -138,7 +165,8 @@ def _break_next(planner: _Planner, sequence: Sequence[int], rng: random.Random) 
 
     Its players draw empty seats at random, any seat including the blinds and the
     button; each seat goes to a table with the fewest players at that moment, so the
-    remaining tables stay as even as their seats allow.
+    remaining tables stay as even as their seats allow. A player with a reserved seat
+    keeps its seat number at another table first (`_keep_reserved`).
     """
     playing = planner.in_play()
     if len(playing) < 2:
@@ -149,28 +177,80 @@ def _break_next(planner: _Planner, sequence: Sequence[int], rng: random.Random) 
     room = sum(table.seats for table in playing) - closing.seats
     if players > room:
         return False
+    others = [table.number for table in playing if table is not closing]
+    movers = [(closing.number, seat, entry) for seat, entry in closing.occupants]
+    if any(entry in planner.holds.reserved for _, _, entry in movers):
+        movers = _keep_reserved(planner, closing.number, others, rng)
     # Random tie-breaks make the choice among equally short tables part of the draw.
     heap = [
         (table.count, rng.random(), table.number)
-        for table in playing
-        if table is not closing and table.count < table.seats
+        for table in (planner.tables[number] for number in others)
+        if table.count < table.seats
     ]
     heapq.heapify(heap)
     free: dict[int, list[int]] = {}
     slots: list[tuple[int, int]] = []
-    for _ in range(closing.count):
+    for _ in range(len(movers)):
         count, _, number = heapq.heappop(heap)
         empty = free.setdefault(number, list(planner.tables[number].empty_seats))
         slots.append((number, empty.pop(rng.randrange(len(empty)))))
         if empty:
             heapq.heappush(heap, (count + 1, rng.random(), number))
-    players_moving = list(closing.occupants)
-    rng.shuffle(players_moving)
-    for (seat, entry), (number, to_seat) in zip(players_moving, slots, strict=True):
-        planner.move(entry, closing, seat, number, to_seat, Reason.BREAK)
+    rng.shuffle(movers)
+    for (from_table, seat, entry), (number, to_seat) in zip(movers, slots, strict=True):
+        if from_table == closing.number:
+            planner.move(entry, closing, seat, number, to_seat, Reason.BREAK)
+        else:  # the player whose seat a reserved player took; has left it already
+            planner.seat(entry, from_table, seat, number, to_seat, Reason.BREAK)
     planner.tables[closing.number] = planner.tables[closing.number].emptied()
     planner.broken.append(closing.number)
     return True
+
+
+def _keep_reserved(
+    planner: _Planner, closing: int, others: Sequence[int], rng: random.Random
+) -> list[tuple[int, int, int]]:
+    """Seat the breaking table's reserved players at their seat number elsewhere (TDA 9).
+
+    Each goes to the table its reservation names if that seat is free there, else to a
+    table with the fewest players among those where the seat number is free. When it is
+    taken at every table, the player in that seat at a table with the fewest players
+    gives it up and draws a seat with the breaking table's players, unless that player
+    is held too (reserved, or do not move). A reserved seat no table can give is drawn
+    like any other. Returns who still needs a seat: (table, seat they left, entry).
+    """
+    reserved = planner.holds.reserved
+    table = planner.tables[closing]
+    left: list[tuple[int, int, int]] = []
+    for seat, entry in table.occupants:
+        wanted = reserved.get(entry)
+        if wanted is None:
+            left.append((closing, seat, entry))
+            continue
+        number = wanted.seat
+        fits = [planner.tables[n] for n in others if number <= planner.tables[n].seats]
+
+        def order(t: Table, wanted=wanted) -> tuple[bool, int, float]:
+            return (t.number != wanted.table, t.count, rng.random())
+
+        free = sorted((t for t in fits if t.entry_at(number) is None), key=order)
+        taken = sorted((t for t in fits if _yields(planner.holds, t.entry_at(number))), key=order)
+        if free:
+            planner.move(entry, table, seat, free[0].number, number, Reason.BREAK)
+        elif taken:
+            target = taken[0]
+            displaced = target.entry_at(number)
+            assert displaced is not None
+            planner.tables[target.number] = target.without_entry(displaced)
+            planner.move(entry, table, seat, target.number, number, Reason.BREAK)
+            left.append((target.number, number, displaced))
+        else:
+            left.append((closing, seat, entry))
+    return left
+
+
+def _yields(holds: Holds, entry: int | None) -> bool:
+    return entry is not None and not holds.held(entry)
 
 
 def plan_balance(
@@ -179,14 +259,16 @@ def plan_balance(
     threshold: int = 1,
     break_order: Sequence[int] = (),
     rule: str = ButtonRule.DEAD,
+    holds: Holds = NO_HOLDS,
 ) -> Plan:
     """Balance the tables (TDA 11): none ends more than `threshold` short of the largest.
 
     With the default threshold of one, a table is short at two fewer players than the
-    largest. See `_balance` for the procedure choosing the tables (TDA 11-C).
+    largest. See `_balance` for the procedure choosing the tables (TDA 11-C) and
+    `_mover` for the player; players held in `holds` are never moved.
     """
     _check_threshold(threshold)
-    planner = _Planner(tables, rule)
+    planner = _Planner(tables, rule, holds)
     _balance(planner, threshold, _rank(break_sequence(tables, break_order)))
     return planner.plan()
 
@@ -197,13 +279,15 @@ def plan_break(
     break_order: Sequence[int] = (),
     rng: random.Random,
     rule: str = ButtonRule.DEAD,
+    holds: Holds = NO_HOLDS,
 ) -> Plan:
     """Break the next table in the break order when its players fit elsewhere (TDA 10).
 
     They fit when the players in play number no more than the seats of the other tables
-    in play. Returns an empty plan otherwise.
+    in play. Returns an empty plan otherwise. Reserved seats in `holds` keep their seat
+    number (`_keep_reserved`).
     """
-    planner = _Planner(tables, rule)
+    planner = _Planner(tables, rule, holds)
     _break_next(planner, break_sequence(tables, break_order), rng)
     return planner.plan()
 
@@ -244,15 +328,17 @@ def plan_after_elimination(
     threshold: int = 1,
     rng: random.Random,
     rule: str = ButtonRule.DEAD,
+    holds: Holds = NO_HOLDS,
 ) -> Plan:
     """Everything the seating needs after a change of players: breaks, then balance.
 
     Call it after every bust-out, and after a late entry or re-entry is seated. Breaks
     repeat while the players fit into one table fewer (several players may have left
-    together), then the remaining tables are balanced.
+    together), then the remaining tables are balanced. `holds` as in `plan_balance`
+    and `plan_break`.
     """
     _check_threshold(threshold)
-    planner = _Planner(tables, rule)
+    planner = _Planner(tables, rule, holds)
     sequence = break_sequence(tables, break_order)
     while _break_next(planner, sequence, rng):
         pass

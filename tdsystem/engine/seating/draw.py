@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from .buttons import is_dealt_in, start_hands
 from .model import (
+    NO_HOLDS,
     ButtonRule,
     Draw,
+    Holds,
     Move,
     Placement,
     Plan,
     Reason,
+    Reserved,
     SeatingError,
     Table,
     tables_by_number,
@@ -25,11 +28,12 @@ from .model import (
 FINAL_TABLE_SIZES = {10: 10, 9: 9, 8: 9, 7: 7, 6: 7}
 
 
-def _even_counts(capacities: Sequence[int], players: int, rng: random.Random) -> list[int]:
-    """How many players each table gets: counts differ by at most one where seats allow.
+def _even_base(capacities: Sequence[int], players: int) -> tuple[list[int], list[int], int]:
+    """Counts that differ by at most one where seats allow, before the extra players.
 
     Raising every table to a common level fills it evenly; a table with fewer seats than
-    the level stays full. The tables that get the one extra player are drawn at random.
+    the level stays full. Returns the counts without the extra players, the tables that
+    may take one (by index), and how many extra players there are.
     """
     level = 0
     while sum(min(capacity, level) for capacity in capacities) < players:
@@ -37,9 +41,79 @@ def _even_counts(capacities: Sequence[int], players: int, rng: random.Random) ->
     counts = [min(capacity, level - 1) if level else 0 for capacity in capacities]
     extra = players - sum(counts)
     room = [index for index, capacity in enumerate(capacities) if capacity >= level]
-    for index in rng.sample(room, extra):
+    return counts, room, extra
+
+
+def _opened(
+    tables: tuple[Table, ...], table_count: int, named: Collection[int], players: int
+) -> list[Table]:
+    """The tables a draw opens: `table_count` of them, those named by a reserved seat
+    first, then from the front; more from the front if the seats do not suffice."""
+    wanted = [table for table in tables if table.number in named][:table_count]
+    rest = [table for table in tables if table.number not in named]
+    chosen = {table.number for table in wanted + rest[: table_count - len(wanted)]}
+    if named:
+        extra = iter(rest[table_count - len(wanted) :])
+        while sum(t.seats for t in tables if t.number in chosen) < players:
+            table = next(extra, None)
+            if table is None:
+                break
+            chosen.add(table.number)
+    return [table for table in tables if table.number in chosen]
+
+
+def _reserved_seats(
+    opened: Sequence[Table],
+    players: int,
+    reserved: Mapping[int, Reserved],
+    rng: random.Random,
+) -> tuple[list[int], list[dict[int, int]]]:
+    """Each opened table's count and its reserved seats (seat -> entry).
+
+    A reservation naming an opened table is kept there; any other keeps its seat number
+    at a table drawn at random among those where the seat is free and the player fits the
+    table's even count. The tables that get the extra players are then those the
+    reserved seats need, and the rest are drawn at random, as without reservations.
+    """
+    base, room, extra = _even_base([table.seats for table in opened], players)
+    allowed = [count + (1 if index in room else 0) for index, count in enumerate(base)]
+    fixed: list[dict[int, int]] = [{} for _ in opened]
+    index_of = {table.number: index for index, table in enumerate(opened)}
+    named = sorted(entry for entry, r in reserved.items() if r.table in index_of)
+    unnamed = sorted(set(reserved).difference(named))
+    for entry in named:
+        seat, index = reserved[entry].seat, index_of[reserved[entry].table]
+        table = opened[index]
+        if seat > table.seats:
+            raise SeatingError(f"table {table.number} has no seat {seat} to keep for {entry}")
+        if seat in fixed[index]:
+            raise SeatingError(f"table {table.number} seat {seat} is reserved twice")
+        if len(fixed[index]) >= allowed[index]:
+            raise SeatingError(f"table {table.number} has more reserved seats than players")
+        fixed[index][seat] = entry
+    for entry in unnamed:
+        seat = reserved[entry].seat
+        fits = [
+            index
+            for index, table in enumerate(opened)
+            if seat <= table.seats and seat not in fixed[index]
+            if len(fixed[index]) < allowed[index]
+        ]
+        # A place within a table's count first: the extra players stay a random draw.
+        within = [index for index in fits if len(fixed[index]) < base[index]]
+        if not (within or fits):
+            raise SeatingError(f"no table can keep seat {seat} for entry {entry}")
+        fixed[rng.choice(within or fits)][seat] = entry
+    needing = [index for index in range(len(opened)) if len(fixed[index]) > base[index]]
+    if len(needing) > extra:
+        raise SeatingError("the reserved seats leave the tables uneven")
+    counts = list(base)
+    for index in needing:
         counts[index] += 1
-    return counts
+    left = [index for index in room if index not in needing]
+    for index in rng.sample(left, extra - len(needing)):
+        counts[index] += 1
+    return counts, fixed
 
 
 def initial_draw(
@@ -48,6 +122,7 @@ def initial_draw(
     rng: random.Random,
     *,
     table_count: int | None = None,
+    holds: Holds = NO_HOLDS,
 ) -> Draw:
     """Seat every entry by random draw (TDA 7) and set each table's first button.
 
@@ -56,6 +131,10 @@ def initial_draw(
     instead. Player counts differ by at most one between the opened tables; seats and
     the tables that get an extra player are random. Tables with two or more players get
     a random button (`start_hands`); unopened tables come back as they were.
+
+    Entries with a reserved seat in `holds` sit in it (TDA 9): at the table it names
+    (opened first), or at that seat number of a table the draw opens (see
+    `_reserved_seats`); a reservation that cannot be kept is refused.
     """
     tables = tuple(tables)
     tables_by_number(tables)
@@ -71,27 +150,30 @@ def initial_draw(
             table_count += 1
     elif not 0 <= table_count <= len(tables):
         raise SeatingError(f"cannot open {table_count} of {len(tables)} tables")
-    opened = tables[:table_count]
+    drawing = set(entries)
+    reserved = {e: r for e, r in holds.reserved.items() if e in drawing}
+    opened = _opened(tables, table_count, {r.table for r in reserved.values()}, players)
     capacity = sum(table.seats for table in opened)
     if players > capacity:
         raise SeatingError(f"{players} entries do not fit in {capacity} seats")
 
-    counts = _even_counts([table.seats for table in opened], players, rng)
-    drawn = list(entries)
+    counts, fixed = _reserved_seats(opened, players, reserved, rng)
+    drawn = [entry for entry in entries if entry not in reserved]
     rng.shuffle(drawn)
     placements: list[Placement] = []
     seated: list[Table] = []
     start = 0
-    for table, count in zip(opened, counts, strict=True):
-        seats = rng.sample(range(1, table.seats + 1), count)
-        chosen = drawn[start : start + count]
-        start += count
-        placements.extend(
-            Placement(entry, table.number, seat) for entry, seat in zip(chosen, seats, strict=True)
-        )
-        filled = Table(table.number, table.seats, tuple(zip(seats, chosen, strict=True)))
+    for table, count, kept in zip(opened, counts, fixed, strict=True):
+        free = [seat for seat in range(1, table.seats + 1) if seat not in kept]
+        seats = rng.sample(free, count - len(kept))
+        chosen = drawn[start : start + len(seats)]
+        start += len(seats)
+        pairs = [*kept.items(), *zip(seats, chosen, strict=True)]
+        placements.extend(Placement(entry, table.number, seat) for seat, entry in pairs)
+        filled = Table(table.number, table.seats, tuple(pairs))
         seated.append(start_hands(filled, rng) if count >= 2 else filled)
-    return Draw(tuple(placements), (*seated, *tables[table_count:]))
+    numbers = {table.number for table in opened}
+    return Draw(tuple(placements), (*seated, *(t for t in tables if t.number not in numbers)))
 
 
 def seat_new_entry(
@@ -163,19 +245,21 @@ def plan_redraw(
     *,
     target_tables: Sequence[Table],
     rng: random.Random,
+    holds: Holds = NO_HOLDS,
 ) -> Plan:
     """Redraw every seated player into the empty `target_tables` (final or k tables).
 
     Seats are drawn at random with counts even across the targets, and each target gets
     a fresh button by draw. Every player gets a move, even one drawn back into the same
     seat. A target may reuse the number of a table in play; tables in play that are not
-    targets close and are listed as broken.
+    targets close and are listed as broken. A reserved seat in `holds` is kept: at the
+    target of the table it names, else at that seat number of a target.
     """
     targets = tuple(target_tables)
     if any(table.occupants for table in targets):
         raise SeatingError("a redraw needs empty target tables")
     origins = {entry: (table.number, seat) for table in tables for seat, entry in table.occupants}
-    draw = initial_draw(targets, list(origins), rng, table_count=len(targets))
+    draw = initial_draw(targets, list(origins), rng, table_count=len(targets), holds=holds)
     moves = tuple(
         Move(
             placement.entry,

@@ -8,7 +8,7 @@ wrapping from the last seat to seat 1.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 MIN_SEATS = 2
@@ -32,6 +32,7 @@ class Reason(StrEnum):
     BALANCE = "balance"
     BREAK = "break"
     REDRAW = "redraw"
+    RESERVED = "reserved"  # to a seat kept for the player (TDA 9), or out of it
 
 
 def button_rule(value: str) -> ButtonRule:
@@ -154,6 +155,44 @@ class Table:
     def emptied(self) -> Table:
         """This table with nobody seated and no positions: broken, or not yet opened."""
         return replace(self, occupants=(), button=None, small_blind=None, big_blind=None)
+
+
+@dataclass(frozen=True)
+class Reserved:
+    """A seat kept for a player with special needs (TDA 9): seat number `seat`, at table
+    `table` when one is named, else at whichever table the player is seated."""
+
+    seat: int
+    table: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.seat <= MAX_SEATS:
+            raise SeatingError(f"no seat {self.seat} to reserve (seats 1-{MAX_SEATS})")
+
+    def kept_by(self, table: Table, seat: int) -> bool:
+        """True when sitting at `table` seat `seat` keeps this reservation."""
+        return seat == self.seat and self.table in (None, table.number)
+
+
+@dataclass(frozen=True)
+class Holds:
+    """The players the seating may not move at will.
+
+    `reserved` maps an entry to its reserved seat: the draws seat it there, balancing
+    never moves it, and when its table breaks it keeps the seat number at another table.
+    `unmovable` entries keep their seat while tables are balanced (do not move); a break
+    of their table still moves them.
+    """
+
+    reserved: Mapping[int, Reserved] = field(default_factory=dict)
+    unmovable: frozenset[int] = frozenset()
+
+    def held(self, entry: int) -> bool:
+        """True when balancing must choose someone other than `entry`."""
+        return entry in self.reserved or entry in self.unmovable
+
+
+NO_HOLDS = Holds()
 
 
 @dataclass(frozen=True)
