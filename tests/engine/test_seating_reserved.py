@@ -20,6 +20,7 @@ from tdsystem.engine.seating import (
     plan_balance,
     plan_break,
     plan_redraw,
+    plan_reserved_seat,
     start_hands,
 )
 
@@ -168,6 +169,40 @@ def test_a_redraw_keeps_reserved_seats():
     # Table 1 is not a target: both keep their seat numbers at the final table.
     assert where(plan.tables, 105) == (7, 5)
     assert where(plan.tables, 201) == (7, 2)
+
+
+def test_a_new_reservation_swaps_the_player_with_the_one_in_that_seat_at_their_table():
+    tables = [full_table(1), full_table(2, leave=(3,))]
+    plan = plan_reserved_seat(tables, 105, Reserved(2), random.Random(0))
+    assert {(m.entry, m.to_table, m.to_seat, m.reason) for m in plan.moves} == {
+        (105, 1, 2, Reason.RESERVED),
+        (102, 1, 5, Reason.RESERVED),
+    }
+
+
+def test_a_new_reservation_moves_nobody_when_the_player_sits_in_it():
+    tables = [full_table(1)]
+    assert plan_reserved_seat(tables, 105, Reserved(5, table=1), random.Random(0)).moves == ()
+
+
+def test_a_new_reservation_takes_a_free_seat_elsewhere_when_a_held_player_sits_in_it():
+    tables = [full_table(1), full_table(2, leave=(2,)), full_table(3)]
+    holds = Holds(unmovable=frozenset({102}))
+    plan = plan_reserved_seat(tables, 105, Reserved(2), random.Random(0), holds=holds)
+    (move,) = plan.moves
+    assert (move.to_table, move.to_seat) == (2, 2)
+    full = [full_table(1), full_table(2)]
+    holds = Holds(unmovable=frozenset({102, 202}))
+    with pytest.raises(SeatingError, match="kept for another player"):
+        plan_reserved_seat(full, 105, Reserved(2), random.Random(0), holds=holds)
+
+
+def test_a_new_reservation_at_a_named_table_moves_the_player_there():
+    tables = [full_table(1), full_table(2, leave=(7,))]
+    (move,) = plan_reserved_seat(tables, 101, Reserved(7, table=2), random.Random(0)).moves
+    assert (move.from_table, move.to_table, move.to_seat) == (1, 2, 7)
+    with pytest.raises(SeatingError, match="table 4 is not in play"):
+        plan_reserved_seat(tables, 101, Reserved(7, table=4), random.Random(0))
 
 
 # Properties: random fields with random holds --------------------------------------------

@@ -29,6 +29,7 @@ from .draw import (
     final_table_size,
     initial_draw,
     plan_redraw,
+    plan_reserved_seat,
     redraw_due,
     seat_new_entry,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "plan_balance",
     "plan_break",
     "plan_redraw",
+    "plan_reserved_seat",
     "redraw_due",
     "seat_new_entry",
     "settled",

@@ -18,6 +18,7 @@ from .model import (
     Reserved,
     SeatingError,
     Table,
+    apply_moves,
     tables_by_number,
 )
 
@@ -204,6 +205,65 @@ def seat_new_entry(
     table, seat = rng.choice(pool)
     dealt_in = is_dealt_in(table.with_entry(entry, seat), seat, rule)
     return Placement(entry, table.number, seat, dealt_in)
+
+
+def plan_reserved_seat(
+    tables: Sequence[Table],
+    entry: int,
+    reserved: Reserved,
+    rng: random.Random,
+    *,
+    holds: Holds = NO_HOLDS,
+    rule: str = ButtonRule.DEAD,
+) -> Plan:
+    """Move a seated player into the seat just reserved for them (TDA 9).
+
+    Nothing moves when they sit in it already. A named table must be in play and have
+    the seat. Without one the player's own table keeps them when it has that seat
+    number; else the seat number at a table in play where it is free, one with the
+    fewest players. A free seat is taken; a taken one is swapped: its player, unless
+    held in `holds` (reserved, or do not move), takes the reserved player's seat. Call
+    `plan_after_elimination` after it: a player who changed tables may leave them uneven.
+    """
+    source = next((table for table in tables if table.seat_of(entry) is not None), None)
+    if source is None:
+        raise SeatingError(f"entry {entry} has no seat")
+    from_seat = source.seat_of(entry)
+    assert from_seat is not None
+    if reserved.kept_by(source, from_seat):
+        return Plan((), (), tuple(tables))
+    seat = reserved.seat
+    playing = [table for table in tables if table.occupants]
+    if reserved.table is not None:
+        candidates = [table for table in playing if table.number == reserved.table]
+        if not candidates:
+            raise SeatingError(f"table {reserved.table} is not in play")
+        if seat > candidates[0].seats:
+            raise SeatingError(f"table {reserved.table} has no seat {seat}")
+    else:
+        others = [
+            table
+            for table in playing
+            if table is not source and seat <= table.seats and table.entry_at(seat) is None
+        ]
+        ranked = sorted(others, key=lambda table: (table.count, rng.random()))
+        candidates = ([source] if seat <= source.seats else []) + ranked
+    for target in candidates:
+        occupant = target.entry_at(seat)
+        if occupant is not None and holds.held(occupant):
+            continue
+        trips = [(entry, source.number, from_seat, target.number, seat)]
+        if occupant is not None:
+            trips.append((occupant, target.number, seat, source.number, from_seat))
+        break
+    else:
+        raise SeatingError(f"seat {seat} is kept for another player wherever it is free")
+    moves = [Move(*trip, Reason.RESERVED) for trip in trips]
+    after = tables_by_number(apply_moves(tables, moves))
+    moves = [
+        Move(*trip, Reason.RESERVED, is_dealt_in(after[trip[3]], trip[4], rule)) for trip in trips
+    ]
+    return Plan((), tuple(moves), tuple(after[table.number] for table in tables))
 
 
 def final_table_size(seats_per_table: int) -> int:
