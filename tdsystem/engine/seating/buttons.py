@@ -2,6 +2,11 @@
 
 A table stores the positions of its current or last hand. `next_hand` gives the next
 hand's positions from those and the players seated now, whoever left or arrived since.
+
+`skip_empty` is the rule set's `dead_button_skips_empty` (TDA 2026 36-B, reported): a
+dead button with several empty seats before the small blind moves over them to the seat
+just before the small blind, so a newcomer there is dealt in at once. The blinds move as
+without it.
 """
 
 from __future__ import annotations
@@ -38,7 +43,13 @@ def _strictly_between(seat: int, start: int, end: int, seats: int) -> bool:
     return 0 < _distance(start, seat, seats) < _distance(start, end, seats)
 
 
-def _waiting(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonRule) -> list[int]:
+def _waiting(
+    seats: int,
+    occupied: Sequence[int],
+    last: Positions,
+    rule: ButtonRule,
+    skip_empty: bool = False,
+) -> list[int]:
     """Occupied seats whose players sit out the coming hand, waiting for the button.
 
     Dead button: the seats strictly between the last hand's blinds. Nobody was dealt in
@@ -55,7 +66,9 @@ def _waiting(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonR
     seat (after a heads-up hand, or when too few are left beyond the blinds), the button
     cannot stay there: it goes to the player just before the small blind, a newcomer
     included, and nobody is passed by. After a heads-up hand the moving button always
-    lands just before the small blind, so nobody waits either.
+    lands just before the small blind, so nobody waits either. With `skip_empty`, a dead
+    button (the last small blind's seat is empty now) moves to the seat just before the
+    coming small blind, so nobody lies between them and nobody waits.
     """
     button, small_blind, big_blind = last
     if rule is ButtonRule.MOVING:
@@ -67,6 +80,8 @@ def _waiting(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonR
         coming_big = _next_occupied(occupied, big_blind)
         if not _strictly_between(big_blind, small_blind, coming_big, seats):
             return []
+        if skip_empty and small_blind not in occupied:
+            return []
     waiting = [
         seat
         for seat in occupied
@@ -75,11 +90,17 @@ def _waiting(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonR
     return waiting if len(occupied) - len(waiting) >= 2 else []
 
 
-def _positions(seats: int, occupied: Sequence[int], last: Positions, rule: ButtonRule) -> Positions:
+def _positions(
+    seats: int,
+    occupied: Sequence[int],
+    last: Positions,
+    rule: ButtonRule,
+    skip_empty: bool = False,
+) -> Positions:
     """The next hand's positions, from the last hand's and the seats occupied now."""
     if len(occupied) < 2:
         raise SeatingError("a hand needs two players")
-    waiting = _waiting(seats, occupied, last, rule)
+    waiting = _waiting(seats, occupied, last, rule, skip_empty)
     live = [seat for seat in occupied if seat not in waiting] if waiting else occupied
     button, small_blind, big_blind = last
     if len(live) == 2:
@@ -108,6 +129,10 @@ def _positions(seats: int, occupied: Sequence[int], last: Positions, rule: Butto
         # reach the old small blind seat. The button goes to the player just before the
         # small blind, the nearest seat keeping button, small blind, big blind in order.
         new_button = _previous_occupied(live, new_small)
+    elif skip_empty and new_button not in occupied:
+        # A dead button moves over the empty seats (and any newcomer, dealt in behind it)
+        # to the seat just before the small blind; the blinds are as ever (TDA 2026 36-B).
+        new_button = (new_small - 2) % seats + 1
     return new_button, new_small, new_big
 
 
@@ -117,8 +142,10 @@ def _last_positions(table: Table) -> Positions:
     return table.button, table.small_blind, table.big_blind
 
 
-def _coming_positions(table: Table, rule: str) -> Positions:
-    return _positions(table.seats, table.occupied_seats, _last_positions(table), button_rule(rule))
+def _coming_positions(table: Table, rule: str, skip_empty: bool = False) -> Positions:
+    return _positions(
+        table.seats, table.occupied_seats, _last_positions(table), button_rule(rule), skip_empty
+    )
 
 
 def start_hands(table: Table, rng: random.Random) -> Table:
@@ -136,7 +163,7 @@ def start_hands(table: Table, rng: random.Random) -> Table:
     return replace(table, button=button, small_blind=small_blind, big_blind=big_blind)
 
 
-def next_hand(table: Table, rule: str = ButtonRule.DEAD) -> Table:
+def next_hand(table: Table, rule: str = ButtonRule.DEAD, *, skip_empty: bool = False) -> Table:
     """The table with the positions of its next hand.
 
     `table.occupants` are the players seated now; the positions are the last hand's.
@@ -147,8 +174,9 @@ def next_hand(table: Table, rule: str = ButtonRule.DEAD) -> Table:
     the button moves to the next seated player and the blinds follow it. Under both,
     heads-up the button posts the small blind and the big blind keeps moving forward, so
     going from three players to two never gives anyone the big blind twice (TDA 34-B).
+    With `skip_empty` a dead button moves on to the seat just before the small blind.
     """
-    button, small_blind, big_blind = _coming_positions(table, rule)
+    button, small_blind, big_blind = _coming_positions(table, rule, skip_empty)
     return replace(table, button=button, small_blind=small_blind, big_blind=big_blind)
 
 
@@ -165,7 +193,9 @@ def next_big_blind_seat(table: Table, rule: str = ButtonRule.DEAD) -> int:
     return _coming_positions(table, rule)[2]
 
 
-def is_dealt_in(table: Table, seat: int, rule: str = ButtonRule.DEAD) -> bool:
+def is_dealt_in(
+    table: Table, seat: int, rule: str = ButtonRule.DEAD, *, skip_empty: bool = False
+) -> bool:
     """Whether the player now at `seat` gets a hand next (TDA 8-A and 10).
 
     Not when the seat lies between the button and the small blind of the coming hand:
@@ -175,10 +205,17 @@ def is_dealt_in(table: Table, seat: int, rule: str = ButtonRule.DEAD) -> bool:
     if not table.started or table.count < 2:
         return True
     last = _last_positions(table)
-    return seat not in _waiting(table.seats, table.occupied_seats, last, button_rule(rule))
+    waiting = _waiting(table.seats, table.occupied_seats, last, button_rule(rule), skip_empty)
+    return seat not in waiting
 
 
-def balance_seat(table: Table, rule: str = ButtonRule.DEAD, *, movers: Collection[int] = ()) -> int:
+def balance_seat(
+    table: Table,
+    rule: str = ButtonRule.DEAD,
+    *,
+    movers: Collection[int] = (),
+    skip_empty: bool = False,
+) -> int:
     """The worst position at `table` for a player moved in to balance (TDA 11-A).
 
     That is the empty seat whose player posts the big blind soonest: the first empty
@@ -201,7 +238,7 @@ def balance_seat(table: Table, rule: str = ButtonRule.DEAD, *, movers: Collectio
     for seat in clockwise:
         occupied = list(table.occupied_seats)
         insort(occupied, seat)
-        _, small_blind, new_big = _positions(table.seats, occupied, last, rule)
+        _, small_blind, new_big = _positions(table.seats, occupied, last, rule, skip_empty)
         if small_blind == seat or small_blind in movers:
             continue
         # Hands until this seat posts the big blind: it moves one seated player a hand.
