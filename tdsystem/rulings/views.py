@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 
 from tdsystem.core.access import staff_required
 
-from . import hooks, selectors, services
+from . import citations, hooks, selectors, services
 from .forms import TableForm
 
 TEMPLATE = "rulings/ruling.html"
@@ -44,6 +44,8 @@ def ruling(request: HttpRequest) -> HttpResponse:
         at = _table_hand(table, request.GET.get("table", ""))
         data = _opening(table, at)
     context = _workspace(data, op, table)
+    if table is not None:
+        context = citations.workspace_cited(context, table.event)
     asked = request.GET.get("event", "") if request.method == "GET" else ""
     context["missing_event"] = asked[:20] if asked and table is None else ""
     context["from_table"] = at.number if request.method == "GET" and at else None
