@@ -115,7 +115,7 @@ def test_the_event_page_lists_where_the_event_differs_from_its_set(client, direc
     client.force_login(director)
     page = client.get(f"/console/events/{event.pk}/").content.decode()
     section = page[page.index('id="event-rules"') :]
-    assert "Final table size (0: the event&#x27;s seats per table)" in section
+    assert "Final table size (0: the usual size for the event&#x27;s tables)" in section
     assert "<td>10</td><td><b>9</b></td>" in section
     plain = make_event(600, name="Plain")
     page = client.get(f"/console/events/{plain.pk}/").content.decode()
