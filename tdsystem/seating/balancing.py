@@ -62,6 +62,7 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
                 threshold=event.balance_threshold,
                 rng=rng,
                 rule=event.button_rule,
+                holds=seatmap.holds,
             )
             kind = "break" if plan.broken else "balance"
         if not plan.moves and not plan.broken:
@@ -163,7 +164,9 @@ def _redraw_plan(event: Event, seatmap: SeatMap, tables, table_count: int, rng) 
     for number in reversed(staying):
         seats = seatmap.by_number[number].seats
         targets.append(rules.Table(number, max(seats, final or 0)))
-    return engine_call(rules.plan_redraw, tables, target_tables=targets, rng=rng)
+    return engine_call(
+        rules.plan_redraw, tables, target_tables=targets, rng=rng, holds=seatmap.holds
+    )
 
 
 def _summary(kind: str, moves: list[Move], broken: list[int]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from tdsystem.events.models import Event
 
@@ -133,6 +134,16 @@ class Entry(models.Model):
     busted_at = models.DateTimeField(null=True, blank=True)
     place = models.PositiveIntegerField(null=True, blank=True)
     prize = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    # A seat kept for a player with special needs (TDA 9): its number, at this table
+    # number when it matters, else at whichever table the player sits.
+    reserved_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    reserved_table = models.PositiveIntegerField(null=True, blank=True)
+    reserve_reason = models.CharField(
+        max_length=80, blank=True, help_text=_("Why the seat is kept, e.g. “wheelchair”.")
+    )
+    # Balancing never moves this player; a break of their table still does.
+    do_not_move = models.BooleanField(default=False)
+    do_not_move_reason = models.CharField(max_length=80, blank=True)
 
     class Meta:
         ordering = ["event_id", "number"]
@@ -158,6 +169,16 @@ class Entry(models.Model):
                 condition=Q(status="active") | Q(table__isnull=True),
                 name="busted_entry_has_no_seat",
             ),
+            models.CheckConstraint(
+                condition=Q(reserved_seat__isnull=True, reserved_table__isnull=True)
+                | Q(reserved_seat__gte=1, reserved_seat__lte=10),
+                name="entry_reserved_seat_range",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "reserved_table", "reserved_seat"],
+                condition=Q(status="active", reserved_table__isnull=False),
+                name="one_reservation_per_seat",
+            ),
         ]
         indexes = [models.Index(fields=["event", "status"], name="entry_event_status")]
 
@@ -173,6 +194,7 @@ class Move(models.Model):
         BREAK = "break", "Table break"
         REDRAW = "redraw", "Redraw"
         MANUAL = "manual", "Director"
+        RESERVED = "reserved", _("Reserved seat")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="moves")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="moves")

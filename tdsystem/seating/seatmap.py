@@ -125,6 +125,8 @@ class SeatMap:
     event: Event
     tables: list[TableRow]  # in break order: the first breaks first
     seated: dict[int, tuple[int, int]]  # entry id -> (table number, seat)
+    # Active entries with a reserved seat (TDA 9) or who must not move, seated or not.
+    holds: rules.Holds = rules.NO_HOLDS
     by_number: dict[int, TableRow] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -139,12 +141,21 @@ class SeatMap:
         )
         numbers = {table.pk: table.number for table in tables}
         entries = (
-            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
+            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
             .order_by()
-            .values_list("pk", "table_id", "seat")
+            .values_list("pk", "table_id", "seat", "reserved_seat", "reserved_table", "do_not_move")
         )
-        seated = {pk: (numbers[table_id], seat) for pk, table_id, seat in entries}
-        return cls(event, tables, seated)
+        seated: dict[int, tuple[int, int]] = {}
+        reserved: dict[int, rules.Reserved] = {}
+        unmovable: set[int] = set()
+        for pk, table_id, seat, reserved_seat, reserved_table, do_not_move in entries:
+            if table_id is not None:
+                seated[pk] = (numbers[table_id], seat)
+            if reserved_seat is not None:
+                reserved[pk] = rules.Reserved(reserved_seat, reserved_table)
+            if do_not_move:
+                unmovable.add(pk)
+        return cls(event, tables, seated, rules.Holds(reserved, frozenset(unmovable)))
 
     @property
     def drawn(self) -> bool:

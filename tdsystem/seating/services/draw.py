@@ -47,7 +47,9 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
         )
         if not entries:
             raise SeatingError("nobody to seat: register players first")
-        draw = engine_call(rules.initial_draw, seatmap.engine_tables(), entries, rng)
+        draw = engine_call(
+            rules.initial_draw, seatmap.engine_tables(), entries, rng, holds=seatmap.holds
+        )
         seats_write([(p.entry, seatmap.by_number[p.table].pk, p.seat) for p in draw.placements])
         update_rows(
             EventTable,

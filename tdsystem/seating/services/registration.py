@@ -360,6 +360,7 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
             threshold=event.balance_threshold,
             rng=rng,
             rule=event.button_rule,
+            holds=seatmap.holds,
         )
         if plan.moves or plan.broken:
             applied = plan_apply(seatmap, plan, rng)
