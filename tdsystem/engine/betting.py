@@ -147,6 +147,11 @@ class HandState:
             if self.actor is None:
                 self._end_round()
 
+    @property
+    def street_name(self) -> str:
+        """The street as the command line names it ("preflop"... "showdown", "complete")."""
+        return STREETS[self.street]
+
     def copy(self) -> HandState:
         """An independent copy, to try an action without changing this hand."""
         other = HandState.__new__(HandState)

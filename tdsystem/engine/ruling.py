@@ -8,10 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tdsystem.engine.betting import STREETS, HandState, NextAction, Note
+from tdsystem.engine.betting import HandState, NextAction, Note
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.pots import Pot, split_pots
 from tdsystem.engine.spec import HandSpec, parse_hand
+from tdsystem.engine.stud import StudState
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +70,7 @@ class Ruling:
 
 def replay(spec: HandSpec) -> HandState:
     """Post the forced bets and apply every action of ``spec``; raises ``RuleError``."""
-    state = HandState(spec)
+    state = StudState(spec) if spec.game == "stud" else HandState(spec)
     for index, action in enumerate(spec.actions):
         state.act(action, index)
     return state
@@ -100,7 +101,7 @@ def ruling_of(state: HandState, explain: bool = False) -> Ruling:
     if explain:
         notes += _pot_notes(pots, players, state)
     return Ruling(
-        street=STREETS[state.street],
+        street=state.street_name,
         next=state.next_action(explain),
         pots=pots,
         players=tuple(players),

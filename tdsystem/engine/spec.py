@@ -22,6 +22,12 @@ POT_LIMIT_PREFLOP = ("true-pot", "assumed-call")
 DOS = ("fold", "check", "call", "bet", "raise", "all-in")
 STREETS = ("preflop", "flop", "turn", "river", "showdown", "complete")
 PREFLOP, RIVER, SHOWDOWN, COMPLETE = 0, 3, 4, 5  # indices into STREETS
+# "flop": the blind games (hold'em, Omaha, short deck); "stud": seven-card stud (D5).
+GAMES = ("flop", "stud")
+STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
+STUD_MAX_PLAYERS = 8  # seven cards each: a deck deals eight players at most
+# Fields of the blind games that a stud hand does not have.
+_FLOP_ONLY = ("blinds", "pot_limit_preflop", "bb_must_cover_sb", "dead_small_blind", "dead_button")
 
 _HAND_KEYS = frozenset(
     {
@@ -36,10 +42,16 @@ _HAND_KEYS = frozenset(
         "bb_must_cover_sb",
         "dead_small_blind",
         "dead_button",
+        "game",
+        "bring_in",
+        "bring_in_player",
+        "bring_in_completes",
+        "first_to_act",
         "players",
         "actions",
     }
 )
+_STUD_ONLY = ("bring_in", "bring_in_player", "bring_in_completes", "first_to_act")
 _PLAYER_KEYS = frozenset({"name", "stack"})
 _ACTION_KEYS = frozenset({"player", "do", "to"})
 
@@ -67,6 +79,12 @@ class HandSpec:
     (D11) ``dead_small_blind`` says nobody posts the small blind (the seat after the button
     posts the big blind) and ``dead_button`` that the button is on an empty seat (the
     players are then listed from the first seat after it, the small blind).
+
+    ``game="stud"`` is seven-card stud: no blinds (``blinds=()``), fixed limit with ``bets``,
+    antes from every player, and ``bring_in`` posted by ``bring_in_player`` (the floor names
+    the low card; ``bring_in_completes``: that player opens for the full small bet instead).
+    ``first_to_act`` pairs a later street with the player the floor names to open it (the
+    best hand showing), e.g. ``(("fourth", "Bob"),)``. Players are listed clockwise.
     """
 
     structure: str
@@ -82,6 +100,11 @@ class HandSpec:
     bb_must_cover_sb: bool = False
     dead_small_blind: bool = False
     dead_button: bool = False
+    game: str = "flop"
+    bring_in: int = 0
+    bring_in_player: str | None = None
+    bring_in_completes: bool = False
+    first_to_act: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         _check_spec(self)
@@ -98,7 +121,12 @@ class HandSpec:
 
     @property
     def big_blind(self) -> int:
-        return self.blinds[-1]
+        """The big blind (the single blind), 0 in stud."""
+        return self.blinds[-1] if self.blinds else 0
+
+    def first_to_act_on(self, street: str) -> str | None:
+        """Stud: the player named to open ``street`` ("fourth"...), None when not named."""
+        return dict(self.first_to_act).get(street)
 
     @property
     def limit_bets(self) -> tuple[int, int]:
@@ -115,6 +143,24 @@ def _check_spec(spec: HandSpec) -> None:
         raise RuleError(
             f"structure: must be one of {', '.join(STRUCTURES)}, got {spec.structure!r}"
         )
+    if spec.game not in GAMES:
+        raise RuleError(f"game: must be one of {', '.join(GAMES)}, got {spec.game!r}")
+    if spec.game == "stud":
+        _check_stud(spec)
+    else:
+        _check_blind_game(spec)
+    for i, action in enumerate(spec.actions):
+        _check_action(action, i)
+
+
+def _check_blind_game(spec: HandSpec) -> None:
+    if (
+        spec.bring_in
+        or spec.bring_in_player is not None
+        or spec.bring_in_completes
+        or spec.first_to_act
+    ):
+        raise RuleError('bring_in: only a stud hand ("game": "stud") has a bring-in')
     if len(spec.blinds) not in (1, 2) or not all(_is_int(b) and b > 0 for b in spec.blinds):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
     if len(spec.blinds) == 2 and spec.blinds[0] > spec.blinds[1]:
@@ -142,9 +188,13 @@ def _check_spec(spec: HandSpec) -> None:
     if type(spec.bb_must_cover_sb) is not bool:
         raise RuleError("bb_must_cover_sb: must be true or false")
     _check_limit_settings(spec)
+    _check_players(spec)
+    _check_dead_button(spec)
+
+
+def _check_players(spec: HandSpec) -> None:
     if len(spec.players) < 2:
         raise RuleError("players: a hand needs at least 2 players")
-    _check_dead_button(spec)
     seen: set[str] = set()
     for i, player in enumerate(spec.players):
         if not isinstance(player.name, str) or not player.name.strip():
@@ -157,8 +207,51 @@ def _check_spec(spec: HandSpec) -> None:
         if player.name in seen:
             raise RuleError(f"players: {player.name} is listed twice")
         seen.add(player.name)
-    for i, action in enumerate(spec.actions):
-        _check_action(action, i)
+
+
+def _check_stud(spec: HandSpec) -> None:
+    if spec.structure != "fixed-limit":
+        raise RuleError("structure: seven-card stud is played fixed limit", rule="D5")
+    if spec.blinds:
+        raise RuleError("blinds: a stud hand has no blinds; its forced bet is the bring-in")
+    if spec.bb_must_cover_sb or spec.dead_small_blind or spec.dead_button:
+        raise RuleError("a stud hand has no blinds and no button to be dead")
+    if spec.pot_limit_preflop != "true-pot":
+        raise RuleError("pot_limit_preflop: a stud hand is fixed limit")
+    if spec.ante_type != "each":
+        raise RuleError('ante_type: in stud every player antes ("each")', rule="D6")
+    if spec.bets is None:
+        raise RuleError("bets: a stud hand needs the small and big bet")
+    _check_limit_settings(spec)
+    _check_players(spec)
+    if len(spec.players) > STUD_MAX_PLAYERS:
+        raise RuleError(f"players: seven-card stud deals {STUD_MAX_PLAYERS} players at most")
+    small = spec.bets[0]
+    if not _is_int(spec.bring_in) or not 0 < spec.bring_in < small:
+        raise RuleError(
+            f"bring_in: a whole number of chips, more than 0 and less than the small bet "
+            f"{small}, got {spec.bring_in!r}",
+            rule="D5",
+        )
+    names = {p.name for p in spec.players}
+    if spec.bring_in_player not in names:
+        raise RuleError(
+            "bring_in_player: the name of the player who brings in (the lowest card showing), "
+            f"got {spec.bring_in_player!r}"
+        )
+    if type(spec.bring_in_completes) is not bool:
+        raise RuleError("bring_in_completes: must be true or false")
+    seen: set[str] = set()
+    for pair in spec.first_to_act:
+        street, name = pair if isinstance(pair, tuple) and len(pair) == 2 else (None, None)
+        if street not in STUD_STREETS[1:] or street in seen:
+            raise RuleError(
+                f"first_to_act: one player for each of {', '.join(STUD_STREETS[1:])}, "
+                f"got {street!r}"
+            )
+        if name not in names:
+            raise RuleError(f"first_to_act.{street}: unknown player {name!r}")
+        seen.add(street)
 
 
 def _check_limit_settings(spec: HandSpec) -> None:
@@ -225,10 +318,22 @@ def parse_hand(data: Any) -> HandSpec:
     if not _HAND_KEYS.issuperset(data):
         unknown = sorted(set(data) - _HAND_KEYS, key=str)
         raise RuleError(f"unknown field {unknown[0]!r}")
-    for key in ("structure", "blinds", "players"):
+    game = _opt(data, "game", "flop")
+    if game not in GAMES:
+        raise RuleError(f"game: must be one of {', '.join(GAMES)}, got {game!r}")
+    stud = game == "stud"
+    for key in ("structure", "players") if stud else ("structure", "blinds", "players"):
         if key not in data:
             raise RuleError(f"missing field {key!r}")
-    blinds = data["blinds"]
+    if stud:
+        given = [key for key in _FLOP_ONLY if key in data]
+        if given:
+            raise RuleError(f"{given[0]}: a stud hand has no blinds and no button")
+    else:
+        given = [key for key in _STUD_ONLY if key in data]
+        if given:
+            raise RuleError(f'{given[0]}: only a stud hand ("game": "stud") has a bring-in')
+    blinds = data.get("blinds", ())
     if _is_int(blinds):
         blinds = [blinds]
     if not isinstance(blinds, list | tuple):
@@ -252,7 +357,33 @@ def parse_hand(data: Any) -> HandSpec:
         bb_must_cover_sb=_opt(data, "bb_must_cover_sb", False),
         dead_small_blind=_opt(data, "dead_small_blind", False),
         dead_button=_opt(data, "dead_button", False),
+        game=game,
+        bring_in=_opt(data, "bring_in", 0),
+        bring_in_player=data.get("bring_in_player"),
+        bring_in_completes=_opt(data, "bring_in_completes", False),
+        first_to_act=_parse_first_to_act(_opt(data, "first_to_act", {})),
     )
+
+
+def _parse_first_to_act(raw: Any) -> tuple[tuple[str, str], ...]:
+    """``{"fourth": "Bob", ...}``: the player the floor names to open each later street."""
+    if not _object(raw):
+        raise RuleError(
+            'first_to_act: an object naming who opens each later street, e.g. {"fourth": "Bob"}'
+        )
+    pairs = []
+    for street in STUD_STREETS[1:]:
+        if street in raw:
+            name = raw[street]
+            if not isinstance(name, str):
+                raise RuleError(f"first_to_act.{street}: must be a player's name")
+            pairs.append((street, name))
+    unknown = sorted(set(raw) - set(STUD_STREETS[1:]), key=str)
+    if unknown:
+        raise RuleError(
+            f"first_to_act: {unknown[0]!r} is not a later street ({', '.join(STUD_STREETS[1:])})"
+        )
+    return tuple(pairs)
 
 
 def _opt(data: Mapping, key: str, default: Any) -> Any:
