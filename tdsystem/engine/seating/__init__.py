@@ -60,6 +60,7 @@ from .model import (
     apply_moves,
     button_rule,
 )
+from .procedure import Procedure
 
 __all__ = [
     "FINAL_TABLE_SIZES",
@@ -76,6 +77,7 @@ __all__ = [
     "Placement",
     "Plan",
     "Position",
+    "Procedure",
     "Reason",
     "Reserved",
     "SeatingError",

@@ -25,6 +25,7 @@ from .model import (
     button_rule,
     tables_by_number,
 )
+from .procedure import TDA, Procedure, giver
 
 
 def break_sequence(tables: Sequence[Table], break_order: Sequence[int] = ()) -> list[int]:
@@ -42,11 +43,20 @@ def break_sequence(tables: Sequence[Table], break_order: Sequence[int] = ()) -> 
 class _Planner:
     """Working state of one plan: the tables so far and each entry's journey."""
 
-    def __init__(self, tables: Sequence[Table], rule: str, holds: Holds = NO_HOLDS) -> None:
+    def __init__(
+        self,
+        tables: Sequence[Table],
+        rule: str,
+        holds: Holds = NO_HOLDS,
+        procedure: Procedure = TDA,
+        skip_empty: bool = False,
+    ) -> None:
         self.original = tuple(tables)
         self.tables = tables_by_number(self.original)
         self.rule = button_rule(rule)
         self.holds = holds
+        self.procedure = procedure
+        self.skip_empty = skip_empty  # the dead button moves over empty seats (buttons.py)
         # entry -> [from_table, from_seat, to_table, to_seat, reason]
         self.journeys: dict[int, list] = {}
         self.broken: list[int] = []
@@ -90,7 +100,7 @@ class _Planner:
                 to_table,
                 to_seat,
                 reason,
-                is_dealt_in(self.tables[to_table], to_seat, self.rule),
+                is_dealt_in(self.tables[to_table], to_seat, self.rule, skip_empty=self.skip_empty),
             )
             for entry, (from_table, from_seat, to_table, to_seat, reason) in self.journeys.items()
         )
@@ -109,39 +119,46 @@ def _check_threshold(threshold: int) -> None:
 
 
 def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) -> None:
-    """Move players until no table is more than `threshold` short of the largest.
+    """Move players until no table is more than the tolerance short of the largest.
 
-    The giving table is a largest one, the first of those in the break order (its
-    players would move at the break anyway). The receiving table is a shortest one,
-    the last of those to break, so the player is unlikely to move again soon. The
-    player who would post the big blind next moves to the receiving table's worst
-    position (TDA 11-A).
+    The tolerance is `threshold`, or one player late in the event if the procedure says
+    so (`Procedure.threshold`). The receiving table is a shortest one, the last of those
+    to break, so the player is unlikely to move again soon. The giving table follows the
+    rule set's procedure (`procedure.giver`; by default a largest table, the first of
+    those in the break order: its players would move at the break anyway). The player
+    who would post the big blind next moves to the receiving table's worst position
+    (TDA 11-A).
     """
     while True:
         playing = planner.in_play()
         if len(playing) < 2:
             return
+        tolerance = planner.procedure.threshold(len(playing), threshold)
         most = max(table.count for table in playing)
-        short = [table for table in playing if table.count < most - threshold]
+        short = [table for table in playing if table.count < most - tolerance]
         if not short:
             return
-        giver = min((table for table in playing if table.count == most), key=rank)
         short.sort(key=lambda table: (table.count, -rank(table)))
         for receiver in short:
             try:
                 to_seat = balance_seat(
-                    receiver, planner.rule, movers=planner.balanced_in(receiver.number)
+                    receiver,
+                    planner.rule,
+                    movers=planner.balanced_in(receiver.number),
+                    skip_empty=planner.skip_empty,
                 )
             except SeatingError:
                 continue  # full (a smaller table) or only the small blind is free
             break
         else:
             return
-        mover = _mover(giver, planner)
+        source = planner.procedure.source(len(playing))
+        giving = giver(playing, receiver, threshold=tolerance, source=source, rank=rank)
+        mover = _mover(giving, planner)
         if mover is None:
             return  # everyone at the giving table keeps their seat
         seat, entry = mover
-        planner.move(entry, giver, seat, receiver.number, to_seat, Reason.BALANCE)
+        planner.move(entry, giving, seat, receiver.number, to_seat, Reason.BALANCE)
 
 
 def _mover(giver: Table, planner: _Planner) -> tuple[int, int] | None:
@@ -260,15 +277,18 @@ def plan_balance(
     break_order: Sequence[int] = (),
     rule: str = ButtonRule.DEAD,
     holds: Holds = NO_HOLDS,
+    procedure: Procedure = TDA,
+    skip_empty: bool = False,
 ) -> Plan:
     """Balance the tables (TDA 11): none ends more than `threshold` short of the largest.
 
     With the default threshold of one, a table is short at two fewer players than the
-    largest. See `_balance` for the procedure choosing the tables (TDA 11-C) and
-    `_mover` for the player; players held in `holds` are never moved.
+    largest. See `_balance` for the procedure choosing the tables (TDA 11-C; the rule
+    set's `procedure`) and `_mover` for the player; players held in `holds` are never
+    moved. `skip_empty`: the dead button moves over empty seats (buttons.py).
     """
     _check_threshold(threshold)
-    planner = _Planner(tables, rule, holds)
+    planner = _Planner(tables, rule, holds, procedure, skip_empty)
     _balance(planner, threshold, _rank(break_sequence(tables, break_order)))
     return planner.plan()
 
@@ -280,6 +300,7 @@ def plan_break(
     rng: random.Random,
     rule: str = ButtonRule.DEAD,
     holds: Holds = NO_HOLDS,
+    skip_empty: bool = False,
 ) -> Plan:
     """Break the next table in the break order when its players fit elsewhere (TDA 10).
 
@@ -287,7 +308,7 @@ def plan_break(
     in play. Returns an empty plan otherwise. Reserved seats in `holds` keep their seat
     number (`_keep_reserved`).
     """
-    planner = _Planner(tables, rule, holds)
+    planner = _Planner(tables, rule, holds, skip_empty=skip_empty)
     _break_next(planner, break_sequence(tables, break_order), rng)
     return planner.plan()
 
@@ -297,12 +318,14 @@ def settled(
     *,
     break_order: Sequence[int] = (),
     threshold: int = 1,
+    procedure: Procedure = TDA,
 ) -> bool:
     """True when `plan_after_elimination` has nothing to do, judged from head counts.
 
     `counts` holds (table number, seats, players) for the tables in play. Nothing is to
     do when no table can break (the players do not fit the other tables' seats) and no
-    table is more than `threshold` short of the largest. False means a plan may move
+    table is more than the tolerance short of the largest (`threshold`, or one player at
+    the procedure's `within_one_at` tables or fewer). False means a plan may move
     someone (seat positions decide), so the caller reads the seats and plans: a cheap
     test first, for the most common bust-out, which changes nothing.
     """
@@ -318,7 +341,8 @@ def settled(
     if players <= sum(seats_of.values()) - seats_of[closing]:
         return False
     most = max(count for _, _, count in playing)
-    return all(count >= most - threshold for _, _, count in playing)
+    tolerance = procedure.threshold(len(playing), threshold)
+    return all(count >= most - tolerance for _, _, count in playing)
 
 
 def plan_after_elimination(
@@ -329,16 +353,18 @@ def plan_after_elimination(
     rng: random.Random,
     rule: str = ButtonRule.DEAD,
     holds: Holds = NO_HOLDS,
+    procedure: Procedure = TDA,
+    skip_empty: bool = False,
 ) -> Plan:
     """Everything the seating needs after a change of players: breaks, then balance.
 
     Call it after every bust-out, and after a late entry or re-entry is seated. Breaks
     repeat while the players fit into one table fewer (several players may have left
-    together), then the remaining tables are balanced. `holds` as in `plan_balance`
-    and `plan_break`.
+    together), then the remaining tables are balanced. `holds`, `procedure` and
+    `skip_empty` as in `plan_balance` and `plan_break`.
     """
     _check_threshold(threshold)
-    planner = _Planner(tables, rule, holds)
+    planner = _Planner(tables, rule, holds, procedure, skip_empty)
     sequence = break_sequence(tables, break_order)
     while _break_next(planner, sequence, rng):
         pass

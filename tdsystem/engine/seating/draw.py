@@ -183,13 +183,15 @@ def seat_new_entry(
     rng: random.Random,
     *,
     rule: str = ButtonRule.DEAD,
+    skip_empty: bool = False,
 ) -> Placement:
     """Seat a late registration or a re-entry (TDA 8-A).
 
     The seat is drawn at random from the empty seats of the tables in play with the
     fewest players, the same pool as everyone else's. When every table in play is full,
     the first empty table in `tables` opens (balancing then fills it). The player is not
-    dealt in while the seat lies between the small blind and the button.
+    dealt in while the seat lies between the small blind and the button (`skip_empty`:
+    the dead button moves over empty seats, buttons.py).
     """
     if any(seated == entry for table in tables for _, seated in table.occupants):
         raise SeatingError(f"entry {entry} already has a seat")
@@ -203,7 +205,7 @@ def seat_new_entry(
     if not pool:
         raise SeatingError(f"no empty seat for entry {entry}")
     table, seat = rng.choice(pool)
-    dealt_in = is_dealt_in(table.with_entry(entry, seat), seat, rule)
+    dealt_in = is_dealt_in(table.with_entry(entry, seat), seat, rule, skip_empty=skip_empty)
     return Placement(entry, table.number, seat, dealt_in)
 
 
@@ -266,8 +268,15 @@ def plan_reserved_seat(
     return Plan((), tuple(moves), tuple(after[table.number] for table in tables))
 
 
-def final_table_size(seats_per_table: int) -> int:
-    """How many players the final table seats, for events at 6- to 10-handed tables."""
+def final_table_size(seats_per_table: int, size: int = 0) -> int:
+    """How many players the final table seats, for events at 6- to 10-handed tables.
+
+    `size` is the rule set's (WSOP R68: ten at 9-handed events); 0 gives the usual size
+    (FINAL_TABLE_SIZES). A size more than one seat above the event's tables is not
+    meant for them (a 6-handed WSOP event's final table is the usual seven).
+    """
+    if size and seats_per_table in FINAL_TABLE_SIZES and size <= seats_per_table + 1:
+        return size
     try:
         return FINAL_TABLE_SIZES[seats_per_table]
     except KeyError:
@@ -281,20 +290,22 @@ def redraw_due(
     seats_per_table: int,
     *,
     redraw_at: Collection[int] = (1,),
+    final_size: int = 0,
 ) -> int | None:
     """The number of tables to redraw into now, or None.
 
     A redraw into k tables (k in `redraw_at`; 1 is the final table) is due once the
     players fit into k tables and more than k are in play: k full tables, or for k = 1
-    the final table size. Call it before `plan_after_elimination`: at that point the
-    redraw replaces the table break.
+    the final table size (`final_table_size(seats_per_table, final_size)`). Call it
+    before `plan_after_elimination`: at that point the redraw replaces the table break.
     """
     if any(k < 1 for k in redraw_at):
         raise SeatingError("a redraw needs at least one table")
     in_play = sum(1 for table in tables if table.occupants)
     players = sum(table.count for table in tables)
     for k in sorted(set(redraw_at)):
-        capacity = final_table_size(seats_per_table) if k == 1 else k * seats_per_table
+        final = final_table_size(seats_per_table, final_size) if k == 1 else 0
+        capacity = final or k * seats_per_table
         if k < in_play and players <= capacity:
             return k
     return None
