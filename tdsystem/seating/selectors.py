@@ -13,6 +13,8 @@ from datetime import timedelta
 
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tdsystem.core.forms import whole_number
 from tdsystem.engine import seating as rules
@@ -126,6 +128,107 @@ def move_slips(event_id: int, *, table: int | None = None, done_minutes: int = 3
     return pending + done
 
 
+# Halting (TDA 11-D, WSOP R67: the event's rule set) ---------------------------------------
+
+
+@dataclass(frozen=True)
+class HaltState:
+    """A table that stops dealing until it is balanced, as the floor reads it."""
+
+    table: int
+    rule: str  # the rule cited: "TDA 11-D", "WSOP R67"
+    reason: str  # "3 players short of table 102; the big blind would fall on empty seat 4"
+    halt: rules.Halt
+
+
+def _impact_text(impact: rules.Impact) -> str:
+    values = {"seat": impact.seat}
+    if impact.position is rules.Position.BUTTON:
+        return _("the button would fall on empty seat %(seat)s") % values
+    if impact.position is rules.Position.SMALL_BLIND:
+        return _("the small blind would fall on empty seat %(seat)s") % values
+    return _("the big blind would fall on empty seat %(seat)s") % values
+
+
+def halt_reason(halt: rules.Halt, players: int) -> str:
+    """Why the table halts: how many short of which table, and what the coming hand meets."""
+    parts = [
+        ngettext(
+            "%(count)s player short of table %(table)s",
+            "%(count)s players short of table %(table)s",
+            halt.short,
+        )
+        % {"count": halt.short, "table": halt.largest}
+    ]
+    if players < 2:
+        parts.append(_("one player left: no hand to deal"))
+    parts.extend(_impact_text(impact) for impact in halt.impacts)
+    return "; ".join(parts)
+
+
+def _present(table: EventTable, seated, pending: list[Move]) -> rules.Table:
+    """The table as it is in the room: a seat a pending slip leads to is still empty, one
+    it leaves is still taken (as the cards count them)."""
+    occupants = dict(seated)  # seat -> entry id
+    for move in pending:
+        if move.to_table == table.number and occupants.get(move.to_seat) == move.entry_id:
+            del occupants[move.to_seat]
+    for move in pending:
+        if (
+            move.from_table == table.number
+            and move.from_seat not in occupants
+            and move.entry_id not in occupants.values()
+        ):
+            occupants[move.from_seat] = move.entry_id
+    return engine_table(table, occupants.items())
+
+
+def table_halts(
+    event: Event,
+    *,
+    pending: list[Move],
+    tallies: list[Tally] | None = None,
+    only: tuple[EventTable, list[tuple[int, int]]] | None = None,
+) -> dict[int, HaltState]:
+    """The event's halted tables by number, under its rule set's `halting` and
+    `halt_short_by`: the console's list, the table page's banner and the hand service's
+    refusal all read it.
+
+    Counted as the room stands (see `_present`), so a halt lifts once the floor has done
+    the move slips that balance the table. `pending` are the event's pending slips;
+    `tallies` the tables in play counted (read otherwise: one query). Seats are read only
+    for the tables short enough (one query for each kind of row), or not at all when
+    `only` gives the one table to judge and its (seat, entry id) pairs.
+    """
+    settings = event.rules
+    if tallies is None:
+        tallies = _tallies(event, pending)[0]
+    field = [(t.number, t.present) for t in tallies if t.count]
+    short = rules.shortfalls(field, short_by=settings.halt_short_by)
+    if not short:
+        return {}
+    if only is not None:
+        row, seated = only
+        if row.number not in short:
+            return {}
+        tables = [_present(row, seated, pending)]
+    else:
+        rows = list(EventTable.objects.filter(event=event, in_play=True, number__in=short))
+        occupants: dict[int, list[tuple[int, int]]] = {}
+        entries = Entry.objects.filter(table__in=rows, status=Entry.Status.ACTIVE).order_by()
+        for table_id, seat, pk in entries.values_list("table_id", "seat", "pk"):
+            occupants.setdefault(table_id, []).append((seat, pk))
+        tables = [_present(row, occupants.get(row.pk, []), pending) for row in rows]
+    counts = {table.number: table.count for table in tables}
+    cite = event.cite("halting")
+    return {
+        halt.table: HaltState(halt.table, cite, halt_reason(halt, counts[halt.table]), halt)
+        for halt in rules.halts(
+            tables, halting=settings.halting, short_by=settings.halt_short_by, field=field
+        )
+    }
+
+
 # The console and the table pages --------------------------------------------------------
 
 
@@ -163,7 +266,7 @@ class TableCard:
     count: int  # players seated in the records
     present: int  # players at the table right now (slips pending count where they come from)
     short: bool = False
-    halt: bool = False
+    halt: HaltState | None = None
     breaks_next: bool = False
 
     @property
@@ -215,19 +318,25 @@ def _cards(event: Event, tables: list[EventTable], entries, pending: list[Move])
 
 
 def table_view(event: Event, number: int) -> TableCard | None:
-    """One table for its page: seats in order, positions, who waits, slips in and out."""
+    """One table for its page: seats in order, positions, who waits, slips in and out,
+    and whether it is halted (which needs the other tables' head counts)."""
     table = EventTable.objects.filter(event=event, number=number).first()
     if table is None:
         return None
     entries = list(
         Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).select_related("player")
     )
+    # Every pending slip of the event (a handful): the halt counts who is at each table.
     pending = list(
-        Move.objects.filter(event=event, acknowledged_at__isnull=True)
-        .filter(Q(from_table=number) | Q(to_table=number))
-        .select_related("entry__player")
+        Move.objects.filter(event=event, acknowledged_at__isnull=True).select_related(
+            "entry__player"
+        )
     )
-    (card,) = _cards(event, [table], entries, pending)
+    mine = [m for m in pending if number in (m.from_table, m.to_table)]
+    (card,) = _cards(event, [table], entries, mine)
+    if table.in_play:
+        seated = [(entry.seat, entry.pk) for entry in entries]
+        card.halt = table_halts(event, pending=pending, only=(table, seated)).get(number)
     return card
 
 
@@ -244,7 +353,7 @@ class Tally:
     present: int
     table_id: int = 0
     short: bool = False
-    halt: bool = False
+    halt: HaltState | None = None
 
     @property
     def occupants(self) -> bool:
@@ -276,6 +385,7 @@ class Overview:
     next_break: int | None
     breaks_at: int | None  # the next table breaks when the players are this many or fewer
     halted: list[int]
+    halts: list[HaltState]  # the halted tables with the reason, by number
     short: list[int]
     redraws: dict[int, str | None]  # tables -> why not (None: possible)
     final_table_size: int | None
@@ -356,10 +466,10 @@ def seating_overview(
     in_break_order = sorted(tallies, key=lambda t: (ranks[t.number], -t.number))
     sequence = rules.break_sequence(in_break_order, [t.number for t in in_break_order])
     playing = [tally for tally in tallies if tally.count]
-    most_present = max((tally.present for tally in playing), default=0)
     most = max((tally.count for tally in playing), default=0)
+    halted = table_halts(event, pending=pending, tallies=playing)
     for tally in playing:
-        tally.halt = most_present - tally.present >= rules.HALT_SHORT_BY
+        tally.halt = halted.get(tally.number)
         tally.short = most - tally.count > event.balance_threshold
     next_break = sequence[0] if len(sequence) > 1 else None
     breaks_at = None
@@ -398,7 +508,8 @@ def seating_overview(
         break_order=[t.number for t in in_break_order],
         next_break=next_break,
         breaks_at=breaks_at,
-        halted=[t.number for t in playing if t.halt],
+        halted=list(halted),
+        halts=list(halted.values()),
         short=[t.number for t in playing if t.short],
         redraws={k: redraw_refusal(event, in_break_order, k) for k in (3, 2, 1)},
         final_table_size=final_table_size(event),

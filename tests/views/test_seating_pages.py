@@ -196,8 +196,10 @@ def test_the_entry_panel_says_why_a_bust_out_is_refused(client, event, floor_per
 
 
 def test_it_marks_short_tables_and_tables_to_halt(client, event, director):
-    people = arrange(event, {1: FULL, 2: FULL[:6]})
-    # The move into table 2 is on its slip but not done: table 2 waits for a player.
+    # Table 2 dealt its last hand with the blinds on seats 4 and 5.
+    people = arrange(event, {1: FULL[:8], 2: FULL[:6]}, positions={1: (1, 2, 3), 2: (3, 4, 5)})
+    # The move from table 1 seat 9 into table 2 is on its slip but not done: the player is
+    # still at table 1, and table 2 waits for them.
     Move.objects.create(
         event=event,
         entry=people["T2S6"],
@@ -212,7 +214,10 @@ def test_it_marks_short_tables_and_tables_to_halt(client, event, director):
     html = tables.content.decode()
     assert re.search(r'class="tcard halt"\s+id="table-2"', html)
     status = client.get(console_url(event) + "?part=status", HTTP_HX_REQUEST="true")
-    assert "Halt play at table <b>2</b>" in status.content.decode()
+    assert (
+        "Halt play at table <b>2</b> (TDA 11-D): 4 players short of table 1; the big blind "
+        "would fall on empty seat 6." in status.content.decode()
+    )
     assert "Short: table <b>2</b>" in status.content.decode()
 
 

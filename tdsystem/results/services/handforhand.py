@@ -156,19 +156,23 @@ def handforhand_hand_finish(
     table_number: int,
     actor: Actor,
     expected_hand: int,
+    confirm_halted: bool = False,
 ) -> HandReport:
     """A table's "hand finished". Outside hand-for-hand it is just the table's next hand.
 
     During hand-for-hand a table reports each hand once; the last table to report
     completes the hand, and the next hand is dealt everywhere. `expected_hand` is the
-    table's hand count the caller saw (see `table_hand_finish`).
+    table's hand count the caller saw, `confirm_halted` deals on at a halted table (see
+    `table_hand_finish`).
     """
     now = timezone.now()
     with transaction.atomic():
         event = event_lock(event_id)
         hfh = HandForHand.objects.filter(event=event, active=True).first()
         if hfh is None:
-            return HandReport(_finish(event_id, table_number, actor, expected_hand), None)
+            return HandReport(
+                _finish(event_id, table_number, actor, expected_hand, confirm_halted), None
+            )
         hand = HandForHandHand.objects.get(event=event, number=hfh.hand)
         if hand.reports.filter(table_number=table_number).exists():
             waiting = _waiting(event, hand)
@@ -176,7 +180,7 @@ def handforhand_hand_finish(
                 f"table {table_number} has finished hand-for-hand hand {hand.number}: "
                 f"wait for table {', '.join(map(str, waiting))}"
             )
-        table = _finish(event_id, table_number, actor, expected_hand)
+        table = _finish(event_id, table_number, actor, expected_hand, confirm_halted)
         HandForHandReport.objects.create(
             hand=hand, table_number=table_number, reported_at=now, actor_label=actor.label
         )
@@ -190,13 +194,16 @@ def handforhand_hand_finish(
     return report
 
 
-def _finish(event_id: int, table_number: int, actor: Actor, expected_hand: int) -> EventTable:
+def _finish(
+    event_id: int, table_number: int, actor: Actor, expected_hand: int, confirm_halted: bool
+) -> EventTable:
     try:
         return table_hand_finish(
             event_id=event_id,
             table_number=table_number,
             actor=actor,
             expected_hand=expected_hand,
+            confirm_halted=confirm_halted,
         )
     except SeatingError as exc:
         raise ResultsError(str(exc), field=exc.field) from exc

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..errors import SeatingError
 from .draw import seats_draw
-from .hands import HAND_MAX, table_hand_finish
+from .hands import HAND_MAX, TableHalted, table_hand_finish
 from .moves import move_acknowledge
 from .registration import (
     DuplicateName,
@@ -50,6 +50,7 @@ __all__ = [
     "DuplicateName",
     "Enrolment",
     "SeatingError",
+    "TableHalted",
     "describe_entry",
     "entry_purchase",
     "entry_reenter",

@@ -12,17 +12,32 @@ from tdsystem.core.log import log_record
 from tdsystem.engine import seating as rules
 
 from ..errors import SeatingError
-from ..models import Entry, EventTable
+from ..models import Entry, EventTable, Move
 from ..seatmap import (
     engine_call,
     engine_table,
     event_lock,
     new_seed,
 )
+from ..selectors import HaltState, table_halts
 
 # The most hands a table's count may claim: far beyond any event, and within the 32-bit
 # columns that store hand numbers. The API's schema and the pages' form both state it.
 HAND_MAX = 10**9
+
+
+class TableHalted(SeatingError):
+    """A hand at a halted table, not confirmed: the floor deals on only on purpose."""
+
+    def __init__(self, halt: HaltState) -> None:
+        super().__init__(
+            gettext(
+                "table %(table)s is halted (%(rule)s): %(reason)s. Play resumes once it is "
+                "balanced; confirm the hand to deal on"
+            )
+            % {"table": halt.table, "rule": halt.rule, "reason": halt.reason}
+        )
+        self.halt = halt
 
 
 def table_hand_finish(
@@ -31,6 +46,7 @@ def table_hand_finish(
     table_number: int,
     actor: Actor,
     expected_hand: int,
+    confirm_halted: bool = False,
     rng_seed: int | None = None,
 ) -> EventTable:
     """The hand at a table is over: move the button and blinds by the event's rule (D11).
@@ -38,6 +54,9 @@ def table_hand_finish(
     `expected_hand` is the table's hand count the caller saw (0 to HAND_MAX, as the API's
     schema and the pages' form have it): a retried request or a second tap on the same
     hand is refused, as is a page that is out of date, and nothing changes.
+
+    A halted table (see `selectors.table_halts`) deals on only with `confirm_halted`;
+    without it the hand is refused (TableHalted) and nothing changes.
     """
     seed = new_seed(rng_seed)
     with transaction.atomic():
@@ -61,12 +80,16 @@ def table_hand_finish(
                 )
                 % {"table": table_number, "count": row.hand_number, "seen": expected_hand}
             )
-        occupants = Entry.objects.filter(table=row, status=Entry.Status.ACTIVE).values_list(
-            "seat", "pk"
+        occupants = list(
+            Entry.objects.filter(table=row, status=Entry.Status.ACTIVE).values_list("seat", "pk")
         )
         table = engine_table(row, occupants)
         if table.count < 2:
             raise SeatingError(f"table {table_number} has {table.count} player: no hand to deal")
+        pending = list(Move.objects.filter(event=event, acknowledged_at__isnull=True))
+        halted = table_halts(event, pending=pending, only=(row, occupants)).get(table_number)
+        if halted is not None and not confirm_halted:
+            raise TableHalted(halted)
         sitting_out = []
         if table.started:
             new = engine_call(rules.next_hand, table, event.button_rule)
@@ -91,6 +114,8 @@ def table_hand_finish(
             notes.append("heads-up")
         if sitting_out:
             notes.append(f"seat {', '.join(map(str, sitting_out))} waits for the button")
+        if halted is not None:
+            notes.append(f"dealt on at a halted table, {halted.rule}: {halted.reason}")
         log_record(
             event=event,
             actor=actor,
@@ -106,6 +131,7 @@ def table_hand_finish(
                 "positions": [new.button, new.small_blind, new.big_blind],
                 "sitting_out": sitting_out,
                 "seed": None if table.started else seed,
+                **({"halted": halted.reason} if halted is not None else {}),
             },
         )
     return row
