@@ -7,7 +7,10 @@ import re
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Purchase
+from tdsystem.core.forms import WholeNumberField
+from tdsystem.engine.seating import MAX_SEATS
+
+from .models import HOLD_REASON_MAX, Purchase
 
 RANGE = re.compile(r"^([0-9]+)\s*(?:-\s*([0-9]+))?$")
 TABLE_NUMBER_MAX = 99_999  # a table's number, as the consoles and the API take it
@@ -93,6 +96,28 @@ class PurchaseForm(forms.Form):
 
 class RedrawForm(forms.Form):
     tables = forms.TypedChoiceField(choices=[(3, "3"), (2, "2"), (1, "1")], coerce=int)
+
+
+class ReserveForm(forms.Form):
+    """A seat kept for a player with special needs: a seat number, a table if it matters."""
+
+    seat = WholeNumberField(min_value=1, max_value=MAX_SEATS, label=_("Seat"))
+    table = WholeNumberField(
+        min_value=1, max_value=TABLE_NUMBER_MAX, required=False, label=_("Table (optional)")
+    )
+    reason = forms.CharField(
+        max_length=HOLD_REASON_MAX,
+        label=_("Reason"),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. wheelchair")}),
+    )
+
+
+class DoNotMoveForm(forms.Form):
+    reason = forms.CharField(
+        max_length=HOLD_REASON_MAX,
+        label=_("Reason"),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. medical")}),
+    )
 
 
 def first_error(form: forms.Form) -> tuple[str, str]:

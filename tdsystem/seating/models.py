@@ -9,6 +9,8 @@ from django.utils.translation import gettext_lazy as _
 
 from tdsystem.events.models import Event
 
+HOLD_REASON_MAX = 80  # why a seat is reserved, or why a player must not move
+
 
 def name_key(name: str) -> str:
     """A name as a director reads it: case and spacing do not count, accents do.
@@ -139,11 +141,13 @@ class Entry(models.Model):
     reserved_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     reserved_table = models.PositiveIntegerField(null=True, blank=True)
     reserve_reason = models.CharField(
-        max_length=80, blank=True, help_text=_("Why the seat is kept, e.g. “wheelchair”.")
+        max_length=HOLD_REASON_MAX,
+        blank=True,
+        help_text=_("Why the seat is kept, e.g. “wheelchair”."),
     )
     # Balancing never moves this player; a break of their table still does.
     do_not_move = models.BooleanField(default=False)
-    do_not_move_reason = models.CharField(max_length=80, blank=True)
+    do_not_move_reason = models.CharField(max_length=HOLD_REASON_MAX, blank=True)
 
     class Meta:
         ordering = ["event_id", "number"]

@@ -31,6 +31,12 @@ from .registration import (
     registration_closed_reason,
     same_names,
 )
+from .reservations import (
+    Reservation,
+    entry_do_not_move,
+    entry_reserve,
+    entry_reserve_clear,
+)
 from .tables import (
     MAX_TABLE_SEATS,
     MIN_TABLE_SEATS,
@@ -49,11 +55,15 @@ __all__ = [
     "MIN_TABLE_SEATS",
     "DuplicateName",
     "Enrolment",
+    "Reservation",
     "SeatingError",
     "TableHalted",
     "describe_entry",
+    "entry_do_not_move",
     "entry_purchase",
     "entry_reenter",
+    "entry_reserve",
+    "entry_reserve_clear",
     "import_duplicates",
     "member_id_taken",
     "move_acknowledge",
