@@ -9,11 +9,13 @@ from decimal import Decimal
 import pytest
 import time_machine
 
+from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Clock
 from tdsystem.events.services import clock_action
 from tdsystem.results import services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOutGroup, Finish, HandForHand
+from tdsystem.results.selectors import hand_for_hand as hand_for_hand_status
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.testing import ACTOR, arrange
 from tests.fixtures import make_event
@@ -50,10 +52,9 @@ def report_hand(event, number: int):
     )
 
 
-@pytest.fixture
-def bubble():
+def make_bubble(**settings):
     """Two full tables, twelve paid: five bust first, so thirteen play the bubble."""
-    event = make_event(3600, 3600, buy_in=D(100))
+    event = make_event(3600, 3600, buy_in=D(100), **settings)
     arrange(event, {1: FULL, 2: FULL}, positions={1: (1, 2, 3), 2: (1, 2, 3)})
     services.payout_plan_update(
         event_id=event.pk, table="custom", percentages=TWELVE_PAID, unit=D(1), actor=ACTOR
@@ -63,6 +64,17 @@ def bubble():
         bust_at(event, active_at(event, table)[0])
     assert Entry.objects.filter(event=event, status="active").count() == 13
     return event
+
+
+@pytest.fixture
+def bubble():
+    return make_bubble()
+
+
+@pytest.fixture
+def bubble_by_stack():
+    """The bubble where players out on the bubble hand are placed by stack, not shared."""
+    return make_bubble(rule_overrides={"bubble_share": False})
 
 
 def test_two_players_busting_on_one_hand_at_different_tables_share_the_bubble(bubble):
@@ -81,8 +93,8 @@ def test_two_players_busting_on_one_hand_at_different_tables_share_the_bubble(bu
     assert BustOutGroup.objects.filter(event=event, hfh_hand=1).count() == 1
 
 
-def test_a_later_report_with_the_smaller_stack_moves_the_first_player_up(bubble):
-    event = bubble
+def test_a_later_report_with_the_smaller_stack_moves_the_first_player_up(bubble_by_stack):
+    event = bubble_by_stack
     services.handforhand_start(event_id=event.pk, actor=ACTOR)
     first, second = active_at(event, 1)[0], active_at(event, 2)[0]
     bust_at(event, first, 9000)
@@ -166,8 +178,10 @@ def test_it_keeps_the_minutes_per_hand_it_is_given(bubble):
     assert HandForHand.objects.get(pk=bubble.pk).minutes_per_hand == 3
 
 
-def test_a_late_report_of_an_earlier_hand_joins_that_hand_and_moves_the_later_places(bubble):
-    event = bubble
+def test_a_late_report_of_an_earlier_hand_joins_that_hand_and_moves_the_later_places(
+    bubble_by_stack,
+):
+    event = bubble_by_stack
     services.handforhand_start(event_id=event.pk, actor=ACTOR)
     a, c = active_at(event, 1)[0], active_at(event, 2)[0]
     bust_at(event, a, 5000)  # hand 1, table 1: 13th for now
@@ -185,3 +199,32 @@ def test_a_late_report_of_an_earlier_hand_joins_that_hand_and_moves_the_later_pl
     with pytest.raises(ResultsError, match="hand-for-hand hand is 1 to 2") as caught:
         bust_at(event, active_at(event, 1)[0], 100, hand=3)
     assert caught.value.field == "hand"
+
+
+def test_on_the_bubble_hand_tda_2024_shares_the_paid_place_whatever_the_stacks(bubble):
+    """RP-8-A: the players out on the hand that bursts the bubble share its payout."""
+    event = bubble
+    services.handforhand_start(event_id=event.pk, actor=ACTOR)
+    first, second = active_at(event, 1)[0], active_at(event, 2)[0]
+    bust_at(event, first, 9000)
+    done = bust_at(event, second, 2500)
+    assert {(f.entry_id, f.place, f.place_to, f.prize) for f in done.group} == {
+        (first.pk, 12, 13, D(36)),
+        (second.pk, 12, 13, D(36)),
+    }
+    assert "(TDA RP-8)" in LogEntry.objects.filter(action="bustout.record").first().summary
+
+
+def test_hand_for_hand_starts_with_the_rule_sets_minutes_per_hand():
+    event = make_bubble(rule_set="wsop-2026", rule_overrides={"hfh_minutes_per_hand": 4})
+    assert hand_for_hand_status(event).minutes == 4  # what the console's form offers
+    hfh = services.handforhand_start(event_id=event.pk, actor=ACTOR)
+    assert hfh.minutes_per_hand == 4
+    assert "(WSOP R126)" in LogEntry.objects.filter(action="hfh.start").first().summary
+    services.handforhand_stop(event_id=event.pk, actor=ACTOR)
+    # The form may change them for one run; the next starts from the rule set again.
+    services.handforhand_start(event_id=event.pk, actor=ACTOR, minutes_per_hand=1)
+    assert HandForHand.objects.get(pk=event.pk).minutes_per_hand == 1
+    services.handforhand_stop(event_id=event.pk, actor=ACTOR)
+    assert hand_for_hand_status(event).minutes == 4
+    assert services.handforhand_start(event_id=event.pk, actor=ACTOR).minutes_per_hand == 4

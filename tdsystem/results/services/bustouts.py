@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 
@@ -31,13 +31,15 @@ from tdsystem.seating.balancing import Rebalance, tables_rebalance
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.seatmap import update_rows
+from tdsystem.structures.models import AnteType
 
 from ..errors import ResultsError
-from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand
+from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand, HandForHandReport
 from . import handforhand, standings
 from .locks import event_lock
 
 TABLE_STATE = ("button", "small_blind", "big_blind", "seats", "sitting_out", "break_rank")
+BIG_BLIND_ANTES = (AnteType.BIG_BLIND, AnteType.BIG_BLIND_ANTE_FIRST)
 FINAL_TABLE_MAX = 10  # the final table is drawn once its players fit it (at most 10 seats)
 
 
@@ -52,6 +54,10 @@ class Recorded:
     players_left: int
     winner: Finish | None = None
     hfh_charge: int | None = None  # a hand-for-hand hand completed: seconds off the clock
+    # Big-blind-ante events ranking by the stack after the ante (`stack_after_ante`): the
+    # ante the big blind paid, by entry; their finish's starting_stack is net of it.
+    antes: dict[int, int] = field(default_factory=dict)
+    stacks_typed: dict[int, int | None] = field(default_factory=dict)  # as the floor gave them
 
 
 def bustout_record(
@@ -143,10 +149,9 @@ def bustout_short_big_blind(
     return recorded
 
 
-def _small_blind_due(event: Event) -> tuple[int, str]:
-    """What the big blind must hold under the house rule: the small blind and own ante."""
+def _level_now(event: Event):
+    """The level being played (the next one during a break), from the clock."""
     from tdsystem.events.selectors import schedule
-    from tdsystem.structures.models import AnteType
 
     clock = event.clock
     state = clockrules.ClockState(
@@ -157,7 +162,12 @@ def _small_blind_due(event: Event) -> tuple[int, str]:
         raise ResultsError("the event has no levels")
     state, _ = clockrules.settle(state, [s.duration_seconds for s in rows], timezone.now())
     index = min(state.level_index, len(rows) - 1)
-    level = next((s for s in rows[index:] if not s.is_break), rows[index])
+    return next((s for s in rows[index:] if not s.is_break), rows[index])
+
+
+def _small_blind_due(event: Event) -> tuple[int, str]:
+    """What the big blind must hold under the house rule: the small blind and own ante."""
+    level = _level_now(event)
     own_ante = event.ante_type in (
         AnteType.EACH,
         AnteType.BIG_BLIND,
@@ -249,6 +259,13 @@ def _bust(
         )
     plan = standings.plan_for(event)
     group, hand_no, joined = _group_for(event, hfh, hand, table)
+    typed = dict(stacks)
+    antes = (
+        _antes_paid(event, table, entries, stacks, hand_no, hfh)
+        if kind == BustOut.Kind.HAND
+        else {}
+    )
+    stacks = {pk: (s - antes.get(pk, 0) if s is not None else None) for pk, s in stacks.items()}
     bustout = BustOut.objects.create(
         event=event,
         group=group,
@@ -262,13 +279,13 @@ def _bust(
     others = (
         list(
             Finish.objects.filter(group=group, undone_at__isnull=True).select_related(
-                "entry__player"
+                "entry__player", "bustout"
             )
         )
         if joined
         else []
     )
-    placed = _places(event, plan, fld, group, joined, others, entries, stacks)
+    placed = _places(event, plan, fld, group, joined, others, entries, stacks, table)
     rows = [
         Finish(
             event=event,
@@ -299,7 +316,8 @@ def _bust(
         for row in rows:
             row.refresh_from_db(fields=["place", "place_to", "slot", "prize"])
     players_left = fld.active - len(entries)
-    recorded = Recorded(bustout, rows, others + rows, None, players_left)
+    recorded = Recorded(bustout, rows, others + rows, None, players_left, antes=antes)
+    recorded.stacks_typed = typed
     _log(event, actor, recorded, table, hand_no, hfh, now)
     if players_left == 1:
         recorded.winner = _crown(event, plan, _after(fld, entries), hfh, bustout, actor, now)
@@ -364,7 +382,7 @@ class _Placed:
         return True
 
 
-def _places(event, plan, fld, group, joined, others, entries, stacks) -> _Placed | None:
+def _places(event, plan, fld, group, joined, others, entries, stacks, table) -> _Placed | None:
     """Places for a group at the end of the order, with prizes still current.
 
     None when the full refresh must do it: the field or pool changed since the prizes
@@ -377,18 +395,67 @@ def _places(event, plan, fld, group, joined, others, entries, stacks) -> _Placed
         and group.seq != BustOutGroup.objects.filter(event=event).aggregate(m=Max("seq"))["m"]
     ):
         return None
-    members = [(f.entry_id, f.starting_stack or 0) for f in others]
-    members += [(e.pk, stacks[e.pk] or 0) for e in entries]
+    members = [
+        standings.Out(f.entry_id, f.starting_stack or 0, f.bustout.table_number) for f in others
+    ]
+    members += [standings.Out(e.pk, stacks[e.pk] or 0, table.number) for e in entries]
+    prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
     try:
-        finishes = rules.finishing_places(fld.active + len(others), sorted(members))
+        placed = standings.group_places(
+            fld.active + len(others),
+            members,
+            event.rules,
+            len(prizes),
+            hand_for_hand=group.hfh_hand is not None,
+        )
     except rules.PayoutError as exc:
         raise ResultsError(str(exc), field="entries") from exc
-    prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
     return _Placed(
-        {f.entry: f for f in finishes},
-        standings.slots_of(finishes),
-        standings.prizes_of(finishes, prizes, plan.unit),
+        {f.entry: f for f in placed.finishes},
+        dict(placed.slots),
+        placed.prizes(prizes, plan.unit),
     )
+
+
+def _antes_paid(
+    event: Event,
+    table: EventTable,
+    entries: Sequence[Entry],
+    stacks: Mapping[int, int | None],
+    hand_no: int,
+    hfh: HandForHand | None,
+) -> dict[int, int]:
+    """The big blind ante paid by a player out on this hand, when the rule set ranks by
+    the stack after it (`stack_after_ante`, TDA 2026): {entry: chips}.
+
+    The floor gives each stack as it was before the hand; the big blind of the hand (the
+    table's, while this is the hand it is playing) paid the level's ante, or what was left
+    (blind first: after the big blind; ante first: before it). Empty when the rule does not
+    apply or the big blind of that hand is no longer known (the table has moved on).
+    """
+    if not event.rules.stack_after_ante or event.ante_type not in BIG_BLIND_ANTES:
+        return {}
+    big = next((e for e in entries if e.seat == table.big_blind), None)
+    if big is None or stacks.get(big.pk) is None:
+        return {}
+    if hfh is not None:
+        moved_on = (
+            hand_no != hfh.hand
+            or HandForHandReport.objects.filter(
+                hand__event=event, hand__number=hand_no, table_number=table.number
+            ).exists()
+        )
+    else:
+        moved_on = hand_no != table.hand_number + 1
+    if moved_on:
+        return {}
+    level = _level_now(event)
+    stack = stacks[big.pk] or 0
+    if event.ante_type == AnteType.BIG_BLIND:  # blind first, the ante from what is left
+        paid = min(level.ante, max(0, stack - level.big_blind))
+    else:
+        paid = min(level.ante, stack)
+    return {big.pk: paid} if paid else {}
 
 
 def _leave_seats(entries: list[Entry], rows: list[Finish], now, chips_removed: int) -> None:
@@ -489,10 +556,18 @@ def _log(event, actor, recorded: Recorded, table, hand_no, hfh, now: datetime) -
     for f in recorded.finishes:
         entry = f.entry
         prize = f", prize {f.prize}" if f.prize else ""
-        parts.append(f"#{entry.number} {entry.player.name} {f.place_label}{prize}")
+        paid = recorded.antes.get(f.entry_id)
+        ante = (
+            f" ({recorded.stacks_typed[f.entry_id]:,} before the hand, {f.starting_stack:,} "
+            f"after the {paid:,} big blind ante)"
+            if paid
+            else ""
+        )
+        parts.append(f"#{entry.number} {entry.player.name} {f.place_label}{prize}{ante}")
     where = f"table {table.number}, " + (
         f"hand-for-hand hand {hand_no}" if hfh else f"hand {hand_no}"
     )
+    rule = _rule_cited(event, recorded, hfh)
     kind = recorded.bustout.kind
     short = kind == BustOut.Kind.SHORT_BIG_BLIND
     label = "Out (short big blind, chips removed)" if short else "Out"
@@ -500,7 +575,7 @@ def _log(event, actor, recorded: Recorded, table, hand_no, hfh, now: datetime) -
         event=event,
         actor=actor,
         action="bustout.record",
-        summary=f"{label}, {where}: " + "; ".join(parts),
+        summary=f"{label}, {where}{f' ({rule})' if rule else ''}: " + "; ".join(parts),
         at=now,
         data={
             "bustout": recorded.bustout.pk,
@@ -508,11 +583,23 @@ def _log(event, actor, recorded: Recorded, table, hand_no, hfh, now: datetime) -
             "table": table.number,
             "hand": hand_no,
             "hfh": bool(hfh),
+            "rule": rule,
             "finishes": [
                 [e, f.place, f.place_to, str(f.prize), f.starting_stack] for e, f in names.items()
             ],
+            "antes": {str(e): paid for e, paid in recorded.antes.items()},
         },
     )
+
+
+def _rule_cited(event: Event, recorded: Recorded, hfh: HandForHand | None) -> str:
+    """The rule that placed the report's players: hand-for-hand's during hand-for-hand,
+    the one on players out on the same hand for several at one table, else none."""
+    if hfh is not None:
+        return event.cite("hand_for_hand")
+    if len(recorded.finishes) > 1:
+        return event.cite("simultaneous")
+    return ""
 
 
 def _after_commit(event_id: int, recorded: Recorded, actor: Actor) -> None:

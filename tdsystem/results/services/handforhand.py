@@ -1,4 +1,4 @@
-"""Hand-for-hand play near the money (TDA RP 8).
+"""Hand-for-hand play near the money (TDA RP-8, WSOP R126: the event's rule set).
 
 Every table deals one hand at a time and waits until all tables have finished it. Each
 table's "hand finished" goes through `handforhand_hand_finish`, which moves the table's
@@ -73,8 +73,9 @@ def handforhand_start(
 ) -> HandForHand:
     """The director announces hand-for-hand: hand 1 is dealt at every table.
 
-    `minutes_per_hand` is 1 to MINUTES_PER_HAND_MAX (the form's rule); None keeps the
-    event's last setting."""
+    `minutes_per_hand` is 1 to MINUTES_PER_HAND_MAX (the form's rule), for this run; None
+    takes the event's rule set's (`hfh_minutes_per_hand`: 2 in TDA 2024 and 2026 and in
+    WSOP 2026 R126, or the event's override)."""
     now = timezone.now()
     with transaction.atomic():
         event = event_lock(event_id)
@@ -89,8 +90,9 @@ def handforhand_start(
         number = HandForHandHand.objects.filter(event=event).order_by("-number").first()
         hfh.hand = (number.number if number else 0) + 1
         hfh.active, hfh.started_at, hfh.stopped_at = True, now, None
-        if minutes_per_hand is not None:
-            hfh.minutes_per_hand = minutes_per_hand
+        hfh.minutes_per_hand = (
+            event.rules.hfh_minutes_per_hand if minutes_per_hand is None else minutes_per_hand
+        )
         running = Clock.objects.filter(pk=event.pk, status=Clock.Status.RUNNING).exists()
         hfh.clock_paused = running
         hfh.save()
@@ -101,7 +103,8 @@ def handforhand_start(
             action="hfh.start",
             summary=(
                 f"Hand-for-hand starts at {len(tables)} tables: hand {hfh.hand}; at most "
-                f"{hfh.minutes_per_hand} min off the clock per hand"
+                f"{hfh.minutes_per_hand} min off the clock per hand "
+                f"({event.cite('hand_for_hand')})"
             ),
             at=now,
             data={"hand": hfh.hand, "tables": tables, "minutes": hfh.minutes_per_hand},
