@@ -82,7 +82,8 @@ def hand_for_hand(event: Event) -> HandForHandStatus:
 
     hfh = HandForHand.objects.filter(event=event).first()
     if hfh is None or not hfh.active:
-        return HandForHandStatus(False, minutes=hfh.minutes_per_hand if hfh else 2)
+        # The next run starts with the rule set's minutes (the form may change them).
+        return HandForHandStatus(False, minutes=event.rules.hfh_minutes_per_hand)
     hands = list(
         HandForHandHand.objects.filter(event=event, number__in=(hfh.hand, hfh.hand - 1))
         .prefetch_related("reports")

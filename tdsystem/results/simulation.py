@@ -26,7 +26,6 @@ from django.db import connection
 from django.db.models import Count, F, Max, Min, Q, Sum
 
 from tdsystem.core.actors import Actor
-from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action, event_create
 from tdsystem.seating import services as seating
@@ -441,16 +440,22 @@ class Simulation:
             problems += seating_problems(self.event)
         rows = list(
             Finish.objects.filter(event=self.event, undone_at__isnull=True, is_winner=False)
-            .select_related("group", "entry")
+            .select_related("group", "entry", "bustout")
             .order_by("group__seq", "entry_id")
         )
-        groups: dict[int, list[tuple[int, int]]] = {}
+        groups: dict[int, tuple[bool, list[standings.Out]]] = {}
         for row in rows:
-            groups.setdefault(row.group.seq, []).append((row.entry_id, row.starting_stack or 0))
+            _, members = groups.setdefault(row.group.seq, (row.group.hfh_hand is not None, []))
+            out = standings.Out(row.entry_id, row.starting_stack or 0, row.bustout.table_number)
+            members.append(out)
         fld = standings.field_read(self.event)
+        plan = standings.plan_or_default(self.event)
+        paid = len(standings.prizes_by_place(plan, fld.entries, fld.pool))
+        ordered = [groups[s] for s in sorted(groups)]
         expected = {
             f.entry: (f.place, f.place_to)
-            for f in rules.places_for_groups(fld.entries, [groups[s] for s in sorted(groups)])
+            for placed in standings.places_in_order(fld.entries, ordered, self.event.rules, paid)
+            for f in placed.finishes
         }
         for row in rows:
             if (row.place, row.place_to) != expected[row.entry_id]:
