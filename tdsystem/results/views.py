@@ -11,7 +11,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -164,6 +164,16 @@ def _recorded(done: services.Recorded) -> str:
         else:  # the rest of the tie was reported by another table (hand-for-hand)
             text = f"{names} is out: shares places {place}-{place_to}"
             parts.append(text + (f", prize {prize:,}" if prize else ""))
+    for f in done.finishes:  # the rule set ranks by the stack after the big blind ante
+        if f.entry_id in done.antes:
+            parts.append(
+                gettext("#%(number)s ranked on %(chips)s chips, after the %(ante)s big blind ante")
+                % {
+                    "number": f.entry.number,
+                    "chips": f"{f.starting_stack:,}",
+                    "ante": f"{done.antes[f.entry_id]:,}",
+                }
+            )
     text = "; ".join(parts)
     if done.winner:
         winner = done.winner.entry

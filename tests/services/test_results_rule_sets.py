@@ -12,6 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
+from django.urls import reverse
 
 from tdsystem.core.models import LogEntry
 from tdsystem.engine.rulesets import rule_set
@@ -240,3 +241,19 @@ def test_a_big_blind_short_of_the_ante_paid_what_was_left(db, ante_type, paid, p
         for f in Finish.objects.filter(entry__in=[big, other]).order_by("entry")
     ] == places
     assert Finish.objects.get(entry=big).starting_stack == 105 - paid
+
+
+def test_the_console_answer_says_the_big_blind_was_ranked_after_the_ante(client, floor_person):
+    event = make_event(3600, rule_set="tda-2026", ante_type="big-blind")
+    people = arrange(event, {1: [1, 2, 3, 4, 5, 6]}, positions={1: (1, 2, 3)})
+    big, other = people["T1S3"].pk, people["T1S4"].pk
+    client.force_login(floor_person)
+    answer = client.post(
+        reverse("results:bustout", args=[event.pk]),
+        {"table": 1, "entry": [big, other], f"stack-{big}": "1,000", f"stack-{other}": "1,000"},
+        HTTP_HX_REQUEST="true",
+    )
+    page = answer.content.decode()
+    assert "6th place" in page and "5th place" in page
+    number = people["T1S3"].number
+    assert f"#{number} ranked on 990 chips, after the 10 big blind ante" in page
