@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from tdsystem.core.forms import WholeNumberField
 from tdsystem.engine import rulesets
@@ -27,7 +28,9 @@ def rule_set_choices() -> list[tuple[str, str]]:
     ]
     for house in HouseRuleSet.objects.all():
         changed = len(house.overrides)
-        line = _("%(count)s settings changed") % {"count": changed}
+        line = ngettext("%(count)s setting changed", "%(count)s settings changed", changed) % {
+            "count": changed
+        }
         choices.append(
             (f"{HOUSE_PREFIX}{house.pk}", f"{wording.set_label(house.base, house)} · {line}")
         )

@@ -187,6 +187,11 @@ def event_summary(event) -> dict[str, Any]:
             }
             for row in changed
         ],
-        "cited": [(str(text), event.cite(concept)) for concept, text in KEY_CONCEPTS.items()],
+        # Only what the text numbers: "Seat draw: WSOP 2026" tells the floor nothing.
+        "cited": [
+            (str(text), event.cite(concept))
+            for concept, text in KEY_CONCEPTS.items()
+            if builtin.citations.get(concept)
+        ],
         "reported": bool(builtin.reported),
     }

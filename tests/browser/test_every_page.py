@@ -48,6 +48,9 @@ PAGES = {
     "console:event_copy": "",
     "console:event_delete": "",
     "console:event": "",
+    "console:event_rules": "",
+    "console:house_sets": "",
+    "console:house_set": "",
     "console:structures": "",
     "console:structure": "",
     "clock_screen": "",
@@ -92,6 +95,7 @@ def populate() -> dict:
     from tdsystem.core.actors import Actor
     from tdsystem.core.models import ApiToken
     from tdsystem.events.services import clock_action, event_create
+    from tdsystem.events.services_rules import house_rule_set_create
     from tdsystem.results import services as results
     from tdsystem.results.models import BustOut
     from tdsystem.seating import services as seating
@@ -123,6 +127,7 @@ def populate() -> dict:
     move = Move.objects.filter(event=event).select_related("entry").first()
     assert move is not None, "two out at table 1 of three tables of eight makes a move"
     TableDevice.objects.create(user=device, venue_table=VenueTable.objects.get(number=1))
+    house = house_rule_set_create(name="Casino Lyon house rules", base="tda-2024", actor=actor)
     return {
         "users": {"director": director, "table": device},
         "params": {
@@ -135,6 +140,7 @@ def populate() -> dict:
             "bustout_id": BustOut.objects.filter(event=event).first().pk,
             "token_id": ApiToken.objects.first().pk,
             "fmt": "csv",
+            "house_id": house.pk,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }

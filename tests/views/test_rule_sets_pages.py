@@ -103,6 +103,8 @@ def test_the_same_event_cites_the_numbers_of_its_set(client, director, code, num
         assert f"<dd>{number}</dd>" in rules_section, number
     others = {"TDA 11-D", "TDA 12-D", "WSOP R67"} - numbers
     assert not any(f"<dd>{n}</dd>" in rules_section for n in others)
+    # A rule the text gives no number is left out, not cited by the set's name.
+    assert f"<dd>{name}</dd>" not in rules_section
     schedule = client.get(f"/events/{event.pk}/schedule/").content.decode()
     assert f"Rules: {name} (version {version}" in schedule
     # The rules page names each setting's rule in the event's set.
