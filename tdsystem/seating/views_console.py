@@ -25,7 +25,15 @@ from tdsystem.events.models import Event
 
 from . import selectors, services
 from .errors import SeatingError
-from .forms import ImportForm, PurchaseForm, RegisterForm, TablesForm, first_error
+from .forms import (
+    DoNotMoveForm,
+    ImportForm,
+    PurchaseForm,
+    RegisterForm,
+    ReserveForm,
+    TablesForm,
+    first_error,
+)
 from .models import Entry
 
 CONSOLE = "seating/console.html"
@@ -203,6 +211,9 @@ def entry_panel_render(
         "message": message,
         "slips": slips,
         "purchase_form": PurchaseForm(),
+        "reserve_form": ReserveForm(),
+        "hold_form": DoNotMoveForm(),
+        "reserved_cite": event.cite("reserved_seat"),
     }
     response = render(request, f"{CONSOLE}#entry", context)
     if error or not message:
@@ -237,9 +248,12 @@ def entry_search(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_POST
 @staff_required("seating")
 def entry_action(request: HttpRequest, event_id: int, entry_id: int, action: str) -> HttpResponse:
-    """Re-enter or buy chips for one entry (a bust-out posts to the results app)."""
+    """Re-enter or buy chips for one entry (a bust-out posts to the results app); keep a
+    seat for them or keep them from being moved, and clear either."""
     event, actor = event_or_404(event_id), Actor.of(request.user)
     entry = _entry(event, entry_id)
+    if action in HOLD_ACTIONS:
+        return _hold_action(request, event, entry, action, actor)
     if action == "reenter":
         error, message = attempt(
             lambda: services.entry_reenter(event_id=event.pk, entry_id=entry.pk, actor=actor),
@@ -261,3 +275,39 @@ def entry_action(request: HttpRequest, event_id: int, entry_id: int, action: str
     else:
         raise Http404
     return entry_answer(request, event, entry.pk, error, message)
+
+
+HOLD_ACTIONS = ("reserve", "unreserve", "hold", "unhold")
+
+
+def _hold_action(request, event: Event, entry: Entry, action: str, actor: Actor) -> HttpResponse:
+    """A reserved seat (TDA 9) or "do not move": set with a reason, or cleared."""
+    form = {"reserve": ReserveForm, "hold": DoNotMoveForm}.get(action)
+    bound = form(request.POST) if form else None
+    if bound is not None and not bound.is_valid():
+        return entry_panel_render(request, event, entry.pk, error=first_error(bound)[1])
+    data = bound.cleaned_data if bound is not None else {}
+    ids = {"event_id": event.pk, "entry_id": entry.pk, "actor": actor}
+    slips: list = []
+
+    def reserved(done: services.Reservation) -> str:
+        slips.extend(done.moves)
+        if data["table"] is None:
+            return _("Seat %(seat)s kept for the player at any table") % data
+        return _("Table %(table)s seat %(seat)s kept for the player") % data
+
+    if action == "reserve":
+        error, message = attempt(lambda: services.entry_reserve(**ids, **data), reserved)
+    elif action == "unreserve":
+        error, message = attempt(
+            lambda: services.entry_reserve_clear(**ids), lambda _e: _("Reserved seat given up")
+        )
+    else:
+        keep = action == "hold"
+        error, message = attempt(
+            lambda: services.entry_do_not_move(
+                **ids, do_not_move=keep, reason=data.get("reason", "")
+            ),
+            lambda _e: _("Not moved when balancing") if keep else _("May be moved to balance"),
+        )
+    return entry_answer(request, event, entry.pk, error, message, slips=slips)
