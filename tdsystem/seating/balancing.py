@@ -4,6 +4,10 @@
 slips. A bust-out itself is recorded by one service only, the results app's
 `bustout_record` (finish, place, prize, undo record), which frees the seats and calls
 `tables_rebalance` in the same transaction, so the floor never sees a half-done change.
+
+What the seating does follows the event's rule set (`event.rules`): the automatic
+redraws (`redraws`), the final table's size, which table gives a player and the
+tolerance (`Procedure`), and whether the dead button moves over empty seats.
 """
 
 from __future__ import annotations
@@ -15,11 +19,12 @@ from django.db import transaction
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
+from tdsystem.engine import rulesets
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
 from .errors import SeatingError
-from .models import Move
+from .models import Entry, Move
 from .seatmap import SeatMap, engine_call, event_lock, head_counts, new_seed, plan_apply
 
 REDRAW_TABLE_COUNTS = (1, 2, 3)
@@ -39,21 +44,27 @@ class Rebalance:
 def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None) -> Rebalance:
     """Carry out what the seating needs after players left or joined.
 
-    The final table is redrawn once its players fit it; before that the next table in
-    the break order breaks when the players fit one table fewer, then the tables are
-    balanced to the event's threshold (TDA 10, 11-A). The seed is logged.
+    The seats are redrawn at once when the field comes down to one of the rule set's
+    redraw table counts (WSOP: 3, 2 and 1 tables from 100 entries), and the last tables
+    combine into the final table once its players fit it (every set). Otherwise the next
+    table in the break order breaks when the players fit one table fewer, then the
+    tables are balanced by the rule set's procedure (TDA 10, 11-A, 11-C; WSOP R67). The
+    seed is logged.
     """
     seed = new_seed(rng_seed)
     rng = random.Random(seed)
     # No savepoint: a refusal here fails the caller's whole change, never half of it.
     with transaction.atomic(savepoint=False):
         event = event_lock(event_id)
-        if _settled(event):
+        settings = event.rules
+        redraw_at = redraw_counts(event, settings)
+        if _settled(event, settings, redraw_at):
             return Rebalance(None, seed, [], [])
         seatmap = SeatMap.read(event)
         tables = seatmap.engine_tables()
-        if _redraw_due(event, tables) == 1:
-            kind, plan = "redraw", _redraw_plan(event, seatmap, tables, 1, rng)
+        due = _redraw_due(event, settings, tables, redraw_at)
+        if due:
+            kind, plan = "redraw", _redraw_plan(event, seatmap, tables, due, rng)
         else:
             plan = engine_call(
                 rules.plan_after_elimination,
@@ -61,24 +72,69 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
                 break_order=seatmap.break_order,
                 threshold=event.balance_threshold,
                 rng=rng,
-                rule=event.button_rule,
                 holds=seatmap.holds,
+                procedure=balance_procedure(settings),
+                **button_options(event, settings),
             )
             kind = "break" if plan.broken else "balance"
         if not plan.moves and not plan.broken:
             return Rebalance(None, seed, [], [])
         applied = plan_apply(seatmap, plan, rng)
+        data = {"seed": seed, **applied.as_log()}
+        if due:
+            data |= {"tables": due, "automatic": True, "rule": _redraw_rule(event, due)}
         log_record(
             event=event,
             actor=actor,
             action=f"seats.{kind}",
-            summary=_summary(kind, applied.moves, applied.broken),
-            data={"seed": seed, **applied.as_log()},
+            summary=_summary(event, kind, applied.moves, applied.broken),
+            data=data,
         )
     return Rebalance(kind, seed, applied.moves, applied.broken, applied.before)
 
 
-def _settled(event: Event) -> bool:
+def balance_procedure(settings: rulesets.Settings) -> rules.Procedure:
+    """The rule set's balancing procedure, as the engine reads it."""
+    return rules.Procedure(
+        from_large=settings.balance_from_large,
+        from_small=settings.balance_from_small,
+        large_tables=settings.large_field_tables,
+        within_one_at=settings.balance_within_one_at,
+    )
+
+
+def button_options(event: Event, settings: rulesets.Settings | None = None) -> dict:
+    """How the button moves at the event's tables: the engine's `rule` and `skip_empty`
+    keyword arguments (the event's button rule; the rule set's dead button over empty
+    seats)."""
+    settings = settings or event.rules
+    return {"rule": event.button_rule, "skip_empty": settings.dead_button_skips_empty}
+
+
+def balance_tolerance(event: Event, tables_in_play: int) -> int:
+    """How many players short of the largest a table may be, with that many tables in
+    play: the event's threshold, or one at the rule set's `balance_within_one_at`."""
+    procedure = balance_procedure(event.rules)
+    return procedure.threshold(tables_in_play, event.balance_threshold)
+
+
+def redraw_counts(event: Event, settings: rulesets.Settings | None = None) -> set[int]:
+    """The table counts the seats are redrawn at automatically: the rule set's redraws for
+    the event's number of entries (re-entries count), and the final table (1) wherever
+    the event has a final table size."""
+    settings = settings or event.rules
+    counts: set[int] = set()
+    if settings.redraws:
+        entries = Entry.objects.filter(event=event).count()
+        counts.update(rulesets.redraw_tables(settings, entries))
+    if final_table_size(event, settings) is None:
+        counts.discard(1)
+    else:
+        counts.add(1)
+    return counts
+
+
+def _settled(event: Event, settings: rulesets.Settings, redraw_at: set[int]) -> bool:
     """Nothing to break, balance or redraw, judged from head counts in one query.
 
     Most bust-outs change nothing; this spares them reading every seat of the field.
@@ -86,15 +142,22 @@ def _settled(event: Event) -> bool:
     tables = sorted(head_counts(event), key=lambda t: (t.break_rank, -t.number))
     counts = [(t.number, t.seats, t.players) for t in tables]
     playing = [players for _, _, players in counts if players]
-    final = final_table_size(event)
-    if final is not None and len(playing) > 1 and sum(playing) <= final:
-        return False  # the final table redraw is due
+    for k in redraw_at:
+        if k < len(playing) and sum(playing) <= _capacity(event, settings, k):
+            return False  # a redraw is due
     return engine_call(
         rules.settled,
         counts,
         break_order=[number for number, _, _ in counts],
         threshold=event.balance_threshold,
+        procedure=balance_procedure(settings),
     )
+
+
+def _capacity(event: Event, settings: rulesets.Settings, table_count: int) -> int:
+    if table_count == 1:
+        return final_table_size(event, settings) or 0
+    return table_count * event.seats_per_table
 
 
 def tables_redraw(
@@ -122,15 +185,24 @@ def tables_redraw(
             event=event,
             actor=actor,
             action="seats.redraw",
-            summary=_summary("redraw", applied.moves, applied.broken),
-            data={"seed": seed, "tables": table_count, **applied.as_log()},
+            summary=_summary(event, "redraw", applied.moves, applied.broken),
+            data={
+                "seed": seed,
+                "tables": table_count,
+                "automatic": False,
+                "rule": _redraw_rule(event, table_count),
+                **applied.as_log(),
+            },
         )
     return Rebalance("redraw", seed, applied.moves, applied.broken, applied.before)
 
 
-def final_table_size(event: Event) -> int | None:
+def final_table_size(event: Event, settings: rulesets.Settings | None = None) -> int | None:
+    """How many the final table seats: the rule set's size (WSOP R68: ten at 9-handed
+    events), else the usual size for the event's tables; None for 2 to 5 seats."""
+    size = (settings or event.rules).final_table_size
     try:
-        return rules.final_table_size(event.seats_per_table)
+        return rules.final_table_size(event.seats_per_table, size)
     except rules.SeatingError:
         return None  # tables of 2 to 5 seats: no final table redraw
 
@@ -139,7 +211,8 @@ def redraw_refusal(event: Event, tables, table_count: int) -> str | None:
     """Why a redraw into `table_count` tables cannot be done now, or None."""
     playing = [table for table in tables if table.occupants]
     players = sum(table.count for table in playing)
-    final = final_table_size(event)
+    settings = event.rules
+    final = final_table_size(event, settings)
     if table_count == 1 and final is None:
         return f"no final table size for {event.seats_per_table}-handed tables"
     capacity = final if table_count == 1 else table_count * event.seats_per_table
@@ -150,30 +223,43 @@ def redraw_refusal(event: Event, tables, table_count: int) -> str | None:
     return None
 
 
-def _redraw_due(event: Event, tables) -> int | None:
-    if final_table_size(event) is None:
+def _redraw_due(event: Event, settings: rulesets.Settings, tables, redraw_at) -> int | None:
+    if not redraw_at:
         return None
-    return rules.redraw_due(tables, event.seats_per_table, redraw_at=(1,))
+    return engine_call(
+        rules.redraw_due,
+        tables,
+        event.seats_per_table,
+        redraw_at=redraw_at,
+        final_size=settings.final_table_size,
+    )
+
+
+def _redraw_rule(event: Event, table_count: int) -> str:
+    """The rule a redraw follows in the event's set ("WSOP R68" for the final table)."""
+    return event.cite("final_table" if table_count == 1 else "redraw")
 
 
 def _redraw_plan(event: Event, seatmap: SeatMap, tables, table_count: int, rng) -> rules.Plan:
-    """The redraw into the tables that break last; the final table gets its full size."""
+    """The redraw into the tables that break last. The final table seats the final table
+    size, whatever the table seated before (ten at a 9-handed WSOP event)."""
     staying = rules.break_sequence(tables, seatmap.break_order)[-table_count:]
     final = final_table_size(event) if table_count == 1 else None
     targets = []
     for number in reversed(staying):
-        seats = seatmap.by_number[number].seats
-        targets.append(rules.Table(number, max(seats, final or 0)))
+        seats = final or seatmap.by_number[number].seats
+        targets.append(rules.Table(number, seats))
     return engine_call(
         rules.plan_redraw, tables, target_tables=targets, rng=rng, holds=seatmap.holds
     )
 
 
-def _summary(kind: str, moves: list[Move], broken: list[int]) -> str:
+def _summary(event: Event, kind: str, moves: list[Move], broken: list[int]) -> str:
     if kind == "redraw":
         tables = sorted({m.to_table for m in moves})
         label = "Final table redraw" if len(tables) == 1 else "Redraw"
-        return f"{label}: {len(moves)} players to table {', '.join(map(str, tables))}"
+        rule = _redraw_rule(event, len(tables))
+        return f"{label}: {len(moves)} players to table {', '.join(map(str, tables))} ({rule})"
     if broken:
         return f"Table {', '.join(map(str, broken))} breaks: {len(moves)} move slips"
     return "Balancing: " + "; ".join(

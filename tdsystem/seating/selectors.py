@@ -287,6 +287,9 @@ class TableCard:
 
 
 def _cards(event: Event, tables: list[EventTable], entries, pending: list[Move]):
+    from .balancing import button_options
+
+    options = button_options(event)
     by_table: dict[int, list[Entry]] = {}
     for entry in entries:
         by_table.setdefault(entry.table_id, []).append(entry)
@@ -305,7 +308,7 @@ def _cards(event: Event, tables: list[EventTable], entries, pending: list[Move])
             row.small_blind = table.small_blind == seat
             row.big_blind = table.big_blind == seat
             if row.entry:
-                row.waiting = not rules.is_dealt_in(engine, seat, event.button_rule)
+                row.waiting = not rules.is_dealt_in(engine, seat, **options)
                 row.sits_out = seat in (table.sitting_out or [])
             row.arriving = arriving.get((table.number, seat))
             row.leaving = leaving.get((table.number, seat), [])
@@ -449,7 +452,7 @@ def seating_overview(
     holding table `table` (marked). `mark` marks a table if it is on the page shown.
     Reads one row per table in play for the field's figures, and the seats and players
     of the page's tables only (none without `cards`: the status card, the slips)."""
-    from .balancing import final_table_size, redraw_refusal
+    from .balancing import balance_tolerance, final_table_size, redraw_refusal
 
     pending = list(
         Move.objects.filter(event=event, acknowledged_at__isnull=True)
@@ -468,9 +471,10 @@ def seating_overview(
     playing = [tally for tally in tallies if tally.count]
     most = max((tally.count for tally in playing), default=0)
     halted = table_halts(event, pending=pending, tallies=playing)
+    tolerance = balance_tolerance(event, len(playing))
     for tally in playing:
         tally.halt = halted.get(tally.number)
-        tally.short = most - tally.count > event.balance_threshold
+        tally.short = most - tally.count > tolerance
     next_break = sequence[0] if len(sequence) > 1 else None
     breaks_at = None
     if next_break is not None:

@@ -11,6 +11,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
 from tdsystem.engine import seating as rules
 
+from ..balancing import button_options
 from ..errors import SeatingError
 from ..models import Entry, EventTable, Move
 from ..seatmap import (
@@ -92,12 +93,13 @@ def table_hand_finish(
             raise TableHalted(halted)
         sitting_out = []
         if table.started:
-            new = engine_call(rules.next_hand, table, event.button_rule)
+            options = button_options(event)
+            new = engine_call(rules.next_hand, table, **options)
             # Asked of the table before the move: who the coming hand's button passes by.
             sitting_out = [
                 seat
                 for seat in table.occupied_seats
-                if not rules.is_dealt_in(table, seat, event.button_rule)
+                if not rules.is_dealt_in(table, seat, **options)
             ]
         else:
             new = engine_call(rules.start_hands, table, random.Random(seed))

@@ -18,6 +18,7 @@ from tdsystem.engine import clock as clockrules
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Clock, Event
 
+from ..balancing import balance_procedure, button_options
 from ..errors import SeatingError
 from ..models import Entry, Player, Purchase, name_key
 from ..seatmap import (
@@ -320,7 +321,7 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
         if not any(table.empty_seats for table in tables):
             raise SeatingError("every seat is taken: put another table into play first")
         # The entry has no id yet; 0 stands in for it (no row has id 0).
-        placement = engine_call(rules.seat_new_entry, tables, 0, rng, rule=event.button_rule)
+        placement = engine_call(rules.seat_new_entry, tables, 0, rng, **button_options(event))
     number = next_entry_number(event)
     try:
         entry = Entry.objects.create(
@@ -359,8 +360,9 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
             break_order=seatmap.break_order,
             threshold=event.balance_threshold,
             rng=rng,
-            rule=event.button_rule,
             holds=seatmap.holds,
+            procedure=balance_procedure(event.rules),
+            **button_options(event),
         )
         if plan.moves or plan.broken:
             applied = plan_apply(seatmap, plan, rng)
