@@ -130,6 +130,14 @@ class HandIn(Schema):
             "answers 409"
         ),
     )
+    confirm_halted: bool = Field(
+        False,
+        strict=True,
+        description=gettext_noop(
+            "true to deal on at a halted table (the floor's decision); without it a hand at "
+            "a halted table answers 409 and says why the table is halted"
+        ),
+    )
 
     model_config = ConfigDict(json_schema_extra={"examples": [{"hand": 12}]})
 

@@ -130,8 +130,10 @@ def draw(request: AuthedRequest, event_id: int, payload: DrawIn | None = None):
     url_name="hand",
     summary="Finish a hand at a table",
     description="Moves the button and the blinds on. `hand` is required (400 without it); "
-    "the same hand finished twice answers 409 and counts once. During hand-for-hand the "
-    "table's report is collected (`hand_for_hand`).",
+    "the same hand finished twice answers 409 and counts once. At a halted table (short of "
+    "players until balanced, by the event's rule set) the hand answers 409 with the reason "
+    "unless `confirm_halted` is true. During hand-for-hand the table's report is collected "
+    "(`hand_for_hand`).",
 )
 def hand(request: AuthedRequest, event_id: int, number: int, payload: HandIn):
     event_exists(event_id)
@@ -139,6 +141,7 @@ def hand(request: AuthedRequest, event_id: int, number: int, payload: HandIn):
         event_id=event_id,
         table_number=number,
         expected_hand=payload.hand,
+        confirm_halted=payload.confirm_halted,
         actor=Actor.of(request.auth),
     )
     table = report.table

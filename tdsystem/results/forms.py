@@ -98,7 +98,8 @@ class HandFinishedForm(forms.Form):
     """ "Hand finished" at a table: the table's hand count the page showed.
 
     Required, so a retried post or a second tap cannot finish the next hand: the service
-    refuses a count that is no longer the table's.
+    refuses a count that is no longer the table's. At a halted table the service also
+    wants `confirm_halted`.
     """
 
     hand = WholeNumberField(
@@ -112,6 +113,8 @@ class HandFinishedForm(forms.Form):
             "max_value": HAND_RULE,
         },
     )
+    # Ticked in the confirm step a halted table shows: the floor deals on on purpose.
+    confirm_halted = forms.BooleanField(required=False, label=_("Deal on at a halted table"))
 
 
 class ShortBigBlindForm(forms.Form):

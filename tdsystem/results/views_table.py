@@ -1,9 +1,11 @@
 """The table page: a tablet at the table, or the floor's phone.
 
-It shows the seats, the button and blinds, the move slips into and out of the table and,
-during hand-for-hand, whether the table may deal. "Hand finished" posts here; a bust-out
-posts to the bust-out console's route (`results:bustout`), which answers with this page's
-fragment. A table device opens only its own table (seating's `table_access`).
+It shows the seats, the button and blinds, the move slips into and out of the table,
+whether the table is halted until balanced (and why) and, during hand-for-hand, whether
+the table may deal. The fragment polls, so a halt shows and lifts without a reload.
+"Hand finished" posts here (at a halted table, a confirm step first); a bust-out posts to
+the bust-out console's route (`results:bustout`), which answers with this page's fragment.
+A table device opens only its own table (seating's `table_access`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from tdsystem.core.access import has_right
 from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
 from tdsystem.seating import selectors as seating_selectors
+from tdsystem.seating.services import TableHalted
 from tdsystem.seating.table_access import table_access
 
 from . import services
@@ -80,9 +83,13 @@ def table_hand(request: HttpRequest, event: Event, number: int) -> HttpResponse:
             event_id=event.pk,
             table_number=number,
             expected_hand=form.cleaned_data["hand"],
+            confirm_halted=form.cleaned_data["confirm_halted"],
             actor=Actor.of(request.user),
         )
     except ResultsError as exc:
+        if isinstance(exc.__cause__, TableHalted):
+            # The confirm step: the page again (no redirect), asking whether to deal on.
+            return table_render(request, event, number, confirm_halt=True)
         return table_answer(request, event, number, str(exc), None)
     return table_answer(request, event, number, None, _hand_reported(report))
 
