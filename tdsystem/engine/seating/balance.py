@@ -20,6 +20,7 @@ from .model import (
     Move,
     Plan,
     Reason,
+    Reserved,
     SeatingError,
     Table,
     button_rule,
@@ -247,7 +248,7 @@ def _keep_reserved(
         number = wanted.seat
         fits = [planner.tables[n] for n in others if number <= planner.tables[n].seats]
 
-        def order(t: Table, wanted=wanted) -> tuple[bool, int, float]:
+        def order(t: Table, wanted: Reserved = wanted) -> tuple[bool, int, float]:
             return (t.number != wanted.table, t.count, rng.random())
 
         free = sorted((t for t in fits if t.entry_at(number) is None), key=order)

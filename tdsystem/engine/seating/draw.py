@@ -83,7 +83,7 @@ def _reserved_seats(
     named = sorted(entry for entry, r in reserved.items() if r.table in index_of)
     unnamed = sorted(set(reserved).difference(named))
     for entry in named:
-        seat, index = reserved[entry].seat, index_of[reserved[entry].table]
+        seat, index = reserved[entry].seat, index_of[reserved[entry].table or 0]
         table = opened[index]
         if seat > table.seats:
             raise SeatingError(f"table {table.number} has no seat {seat} to keep for {entry}")
@@ -153,7 +153,8 @@ def initial_draw(
         raise SeatingError(f"cannot open {table_count} of {len(tables)} tables")
     drawing = set(entries)
     reserved = {e: r for e, r in holds.reserved.items() if e in drawing}
-    opened = _opened(tables, table_count, {r.table for r in reserved.values()}, players)
+    named = {r.table for r in reserved.values() if r.table is not None}
+    opened = _opened(tables, table_count, named, players)
     capacity = sum(table.seats for table in opened)
     if players > capacity:
         raise SeatingError(f"{players} entries do not fit in {capacity} seats")
