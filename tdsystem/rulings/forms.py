@@ -5,10 +5,11 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tdsystem.core.forms import whole_number
 from tdsystem.events.models import Event
 from tdsystem.structures.models import AnteType, Betting
 
-from .services import Problem, TableSettings, parse_chips
+from .services import LATER_STREETS, MAX_SEATS, Problem, TableSettings, parse_chips
 
 NUMERIC = {"inputmode": "numeric", "autocomplete": "off", "class": "chips"}
 
@@ -31,11 +32,26 @@ class ChipsField(forms.CharField):
             raise forms.ValidationError(f"{str(err)[:1].upper()}{str(err)[1:]}.") from err
 
 
+GAMES = (("flop", _("Hold'em, Omaha (blinds)")), ("stud", _("Seven-card stud")))
+STREET_LABELS = {
+    "fourth": _("Opens 4th street"),
+    "fifth": _("Opens 5th street"),
+    "sixth": _("Opens 6th street"),
+    "seventh": _("Opens 7th street"),
+}
+
+
+def _seat_of(value: object) -> int | None:
+    """A seat row's index as the seat selects post it; None when none is chosen."""
+    return whole_number(value, low=0, high=MAX_SEATS - 1)
+
+
 class TableForm(forms.Form):
     """The event (a prefill aid only) and the table settings the engine needs."""
 
     event = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     level = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    game = forms.ChoiceField(choices=GAMES, required=False, label=_("Game"))
     structure = forms.ChoiceField(choices=Betting.choices)
     small_blind = ChipsField(required=False, label="Small blind")
     big_blind = ChipsField(minimum=1, label="Big blind")
@@ -69,7 +85,23 @@ class TableForm(forms.Form):
         ),
     )
 
+    # Seven-card stud: the seats are chosen from the rows (select boxes of the template).
+    bring_in = ChipsField(required=False, minimum=1, label=_("Bring-in"))
+    bring_in_seat = forms.CharField(required=False, label=_("Brings in (lowest card)"))
+    bring_in_completes = forms.BooleanField(
+        required=False,
+        label=_("The bring-in completes to the small bet"),
+        help_text=_("The lowest card opens for the full small bet instead of the bring-in."),
+    )
+    first_fourth = forms.CharField(required=False, label=STREET_LABELS["fourth"])
+    first_fifth = forms.CharField(required=False, label=STREET_LABELS["fifth"])
+    first_sixth = forms.CharField(required=False, label=STREET_LABELS["sixth"])
+    first_seventh = forms.CharField(required=False, label=STREET_LABELS["seventh"])
+
     SETTINGS = (
+        "game",
+        "bring_in",
+        "bring_in_completes",
         "structure",
         "small_blind",
         "big_blind",
@@ -103,7 +135,14 @@ class TableForm(forms.Form):
         values = {name: data.get(name) for name in self.SETTINGS}
         values["small_blind"] = values["small_blind"] or 0
         values["ante"] = values["ante"] or 0
+        values["game"] = values["game"] or "flop"
+        values["bring_in_seat"] = _seat_of(data.get("bring_in_seat"))
+        values["first_to_act"] = tuple(_seat_of(data.get(f"first_{s}")) for s in LATER_STREETS)
         return TableSettings(**values)
+
+    def street_fields(self) -> list[forms.BoundField]:
+        """The four "who opens the street" selects of stud, in street order."""
+        return [self[f"first_{street}"] for street in LATER_STREETS]
 
     def problems(self) -> tuple[Problem, ...]:
         """The form's own errors, each on its field (a bad event or level only stops the

@@ -12,6 +12,7 @@ DEFAULT_STACK = 10_000
 ID_MAX = 10**11 - 1  # an event id typed in a URL or posted: 11 digits at most
 LEVEL_INDEX_MAX = 99_999
 NO_EVENT = {
+    "game": "flop",
     "structure": "no-limit",
     "small_blind": "50",
     "big_blind": "100",
@@ -98,6 +99,12 @@ def _settings(event: Event, seg: Level | None) -> dict[str, str]:
         "small_bet": "",
         "big_bet": "",
     }
+    # A stud event opens the page for stud (once the events app offers the game); a mixed
+    # games event keeps the game the floor chose.
+    if event.game == "stud":
+        data["game"] = "stud"
+    elif event.game == "mixed":
+        del data["game"]
     if seg is not None:
         data.update(
             small_blind=str(seg.small_blind),

@@ -14,12 +14,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import rule_on
 
 log = logging.getLogger(__name__)
 
 MIN_SEATS, MAX_SEATS = 2, 10
+STUD_MAX_SEATS = 8
+LATER_STREETS = ("fourth", "fifth", "sixth", "seventh")  # stud: the floor names who opens
+STUD_TARGET = ("id_bring_in_seat",)
 DOS = ("fold", "check", "call", "bet", "raise", "all-in")
 MAX_CHIPS = 10**12  # far above any real stack; keeps typing accidents out of the engine
 
@@ -41,6 +46,11 @@ class TableSettings:
     bb_must_cover_sb: bool = False
     dead_small_blind: bool = False  # D11: nobody posts the small blind this hand
     dead_button: bool = False  # D11: the button is on an empty seat (not in the rows)
+    game: str = "flop"  # "flop": the blind games; "stud": seven-card stud
+    bring_in: int | None = None  # stud: the forced bet, smaller than the small bet
+    bring_in_seat: int | None = None  # stud: the row that brings in (the lowest card showing)
+    bring_in_completes: bool = False  # stud: that player opens for the full small bet
+    first_to_act: tuple[int | None, ...] = ()  # stud: the row opening fourth... seventh street
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +218,11 @@ def positions(
     return labels + [_seat_word(k, count - len(labels)) for k in range(count - len(labels))]
 
 
+def stud_positions(count: int, bring_in_seat: int | None) -> list[str]:
+    """Stud has no button and no blinds: seat numbers, and "BI" for the bring-in."""
+    return ["BI" if i == bring_in_seat else str(i + 1) for i in range(count)]
+
+
 def _seat_word(k: int, rest: int) -> str:
     if k == 0:
         return "UTG"
@@ -234,11 +249,78 @@ def hand_build(
             break
         read.append(action)
         rows.append(i)
-    if settings is None or players is None:
-        return HandDraft(None, tuple(problems), tuple(rows), tuple(skipped), stopped)
-    return HandDraft(
-        _hand(settings, players, read), tuple(problems), tuple(rows), tuple(skipped), stopped
+    stud_problems = (
+        _stud_problems(settings, players)
+        if settings is not None and settings.game == "stud" and players is not None
+        else []
     )
+    problems += stud_problems
+    if settings is None or players is None or stud_problems:
+        return HandDraft(None, tuple(problems), tuple(rows), tuple(skipped), stopped)
+    hand = _stud_hand(settings, players, read) if settings.game == "stud" else None
+    return HandDraft(
+        hand or _hand(settings, players, read),
+        tuple(problems),
+        tuple(rows),
+        tuple(skipped),
+        stopped,
+    )
+
+
+def _stud_problems(settings: TableSettings, players: list[dict]) -> list[Problem]:
+    """What a stud hand lacks before the engine can rule on it."""
+    problems = []
+    if len(players) > STUD_MAX_SEATS:
+        problems.append(
+            Problem(
+                gettext("Seven-card stud deals %(count)d players at most.")
+                % {"count": STUD_MAX_SEATS},
+                ("seats",),
+            )
+        )
+    seat = settings.bring_in_seat
+    if seat is None or seat >= len(players):
+        problems.append(
+            Problem(
+                gettext("Bring-in: choose the player who brings in (the lowest card)."), STUD_TARGET
+            )
+        )
+    if not settings.bring_in:
+        problems.append(Problem(gettext("Bring-in: enter the bring-in."), ("id_bring_in",)))
+    if not settings.small_bet:
+        problems.append(
+            Problem(gettext("Small bet: enter the small bet of the level."), ("id_small_bet",))
+        )
+    return problems
+
+
+def _stud_hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> dict[str, Any]:
+    s = settings
+    small = s.small_bet or 0  # checked by _stud_problems
+    names = [p["name"] for p in players]
+    hand: dict[str, Any] = {
+        "game": "stud",
+        "structure": "fixed-limit",
+        "bets": [small, s.big_bet or 2 * small],
+        "ante": s.ante,
+        "bring_in": s.bring_in,
+        "bring_in_player": names[s.bring_in_seat or 0],
+    }
+    if s.bring_in_completes:
+        hand["bring_in_completes"] = True
+    if s.raise_cap is not None:
+        hand["raise_cap"] = s.raise_cap
+    hand["incomplete_raise"] = s.incomplete_raise
+    first = {
+        street: names[seat]
+        for street, seat in zip(LATER_STREETS, s.first_to_act, strict=False)
+        if seat is not None and seat < len(names)
+    }
+    if first:
+        hand["first_to_act"] = first
+    hand["players"] = players
+    hand["actions"] = actions
+    return hand
 
 
 def _players(seats: Sequence[SeatRow], problems: list[Problem]) -> list[dict] | None:
@@ -332,6 +414,9 @@ _FIELD_TARGETS = {
     "dead_small_blind": ("id_dead_small_blind", "seats"),
     "dead_button": ("id_dead_button", "seats"),
     "players": ("seats",),
+    "bring_in": ("id_bring_in",),
+    "bring_in_player": STUD_TARGET,
+    "bring_in_completes": ("id_bring_in_completes",),
 }
 
 
@@ -388,6 +473,9 @@ def _problem_of(err: Exception, draft: HandDraft) -> Problem:
 
 def _targets_of(message: str) -> tuple[str, ...]:
     head = message.split(":", 1)[0]
+    if head.startswith("first_to_act."):
+        street = head.removeprefix("first_to_act.")
+        return (f"id_first_{street}",) if street in LATER_STREETS else ()
     if head.startswith("players[") and "]" in head:
         index, _, rest = head[len("players[") :].partition("]")
         part = "stack" if "stack" in rest else "name"
@@ -402,12 +490,17 @@ def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dic
     """The engine's explained ruling, arranged for the page: positions, starting stacks,
     pot labels and the one-tap actions of the next player."""
     starts = {p["name"]: p["stack"] for p in hand["players"]}
-    labels = positions(
-        len(hand["players"]),
-        len(hand["blinds"]) == 2,
-        dead_small_blind=bool(hand.get("dead_small_blind")),
-        dead_button=bool(hand.get("dead_button")),
-    )
+    names = [p["name"] for p in hand["players"]]
+    stud = hand.get("game") == "stud"
+    if stud:
+        labels = stud_positions(len(names), names.index(hand["bring_in_player"]))
+    else:
+        labels = positions(
+            len(hand["players"]),
+            len(hand["blinds"]) == 2,
+            dead_small_blind=bool(hand.get("dead_small_blind")),
+            dead_button=bool(hand.get("dead_button")),
+        )
     nxt = ruling.get("next")
     players = [
         {
@@ -428,9 +521,14 @@ def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dic
         }
         for k, pot in enumerate(ruling["pots"])
     ]
+    street = ruling["street"]
+    # Stud: a street is open but the floor has not named who opens it.
+    opener_needed = stud and nxt is None and street in LATER_STREETS
     return {
-        "street": ruling["street"],
-        "next": _next_display(nxt, players, ruling["street"], hand["structure"]) if nxt else None,
+        "street": street,
+        "opener_needed": street if opener_needed else "",
+        "openers": [p for p in players if p["status"] != "folded"] if opener_needed else [],
+        "next": _next_display(nxt, players, street, hand["structure"]) if nxt else None,
         "pots": pots,
         "total": sum(p["amount"] for p in ruling["pots"]),
         "players": players,
@@ -455,7 +553,8 @@ def _next_display(
 ) -> dict[str, Any]:
     me = next(p for p in players if p["name"] == nxt["player"])
     low, high, call = nxt["min_raise_to"], nxt["max_raise_to"], nxt["call"]
-    opens = nxt["check"] and street != "preflop"  # no wager yet this round: a bet, not a raise
+    # No wager yet this round: a bet, not a raise (stud's bring-in is a wager).
+    opens = nxt["check"] and street not in ("preflop", "third")
     verb, word = ("bet", "Bet") if opens else ("raise", "Raise to")
     taps = [{"do": "fold", "label": "Fold"}]
     if nxt["check"]:

@@ -17,7 +17,8 @@ from . import citations, hooks, selectors, services
 from .forms import TableForm
 
 TEMPLATE = "rulings/ruling.html"
-# "layout": a setting that moves the positions (the dead button) redraws the seat rows.
+# "layout": a setting that moves the positions (the dead button, the game) redraws the seat
+# rows; "first:<street>:<seat>": in stud, the floor names who opens a street.
 EDITS = (
     "add-seat",
     "remove-seat",
@@ -26,6 +27,7 @@ EDITS = (
     "clear-actions",
     "append",
     "layout",
+    "first",
 )
 
 
@@ -99,7 +101,20 @@ def _loaded(posted: QueryDict, table: selectors.EventTable | None) -> QueryDict:
     return data
 
 
+def _with_opener(data: QueryDict, arg: str) -> QueryDict:
+    """The form with a stud street's first player set from a tap (``<street>:<seat>``)."""
+    street, _, seat = arg.partition(":")
+    if street not in services.LATER_STREETS or not (seat.isascii() and seat.isdigit()):
+        return data
+    data = data.copy()
+    data[f"first_{street}"] = seat[:3]
+    return data
+
+
 def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> dict:
+    verb, _, arg = op.partition(":")
+    if verb == "first":
+        data = _with_opener(data, arg)
     form = TableForm(
         data,
         events=selectors.event_choices(),
@@ -133,17 +148,23 @@ def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> 
         "invalid": " ".join(sorted(invalid)),
         "skipped": draft.skipped,
         "dos": services.DOS,
+        "stud": settings is not None and settings.game == "stud",
+        "bring_in_seat": settings.bring_in_seat if settings else None,
+        "first_to_act": settings.first_to_act if settings else (),
     }
 
 
 def _seat_rows(rows: services.Rows, settings, invalid: set[str]) -> list[dict]:
     two_blinds = settings is None or bool(settings.small_blind)
-    labels = services.positions(
-        len(rows.seats),
-        two_blinds,
-        dead_small_blind=bool(settings and settings.dead_small_blind),
-        dead_button=bool(settings and settings.dead_button),
-    )
+    if settings is not None and settings.game == "stud":
+        labels = services.stud_positions(len(rows.seats), settings.bring_in_seat)
+    else:
+        labels = services.positions(
+            len(rows.seats),
+            two_blinds,
+            dead_small_blind=bool(settings and settings.dead_small_blind),
+            dead_button=bool(settings and settings.dead_button),
+        )
     return [
         {
             "index": i,
