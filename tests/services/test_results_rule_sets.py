@@ -257,3 +257,24 @@ def test_the_console_answer_says_the_big_blind_was_ranked_after_the_ante(client,
     assert "6th place" in page and "5th place" in page
     number = people["T1S3"].number
     assert f"#{number} ranked on 990 chips, after the 10 big blind ante" in page
+
+
+def test_undoing_one_tables_report_places_the_rest_of_a_wsop_group_again(events):
+    event = events["wsop-2026"]
+    services.bustout_record(
+        event_id=event.pk,
+        entry_ids=[p.pk for p in players_at(event, 1)[3:5]],
+        stacks={p.pk: 1000 for p in players_at(event, 1)[3:5]},
+        actor=ACTOR,
+        rng_seed=7,
+    )
+    services.handforhand_start(event_id=event.pk, actor=ACTOR)
+    a, b = players_at(event, 1)[:2]
+    c = players_at(event, 2)[0]
+    out(event, [a, b], [5000, 3000])
+    report = out(event, [c], [4000])
+    assert finished(event, [a, b, c]) == [(14, 15, D(24)), (15, 16, D(0)), (14, 16, D(12))]
+    services.bustout_undo(event_id=event.pk, bustout_id=report.bustout.pk, actor=ACTOR)
+    # Table 1's two alone: by stack, 15th and 16th, outside the money.
+    assert finished(event, [a, b]) == [(15, 15, D(0)), (16, 16, D(0))]
+    assert Entry.objects.get(pk=c.pk).status == "active"
