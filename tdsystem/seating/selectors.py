@@ -8,6 +8,7 @@ walking, so tables count them where they come from until the floor confirms the 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -166,10 +167,12 @@ def halt_reason(halt: rules.Halt, players: int) -> str:
     return "; ".join(parts)
 
 
-def _present(table: EventTable, seated, pending: list[Move]) -> rules.Table:
+def _present(
+    table: EventTable, seated: Sequence[tuple[int | None, int]], pending: list[Move]
+) -> rules.Table:
     """The table as it is in the room: a seat a pending slip leads to is still empty, one
     it leaves is still taken (as the cards count them)."""
-    occupants = dict(seated)  # seat -> entry id
+    occupants = {seat: pk for seat, pk in seated if seat is not None}  # seat -> entry id
     for move in pending:
         if move.to_table == table.number and occupants.get(move.to_seat) == move.entry_id:
             del occupants[move.to_seat]
@@ -188,7 +191,7 @@ def table_halts(
     *,
     pending: list[Move],
     tallies: list[Tally] | None = None,
-    only: tuple[EventTable, list[tuple[int, int]]] | None = None,
+    only: tuple[EventTable, Sequence[tuple[int | None, int]]] | None = None,
 ) -> dict[int, HaltState]:
     """The event's halted tables by number, under its rule set's `halting` and
     `halt_short_by`: the console's list, the table page's banner and the hand service's
@@ -214,7 +217,7 @@ def table_halts(
         tables = [_present(row, seated, pending)]
     else:
         rows = list(EventTable.objects.filter(event=event, in_play=True, number__in=short))
-        occupants: dict[int, list[tuple[int, int]]] = {}
+        occupants: dict[int, list[tuple[int | None, int]]] = {}
         entries = Entry.objects.filter(table__in=rows, status=Entry.Status.ACTIVE).order_by()
         for table_id, seat, pk in entries.values_list("table_id", "seat", "pk"):
             occupants.setdefault(table_id, []).append((seat, pk))
