@@ -53,6 +53,8 @@ class Event(models.Model):
         OMAHA = "omaha", "Omaha"
         OMAHA_HILO = "omaha-hilo", "Omaha Hi-Lo"
         SHORT_DECK = "short-deck", "Short Deck"
+        STUD = "stud", "Seven-card stud"
+        # Rotating games: the ruling page lets the floor pick the blind games or stud.
         MIXED = "mixed", "Mixed games"
 
     class IncompleteRaise(models.TextChoices):
