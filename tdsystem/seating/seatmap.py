@@ -149,7 +149,7 @@ class SeatMap:
         reserved: dict[int, rules.Reserved] = {}
         unmovable: set[int] = set()
         for pk, table_id, seat, reserved_seat, reserved_table, do_not_move in entries:
-            if table_id is not None:
+            if table_id is not None and seat is not None:
                 seated[pk] = (numbers[table_id], seat)
             if reserved_seat is not None:
                 reserved[pk] = rules.Reserved(reserved_seat, reserved_table)

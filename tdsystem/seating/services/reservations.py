@@ -201,7 +201,8 @@ def entry_reserve_clear(*, event_id: int, entry_id: int, actor: Actor) -> Entry:
             action="entry.reserve_clear",
             summary=(
                 f"No reserved seat for #{entry.number} {entry.player.name} any more "
-                f"(was {_where(before[0], before[1])}, {before[2]})"
+                f"(was {_where(entry.reserved_seat, entry.reserved_table)}, "
+                f"{entry.reserve_reason})"
             ),
             data={"entry": entry.pk, "before": before},
         )
