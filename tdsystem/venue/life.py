@@ -130,12 +130,7 @@ def event_copy(
             )
         if numbers:
             if seats is None:
-                seats = (
-                    EventTable.objects.filter(event=source)
-                    .order_by("-seats")
-                    .values_list("seats", flat=True)
-                    .first()
-                ) or source.seats_per_table
+                seats = seating.tables_seats(source)
             seating.tables_setup(event=event, numbers=numbers, seats=seats, actor=actor)
         log_record(
             event=event,

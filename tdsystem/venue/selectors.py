@@ -40,7 +40,7 @@ def copy_tables(source: Event) -> TableChoice:
     """The copy form's tables: the source's numbers when free, else as many free ones."""
     rows = list(EventTable.objects.filter(event=source).values_list("number", "seats"))
     wanted = sorted({number for number, _seats in rows})
-    seats = max((s for _n, s in rows), default=source.seats_per_table)
+    seats = seating.tables_seats(source)
     holders = seating.tables_taken(exclude_event_id=None)
     by_holder: dict[int, list[int]] = {}
     for n in wanted:

@@ -14,6 +14,7 @@ from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
 from tdsystem.seating.models import Entry, EventTable, Move, Player
 from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tdsystem.venue.selectors import copy_tables
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
@@ -94,6 +95,9 @@ def test_the_wsop_final_table_seats_ten_at_a_nine_handed_event():
         event_id=event.pk, table_number=1, expected_hand=0, actor=ACTOR
     )
     assert row.seats == 10 and row.big_blind is not None
+    # A copy of the event sets its tables up as the event's were, not as the final table.
+    assert services.tables_seats(event) == 9
+    assert copy_tables(event).seats == 9
 
 
 def test_under_tda_ten_players_stay_at_two_tables_and_nine_combine():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from django.db import transaction
 from django.utils.translation import gettext
 
@@ -59,6 +61,16 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
             data={"numbers": sorted(set(numbers)), "seats": seats},
         )
     return created
+
+
+def tables_seats(event: Event) -> int:
+    """The seats the event's tables were set up with: the most common count among them
+    (fewer first on a tie), so a final table that seats more (ten at a 9-handed WSOP
+    event) does not count; the event's seats per table when it has no tables."""
+    counts = Counter(EventTable.objects.filter(event=event).values_list("seats", flat=True))
+    if not counts:
+        return event.seats_per_table
+    return min(counts, key=lambda seats: (-counts[seats], seats))
 
 
 def venue_tables_lock(*, numbers: list[int], seats: int) -> dict[int, VenueTable]:
