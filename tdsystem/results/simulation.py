@@ -223,10 +223,13 @@ class Simulation:
             out += self.rng.sample(others, extra)
         if self.rng.random() < 0.05 and len(mates) >= 2:
             row = EventTable.objects.get(pk=mates[0].table_id)
+            # The simulated floor never walks players over (slips stay pending), so a table
+            # it counts as halted deals on, as the floor may decide (confirm_halted).
             seating.table_hand_finish(
                 event_id=self.event.pk,
                 table_number=row.number,
                 expected_hand=row.hand_number,
+                confirm_halted=True,
                 actor=ACTOR,
             )
             self.stats.hand_finishes += 1
@@ -259,6 +262,7 @@ class Simulation:
                 event_id=self.event.pk,
                 table_number=number,
                 expected_hand=playing[number],
+                confirm_halted=True,
                 actor=ACTOR,
             )
         self.stats.hfh_hands += 1
