@@ -128,7 +128,8 @@ class EventForm(forms.ModelForm):
         return seats
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         buy_in, fee = data.get("buy_in"), data.get("fee")
         if buy_in is not None and buy_in < 0:
             self.add_error("buy_in", "The buy-in cannot be negative.")
@@ -312,7 +313,8 @@ class EventRulesForm(SettingsForm):
         self.add_settings(event.rules, event.base_rules, event.rule_set_info)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("rules") is None:
             return data
         try:
@@ -347,7 +349,8 @@ class HouseRuleSetForm(SettingsForm):
         self.add_settings(house.rules, house.base_set.settings, house.base_set)
 
     def clean(self):
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         wanted = self.wanted(self.house.overrides, self.house.base)
         if wanted is not None:
             data["settings"] = wanted

@@ -29,7 +29,9 @@ def _clean_name(name: str, *, house_id: int | None = None) -> str:
     if not name:
         raise RulesError(_("A house set needs a name."))
     taken = HouseRuleSet.objects.annotate(lower=Lower("name")).filter(lower=name.lower())
-    if taken.exclude(pk=house_id).exists():
+    if house_id is not None:
+        taken = taken.exclude(pk=house_id)
+    if taken.exists():
         raise RulesError(_("There is a house set named %(name)s already.") % {"name": name})
     return name
 
@@ -153,8 +155,9 @@ def event_rules_set(
             _("A table is short by 1 to %(most)s players.") % {"most": BALANCE_THRESHOLD_MAX}
         )
     code = house.base if house is not None else rule_set
-    base = rulesets.effective(code, house.overrides if house else None)
-    overrides = _overrides_of(rulesets.effective(code, house and house.overrides, settings), base)
+    base = rulesets.effective(code, house.overrides if house is not None else None)
+    layer = house.overrides if house is not None else None
+    overrides = _overrides_of(rulesets.effective(code, layer, settings), base)
     with transaction.atomic():
         locks_take(event=event_id)
         event = Event.objects.select_for_update(of=("self",)).filter(pk=event_id).first()

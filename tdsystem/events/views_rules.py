@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -60,10 +61,10 @@ def house_sets(request: HttpRequest) -> HttpResponse:
             form.add_error("name", str(exc))
         else:
             return redirect("console:house_set", house.pk)
-    houses = list(HouseRuleSet.objects.all())
-    for house in houses:
-        house.label = wording.set_label(house.base, house)
-        house.used_by = house.events.count()
+    houses = [
+        {"house": house, "label": wording.set_label(house.base, house), "used_by": house.used_by}
+        for house in HouseRuleSet.objects.annotate(used_by=Count("events"))
+    ]
     context = {"houses": houses, "form": form, "builtin": _builtin_sets()}
     return render(request, "events/house_sets.html", context, status=400 if form.errors else 200)
 
