@@ -381,6 +381,11 @@ def clocks_settle_due(*, now: datetime | None = None) -> int:
     return applied
 
 
+def _rules_name(event: Event) -> str:
+    house = event.house_rules
+    return house.name if house else event.get_rule_set_display()
+
+
 def event_create(
     *,
     name: str,
@@ -406,6 +411,8 @@ def event_create(
             event=event,
             actor=actor,
             action="event.create",
-            summary=f"Event created from the structure {template.name}",
+            summary=_("Event created from the structure %(structure)s, under %(rules)s")
+            % {"structure": template.name, "rules": _rules_name(event)},
+            data={"rule_set": event.rule_set, "house_rules": event.house_rules_id},
         )
     return event
