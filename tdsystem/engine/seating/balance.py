@@ -51,6 +51,7 @@ class _Planner:
         holds: Holds = NO_HOLDS,
         procedure: Procedure = TDA,
         skip_empty: bool = False,
+        by_position: bool = False,
     ) -> None:
         self.original = tuple(tables)
         self.tables = tables_by_number(self.original)
@@ -58,6 +59,7 @@ class _Planner:
         self.holds = holds
         self.procedure = procedure
         self.skip_empty = skip_empty  # the dead button moves over empty seats (buttons.py)
+        self.by_position = by_position  # stud: balance by seat position (`_position_move`)
         # entry -> [from_table, from_seat, to_table, to_seat, reason]
         self.journeys: dict[int, list] = {}
         self.broken: list[int] = []
@@ -101,7 +103,11 @@ class _Planner:
                 to_table,
                 to_seat,
                 reason,
-                is_dealt_in(self.tables[to_table], to_seat, self.rule, skip_empty=self.skip_empty),
+                # Without blinds (stud) nobody waits for a button.
+                self.by_position
+                or is_dealt_in(
+                    self.tables[to_table], to_seat, self.rule, skip_empty=self.skip_empty
+                ),
             )
             for entry, (from_table, from_seat, to_table, to_seat, reason) in self.journeys.items()
         )
@@ -128,7 +134,7 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
     rule set's procedure (`procedure.giver`; by default a largest table, the first of
     those in the break order: its players would move at the break anyway). The player
     who would post the big blind next moves to the receiving table's worst position
-    (TDA 11-A).
+    (TDA 11-A); in stud (`by_position`) the player moves by position (`_position_move`).
     """
     while True:
         playing = planner.in_play()
@@ -140,6 +146,10 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
         if not short:
             return
         short.sort(key=lambda table: (table.count, -rank(table)))
+        if planner.by_position:
+            if not _balance_by_position(planner, playing, short, tolerance, rank):
+                return
+            continue
         for receiver in short:
             try:
                 to_seat = balance_seat(
@@ -160,6 +170,55 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
             return  # everyone at the giving table keeps their seat
         seat, entry = mover
         planner.move(entry, giving, seat, receiver.number, to_seat, Reason.BALANCE)
+
+
+def _balance_by_position(
+    planner: _Planner,
+    playing: list[Table],
+    short: list[Table],
+    tolerance: int,
+    rank: Callable[[Table], int],
+) -> bool:
+    """One balancing move in stud: to the first short table with an empty seat (the
+    shortest, the last to break), from the giving table the procedure names, by position
+    (`_position_move`). False when no short table has an empty seat or nobody at the
+    giving table may move: balancing stops there."""
+    receiver = next((table for table in short if table.empty_seats), None)
+    if receiver is None:
+        return False
+    source = planner.procedure.source(len(playing))
+    giving = giver(playing, receiver, threshold=tolerance, source=source, rank=rank)
+    move = _position_move(giving, receiver, planner.holds)
+    if move is None:
+        return False
+    seat, entry, to_seat = move
+    planner.move(entry, giving, seat, receiver.number, to_seat, Reason.BALANCE)
+    return True
+
+
+def _position_move(giver: Table, receiver: Table, holds: Holds) -> tuple[int, int, int] | None:
+    """Stud (TDA 11-A, "Stud: players move by position"): (seat, entry, seat taken).
+
+    The player at the giving table in the seat that matches one of the short table's empty
+    seats moves to it, keeping the position: the lowest such empty seat whose player at
+    the giving table may move. When none matches (those seats are empty at the giving
+    table, or their players are held), the short table's lowest empty seat is filled by
+    the next player clockwise from that seat number at the giving table who may move.
+    Reserved and do-not-move players are passed over. None when everyone stays.
+    """
+    empty = receiver.empty_seats
+    for seat in empty:
+        entry = giver.entry_at(seat)
+        if entry is not None and not holds.held(entry):
+            return seat, entry, seat
+    target = empty[0]
+    seats = giver.occupied_seats
+    start = bisect_left(seats, target)
+    for seat in seats[start:] + seats[:start]:
+        entry = giver.entry_at(seat)
+        if entry is not None and not holds.held(entry):
+            return seat, entry, target
+    return None
 
 
 def _mover(giver: Table, planner: _Planner) -> tuple[int, int] | None:
@@ -280,6 +339,7 @@ def plan_balance(
     holds: Holds = NO_HOLDS,
     procedure: Procedure = TDA,
     skip_empty: bool = False,
+    by_position: bool = False,
 ) -> Plan:
     """Balance the tables (TDA 11): none ends more than `threshold` short of the largest.
 
@@ -287,9 +347,11 @@ def plan_balance(
     largest. See `_balance` for the procedure choosing the tables (TDA 11-C; the rule
     set's `procedure`) and `_mover` for the player; players held in `holds` are never
     moved. `skip_empty`: the dead button moves over empty seats (buttons.py).
+    `by_position`: a game without blinds (stud) moves players by position
+    (`_position_move`) instead of by the coming big blind.
     """
     _check_threshold(threshold)
-    planner = _Planner(tables, rule, holds, procedure, skip_empty)
+    planner = _Planner(tables, rule, holds, procedure, skip_empty, by_position)
     _balance(planner, threshold, _rank(break_sequence(tables, break_order)))
     return planner.plan()
 
@@ -356,16 +418,17 @@ def plan_after_elimination(
     holds: Holds = NO_HOLDS,
     procedure: Procedure = TDA,
     skip_empty: bool = False,
+    by_position: bool = False,
 ) -> Plan:
     """Everything the seating needs after a change of players: breaks, then balance.
 
     Call it after every bust-out, and after a late entry or re-entry is seated. Breaks
     repeat while the players fit into one table fewer (several players may have left
-    together), then the remaining tables are balanced. `holds`, `procedure` and
-    `skip_empty` as in `plan_balance` and `plan_break`.
+    together), then the remaining tables are balanced. `holds`, `procedure`,
+    `skip_empty` and `by_position` as in `plan_balance` and `plan_break`.
     """
     _check_threshold(threshold)
-    planner = _Planner(tables, rule, holds, procedure, skip_empty)
+    planner = _Planner(tables, rule, holds, procedure, skip_empty, by_position)
     sequence = break_sequence(tables, break_order)
     while _break_next(planner, sequence, rng):
         pass
