@@ -22,6 +22,7 @@ from tdsystem.core.forms import whole_number
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
 from tdsystem.seating.forms import TABLE_NUMBER_MAX
+from tdsystem.seating.services import TableHalted
 from tdsystem.seating.views_console import entry_answer
 
 from . import selectors, services
@@ -278,10 +279,14 @@ def hand_finished(request: HttpRequest, event_id: int, number: int) -> HttpRespo
             event_id=event.pk,
             table_number=number,
             expected_hand=form.cleaned_data["hand"],
+            confirm_halted=form.cleaned_data["confirm_halted"],
             actor=Actor.of(request.user),
         )
     except ResultsError as exc:
-        return _answer(request, event, "hfh", str(exc))
+        # A halted table: the same confirm step as the table page's, on the console.
+        halted = {"table": number, "hand": form.cleaned_data["hand"]}
+        extra = {"halted": halted} if isinstance(exc.__cause__, TableHalted) else {}
+        return _answer(request, event, "hfh", str(exc), **extra)
     if report.completed:
         message = f"Hand {report.hand} is finished everywhere: deal hand {report.hand + 1}"
     elif report.hand:

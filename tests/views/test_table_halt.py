@@ -119,3 +119,20 @@ def test_the_api_refuses_a_hand_at_a_halted_table_unless_confirmed(client, halte
     done = api_hand(client, halted, floor_token, {"hand": 0, "confirm_halted": True})
     assert done.status_code == 200 and done.json()["big_blind"] == 1
     assert not Move.objects.exists() and hands(halted) == 1
+
+
+def test_the_results_console_asks_the_same_question_during_hand_for_hand(
+    client, halted, floor_person
+):
+    from tdsystem.results.services import handforhand_start
+
+    handforhand_start(event_id=halted.pk, actor=ACTOR)
+    client.force_login(floor_person)
+    url = reverse("results:hand_finished", args=[halted.pk, 2])
+    asked = client.post(url, {"hand": 0}, **HTMX).content.decode()
+    assert "Table 2 deals on: confirm" in asked and 'name="confirm_halted" value="on"' in asked
+    assert "every 5s" not in asked  # the poll would take the question away
+    assert hands(halted) == 0
+    done = client.post(url, {"hand": 0, "confirm_halted": "on"}, **HTMX).content.decode()
+    assert "deals on: confirm" not in done
+    assert hands(halted) == 1
