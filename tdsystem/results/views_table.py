@@ -100,6 +100,8 @@ def _hand_reported(report: services.HandReport) -> str:
         "hand": table.hand_number + 1,
         "seat": table.button,
     }
+    if table.button is None:  # stud: no button or blinds
+        text = _("Hand %(hand)s: deal from seat 1") % {"hand": table.hand_number + 1}
     if report.hand is None:
         return text
     if report.completed:

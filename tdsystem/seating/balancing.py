@@ -25,7 +25,15 @@ from tdsystem.events.models import Event
 
 from .errors import SeatingError
 from .models import Entry, Move
-from .seatmap import SeatMap, engine_call, event_lock, head_counts, new_seed, plan_apply
+from .seatmap import (
+    SeatMap,
+    engine_call,
+    event_lock,
+    has_blinds,
+    head_counts,
+    new_seed,
+    plan_apply,
+)
 
 REDRAW_TABLE_COUNTS = (1, 2, 3)
 
@@ -74,6 +82,7 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
                 rng=rng,
                 holds=seatmap.holds,
                 procedure=balance_procedure(settings),
+                by_position=not has_blinds(event),
                 **button_options(event, settings),
             )
             kind = "break" if plan.broken else "balance"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db import connection
 from django.db.models import Count, Max, Q
@@ -49,6 +49,14 @@ def event_lock(event_id: int, *, venue_tables: Iterable[int] = ()) -> Event:
     if event is None:
         raise SeatingError(f"no event {event_id}", field="event")
     return event
+
+
+def has_blinds(event: Event) -> bool:
+    """False for seven-card stud: its tables have no button and no blinds (the cards choose
+    who brings in), so they store no positions, balance by position (TDA 11-A, "Stud:
+    players move by position") and deal everyone in at once. Mixed games keep the blinds'
+    positions for their blind games."""
+    return event.game != Event.Game.STUD
 
 
 def next_entry_number(event: Event) -> int:
@@ -166,12 +174,15 @@ class SeatMap:
         return [table.number for table in self.tables]
 
     def engine_tables(self) -> list[rules.Table]:
-        """The tables in the order they open: the reverse of the break order."""
+        """The tables in the order they open: the reverse of the break order. A stud
+        event's tables have no positions, whatever a row holds (`has_blinds`)."""
         occupants: dict[int, list[tuple[int, int]]] = {}
         for entry, (number, seat) in self.seated.items():
             occupants.setdefault(number, []).append((seat, entry))
+        blinds = has_blinds(self.event)
         return [
-            engine_table(table, occupants.get(table.number, ())) for table in reversed(self.tables)
+            engine_table(table, occupants.get(table.number, ()), blinds=blinds)
+            for table in reversed(self.tables)
         ]
 
 
@@ -206,9 +217,10 @@ def seats_write(seats: list[tuple[int, int | None, int | None]]) -> None:
     update_rows(Entry, ["table", "seat"], seats)
 
 
-def engine_table(table: EventTable | TableRow, occupants) -> rules.Table:
+def engine_table(table: EventTable | TableRow, occupants, *, blinds: bool = True) -> rules.Table:
+    """The row as an engine table; without `blinds` (stud) it has no positions."""
     positions = (table.button, table.small_blind, table.big_blind)
-    if None in positions:
+    if None in positions or not blinds:
         positions = (None, None, None)
     return rules.Table(table.number, table.seats, tuple(occupants), *positions)
 
@@ -217,11 +229,15 @@ def _positions(table: rules.Table) -> tuple[int | None, int | None, int | None]:
     return table.button, table.small_blind, table.big_blind
 
 
-def first_buttons(tables, rng: random.Random) -> list[rules.Table]:
-    """Deal a first button at tables that gained a second player; forget it at empty ones."""
+def first_buttons(tables, rng: random.Random, *, blinds: bool = True) -> list[rules.Table]:
+    """Deal a first button at tables that gained a second player; forget it at empty ones.
+    Without `blinds` (stud) no table keeps a button or blinds (a redraw's included)."""
     ready = []
     for table in tables:
-        if table.count >= 2 and not table.started:
+        if not blinds:
+            if table.started:
+                table = replace(table, button=None, small_blind=None, big_blind=None)
+        elif table.count >= 2 and not table.started:
             table = rules.start_hands(table, rng)
         elif table.count == 0 and table.started:
             table = table.emptied()
@@ -256,10 +272,10 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
     now = timezone.now()
     broken = set(plan.broken)
     changed: dict[int, rules.Table] = {}
-    for table in first_buttons(plan.tables, rng):
+    for table in first_buttons(plan.tables, rng, blinds=has_blinds(seatmap.event)):
         row = seatmap.by_number[table.number]
-        before = (row.button, row.small_blind, row.big_blind)
-        if table.number in broken or _positions(table) != before or table.seats != row.seats:
+        stored = (row.button, row.small_blind, row.big_blind)
+        if table.number in broken or _positions(table) != stored or table.seats != row.seats:
             changed[table.number] = table
     touched = set(changed) | {m.from_table for m in plan.moves} | {m.to_table for m in plan.moves}
     before = {number: seatmap.by_number[number].state() for number in sorted(touched)}
@@ -273,7 +289,7 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
         seatmap.seated[m.entry] = (m.to_table, m.to_seat)
 
     # Every table changed here breaks or deals a first hand, where nobody waits.
-    updates = []
+    updates: list[tuple] = []
     for number, table in changed.items():
         row = seatmap.by_number[number]
         row.button, row.small_blind, row.big_blind = _positions(table)

@@ -18,12 +18,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tdsystem.core.forms import whole_number
+from tdsystem.engine import rulesets
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
 from .forms import ENTRY_MAX
 from .models import Entry, EventTable, Move
-from .seatmap import engine_table, head_counts
+from .seatmap import engine_table, has_blinds, head_counts
 
 SLIP_MINUTES = 5
 
@@ -168,7 +169,11 @@ def halt_reason(halt: rules.Halt, players: int) -> str:
 
 
 def _present(
-    table: EventTable, seated: Sequence[tuple[int | None, int]], pending: list[Move]
+    table: EventTable,
+    seated: Sequence[tuple[int | None, int]],
+    pending: list[Move],
+    *,
+    blinds: bool = True,
 ) -> rules.Table:
     """The table as it is in the room: a seat a pending slip leads to is still empty, one
     it leaves is still taken (as the cards count them)."""
@@ -183,7 +188,7 @@ def _present(
             and move.entry_id not in occupants.values()
         ):
             occupants[move.from_seat] = move.entry_id
-    return engine_table(table, occupants.items())
+    return engine_table(table, occupants.items(), blinds=blinds)
 
 
 def table_halts(
@@ -202,8 +207,13 @@ def table_halts(
     `tallies` the tables in play counted (read otherwise: one query). Seats are read only
     for the tables short enough (one query for each kind of row), or not at all when
     `only` gives the one table to judge and its (seat, entry id) pairs.
+
+    Stud has no blinds, so "once the blinds are impacted" cannot apply: a stud table short
+    by the set's count halts at once, whatever the set's `halting`.
     """
     settings = event.rules
+    blinds = has_blinds(event)
+    halting = settings.halting if blinds else rulesets.HALT_AT_ONCE
     if tallies is None:
         tallies = _tallies(event, pending)[0]
     field = [(t.number, t.present) for t in tallies if t.count]
@@ -214,20 +224,20 @@ def table_halts(
         row, seated = only
         if row.number not in short:
             return {}
-        tables = [_present(row, seated, pending)]
+        tables = [_present(row, seated, pending, blinds=blinds)]
     else:
         rows = list(EventTable.objects.filter(event=event, in_play=True, number__in=short))
         occupants: dict[int, list[tuple[int | None, int]]] = {}
         entries = Entry.objects.filter(table__in=rows, status=Entry.Status.ACTIVE).order_by()
         for table_id, seat, pk in entries.values_list("table_id", "seat", "pk"):
             occupants.setdefault(table_id, []).append((seat, pk))
-        tables = [_present(row, occupants.get(row.pk, []), pending) for row in rows]
+        tables = [_present(row, occupants.get(row.pk, []), pending, blinds=blinds) for row in rows]
     counts = {table.number: table.count for table in tables}
     cite = event.cite("halting")
     return {
         halt.table: HaltState(halt.table, cite, halt_reason(halt, counts[halt.table]), halt)
         for halt in rules.halts(
-            tables, halting=settings.halting, short_by=settings.halt_short_by, field=field
+            tables, halting=halting, short_by=settings.halt_short_by, field=field
         )
     }
 
@@ -271,6 +281,7 @@ class TableCard:
     short: bool = False
     halt: HaltState | None = None
     breaks_next: bool = False
+    blinds: bool = True  # False in stud: no button, blinds or waiting to show
 
     @property
     def number(self) -> int:
@@ -293,6 +304,7 @@ def _cards(event: Event, tables: list[EventTable], entries, pending: list[Move])
     from .balancing import button_options
 
     options = button_options(event)
+    blinds = has_blinds(event)
     by_table: dict[int, list[Entry]] = {}
     for entry in entries:
         by_table.setdefault(entry.table_id, []).append(entry)
@@ -307,10 +319,10 @@ def _cards(event: Event, tables: list[EventTable], entries, pending: list[Move])
         rows = []
         for seat in range(1, table.seats + 1):
             row = SeatRow(seat, seated.get(seat))
-            row.button = table.button == seat
-            row.small_blind = table.small_blind == seat
-            row.big_blind = table.big_blind == seat
-            if row.entry:
+            row.button = blinds and table.button == seat
+            row.small_blind = blinds and table.small_blind == seat
+            row.big_blind = blinds and table.big_blind == seat
+            if row.entry and blinds:
                 row.waiting = not rules.is_dealt_in(engine, seat, **options)
                 row.sits_out = seat in (table.sitting_out or [])
             row.arriving = arriving.get((table.number, seat))
@@ -319,7 +331,7 @@ def _cards(event: Event, tables: list[EventTable], entries, pending: list[Move])
         present = (
             len(seated) - sum(1 for r in rows if r.arriving) + sum(len(r.leaving) for r in rows)
         )
-        cards.append(TableCard(table, rows, len(seated), present))
+        cards.append(TableCard(table, rows, len(seated), present, blinds=blinds))
     return cards
 
 

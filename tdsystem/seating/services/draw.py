@@ -17,6 +17,7 @@ from ..seatmap import (
     SeatMap,
     engine_call,
     event_lock,
+    has_blinds,
     new_seed,
     seats_write,
     update_rows,
@@ -57,7 +58,7 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
             [
                 (seatmap.by_number[t.number].pk, t.button, t.small_blind, t.big_blind, [])
                 for t in draw.tables
-                if t.started
+                if t.started and has_blinds(event)  # stud tables keep no button or blinds
             ],
         )
         opened = sorted({p.table for p in draw.placements})

@@ -1,4 +1,8 @@
-"""Hands at a table: "hand finished" moves the button and blinds (D11)."""
+"""Hands at a table: "hand finished" moves the button and blinds (D11).
+
+A stud table has no button and no blinds (`seatmap.has_blinds`): its hands are counted and
+nothing moves; everyone seated is dealt the next hand.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from django.utils.translation import gettext
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
 from tdsystem.engine import seating as rules
+from tdsystem.events.models import Event
 
 from ..balancing import button_options
 from ..errors import SeatingError
@@ -18,6 +23,7 @@ from ..seatmap import (
     engine_call,
     engine_table,
     event_lock,
+    has_blinds,
     new_seed,
 )
 from ..selectors import HaltState, table_halts
@@ -58,6 +64,9 @@ def table_hand_finish(
 
     A halted table (see `selectors.table_halts`) deals on only with `confirm_halted`;
     without it the hand is refused (TableHalted) and nothing changes.
+
+    At a stud table the hand is counted and no positions are kept (any a row still holds
+    are cleared); nobody waits.
     """
     seed = new_seed(rng_seed)
     with transaction.atomic():
@@ -91,6 +100,8 @@ def table_hand_finish(
         halted = table_halts(event, pending=pending, only=(row, occupants)).get(table_number)
         if halted is not None and not confirm_halted:
             raise TableHalted(halted)
+        if not has_blinds(event):
+            return _stud_hand_finish(event, row, actor, halted)
         sitting_out = []
         if table.started:
             options = button_options(event)
@@ -136,4 +147,32 @@ def table_hand_finish(
                 **({"halted": halted.reason} if halted is not None else {}),
             },
         )
+    return row
+
+
+def _stud_hand_finish(
+    event: Event, row: EventTable, actor: Actor, halted: HaltState | None
+) -> EventTable:
+    """Count the hand at a stud table: no button, no blinds, nobody waits."""
+    row.button = row.small_blind = row.big_blind = None
+    row.hand_number += 1
+    row.sitting_out = []
+    row.save(update_fields=["button", "small_blind", "big_blind", "hand_number", "sitting_out"])
+    note = ""
+    if halted is not None:
+        note = f" (dealt on at a halted table, {halted.rule}: {halted.reason})"
+    log_record(
+        event=event,
+        actor=actor,
+        action="table.hand",
+        summary=f"Table {row.number}, hand {row.hand_number + 1}: stud, no button or blinds{note}",
+        data={
+            "table": row.number,
+            "hand": row.hand_number,
+            "positions": None,
+            "sitting_out": [],
+            "seed": None,
+            **({"halted": halted.reason} if halted is not None else {}),
+        },
+    )
     return row

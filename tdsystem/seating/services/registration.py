@@ -26,6 +26,7 @@ from ..seatmap import (
     SeatMap,
     engine_call,
     event_lock,
+    has_blinds,
     new_seed,
     next_entry_number,
     plan_apply,
@@ -362,6 +363,7 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
             rng=rng,
             holds=seatmap.holds,
             procedure=balance_procedure(event.rules),
+            by_position=not has_blinds(event),
             **button_options(event),
         )
         if plan.moves or plan.broken:
