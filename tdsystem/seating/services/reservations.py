@@ -22,7 +22,15 @@ from tdsystem.events.models import Event
 
 from ..errors import SeatingError
 from ..models import HOLD_REASON_MAX, Entry, EventTable
-from ..seatmap import Applied, SeatMap, engine_call, event_lock, new_seed, plan_apply
+from ..seatmap import (
+    Applied,
+    SeatMap,
+    engine_call,
+    event_lock,
+    has_blinds,
+    new_seed,
+    plan_apply,
+)
 
 
 @dataclass(frozen=True)
@@ -178,6 +186,7 @@ def _seat_now(
         rng=rng,
         rule=event.button_rule,
         holds=seatmap.holds,
+        by_position=not has_blinds(event),
     )
     if plan.moves or plan.broken:
         applied.append(plan_apply(seatmap, plan, rng))
