@@ -300,3 +300,60 @@ class ChipCountHistory(models.Model):
 
     def __str__(self) -> str:
         return f"Entry {self.entry_id}: {self.chips} chips at {self.counted_at:%H:%M}"
+
+
+class Deal(models.Model):
+    """The players left agreed to share the prizes still to be paid (ICM or chip-chop).
+
+    One standing deal per event; cancelling it (before the event finishes) keeps the row,
+    marked cancelled, for the record. `play_for` is the amount kept back to play on for:
+    it goes to the winner, on top of the winner's share.
+    """
+
+    class Method(models.TextChoices):
+        ICM = "icm", "ICM (Malmuth-Harville)"
+        CHIP_CHOP = "chip-chop", "Chip-chop"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deals")
+    method = models.CharField(max_length=10, choices=Method.choices)
+    play_for = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal(0))
+    unit = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal(1))
+    total = models.DecimalField(
+        max_digits=14, decimal_places=2, help_text="The prizes of the places left, all of it."
+    )
+    made_at = models.DateTimeField()
+    made_by = models.CharField(max_length=150)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.CharField(max_length=150, blank=True)
+
+    class Meta:
+        ordering = ["event_id", "-made_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event"], condition=Q(cancelled_at__isnull=True), name="deal_one_per_event"
+            ),
+            models.CheckConstraint(condition=Q(play_for__gte=0), name="deal_play_for_not_negative"),
+            models.CheckConstraint(condition=Q(unit__gt=0), name="deal_unit_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Deal ({self.method}) of event {self.event_id}"
+
+
+class DealShare(models.Model):
+    """One player's part of a deal: the chips it was made on and the amount agreed."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="shares")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="deal_shares")
+    chips = models.PositiveBigIntegerField()
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        ordering = ["deal_id", "-chips", "entry_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "entry"], name="deal_share_one_per_entry"),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="deal_share_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Entry {self.entry_id}: {self.amount} in deal {self.deal_id}"
