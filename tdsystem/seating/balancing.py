@@ -74,17 +74,7 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
         if due:
             kind, plan = "redraw", _redraw_plan(event, seatmap, tables, due, rng)
         else:
-            plan = engine_call(
-                rules.plan_after_elimination,
-                tables,
-                break_order=seatmap.break_order,
-                threshold=event.balance_threshold,
-                rng=rng,
-                holds=seatmap.holds,
-                procedure=balance_procedure(settings),
-                by_position=not has_blinds(event),
-                **button_options(event, settings),
-            )
+            plan = rebalance_plan(event, seatmap, rng, settings, tables=tables)
             kind = "break" if plan.broken else "balance"
         if not plan.moves and not plan.broken:
             return Rebalance(None, seed, [], [])
@@ -118,6 +108,32 @@ def button_options(event: Event, settings: rulesets.Settings | None = None) -> d
     seats)."""
     settings = settings or event.rules
     return {"rule": event.button_rule, "skip_empty": settings.dead_button_skips_empty}
+
+
+def rebalance_plan(
+    event: Event,
+    seatmap: SeatMap,
+    rng: random.Random,
+    settings: rulesets.Settings | None = None,
+    *,
+    tables: list[rules.Table] | None = None,
+) -> rules.Plan:
+    """What the tables need now (a table break, balancing moves, or nothing), as the
+    event's rules have it: its threshold, the rule set's procedure and dead button, the
+    players held in their seats, by position for stud. Every change that may leave the
+    tables unbalanced asks here."""
+    settings = settings or event.rules
+    return engine_call(
+        rules.plan_after_elimination,
+        tables if tables is not None else seatmap.engine_tables(),
+        break_order=seatmap.break_order,
+        threshold=event.balance_threshold,
+        rng=rng,
+        holds=seatmap.holds,
+        procedure=balance_procedure(settings),
+        by_position=not has_blinds(event),
+        **button_options(event, settings),
+    )
 
 
 def balance_tolerance(event: Event, tables_in_play: int) -> int:
@@ -224,10 +240,10 @@ def redraw_refusal(event: Event, tables, table_count: int) -> str | None:
     final = final_table_size(event, settings)
     if table_count == 1 and final is None:
         return f"no final table size for {event.seats_per_table}-handed tables"
-    capacity = final if table_count == 1 else table_count * event.seats_per_table
+    capacity = (final or 0) if table_count == 1 else table_count * event.seats_per_table
     if len(playing) < table_count:
         return f"only {len(playing)} table(s) in play"
-    if players > (capacity or 0):
+    if players > capacity:
         return f"{players} players do not fit {table_count} table(s) of {capacity // table_count}"
     return None
 

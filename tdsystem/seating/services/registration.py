@@ -18,7 +18,7 @@ from tdsystem.engine import clock as clockrules
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Clock, Event
 
-from ..balancing import balance_procedure, button_options
+from ..balancing import button_options, rebalance_plan
 from ..errors import SeatingError
 from ..models import Entry, Player, Purchase, name_key
 from ..seatmap import (
@@ -26,7 +26,6 @@ from ..seatmap import (
     SeatMap,
     engine_call,
     event_lock,
-    has_blinds,
     new_seed,
     next_entry_number,
     plan_apply,
@@ -355,17 +354,7 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
         where = f"table {placement.table} seat {placement.seat}"
         if not placement.dealt_in:
             where += " (waits for the button)"
-        plan = engine_call(
-            rules.plan_after_elimination,
-            seatmap.engine_tables(),
-            break_order=seatmap.break_order,
-            threshold=event.balance_threshold,
-            rng=rng,
-            holds=seatmap.holds,
-            procedure=balance_procedure(event.rules),
-            by_position=not has_blinds(event),
-            **button_options(event),
-        )
+        plan = rebalance_plan(event, seatmap, rng)
         if plan.moves or plan.broken:
             applied = plan_apply(seatmap, plan, rng)
     label = "Re-entry" if kind == Purchase.Kind.REENTRY else "Entry"

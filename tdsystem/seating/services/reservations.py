@@ -20,6 +20,7 @@ from tdsystem.core.log import log_record
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
+from ..balancing import rebalance_plan
 from ..errors import SeatingError
 from ..models import HOLD_REASON_MAX, Entry, EventTable
 from ..seatmap import (
@@ -27,7 +28,6 @@ from ..seatmap import (
     SeatMap,
     engine_call,
     event_lock,
-    has_blinds,
     new_seed,
     plan_apply,
 )
@@ -178,16 +178,7 @@ def _seat_now(
     if not plan.moves:
         return []
     applied = [plan_apply(seatmap, plan, rng)]
-    plan = engine_call(
-        rules.plan_after_elimination,
-        seatmap.engine_tables(),
-        break_order=seatmap.break_order,
-        threshold=event.balance_threshold,
-        rng=rng,
-        rule=event.button_rule,
-        holds=seatmap.holds,
-        by_position=not has_blinds(event),
-    )
+    plan = rebalance_plan(event, seatmap, rng)
     if plan.moves or plan.broken:
         applied.append(plan_apply(seatmap, plan, rng))
     return applied
