@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_table
+from . import views, views_deals, views_table
 
 app_name = "results"
 
@@ -22,6 +22,8 @@ urlpatterns = [
     path(CONSOLE + "hand-for-hand", views.hand_for_hand, name="hand_for_hand"),
     path(CONSOLE + "tables/<int:number>/hand", views.hand_finished, name="hand_finished"),
     path(CONSOLE + "payouts", views.payouts, name="payouts"),
+    path(CONSOLE + "deal", views_deals.deal_page, name="deal"),
+    path(CONSOLE + "deal/cancel", views_deals.deal_cancel, name="deal_cancel"),
     # Staff: the table pages (a tablet at the table, or the floor's phone)
     path(TABLES + "<int:number>/", views_table.table_page, name="table"),
     path(TABLES + "<int:number>/hand", views_table.table_hand, name="table_hand"),

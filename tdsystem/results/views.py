@@ -36,7 +36,7 @@ from .forms import (
     ShortBigBlindForm,
     first_error,
 )
-from .services import standings
+from .services import deals, standings
 from .templatetags.results_tags import ordinal
 from .views_table import table_answer
 
@@ -330,6 +330,7 @@ def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     context = {
         "event": event,
         "rows": selectors.result_rows(event),
+        "deal": deals.standing_deal(event),
         "overview": selectors.overview(event),
         "prizes": selectors.prizes_now(event),
     }
@@ -343,7 +344,10 @@ def results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="results-{event.pk}.csv"'
     writer = export_csv.writer(response)
-    writer.writerow(["place", "place_to", "place_label", "player", "entry", "prize"])
+    head = ["place", "place_to", "place_label", "player", "entry", "prize"]
+    deal = deals.deal_amounts(event)  # a column only while a deal stands
+    writer.writerow([*head, "deal"] if deal else head)
     for row in selectors.result_rows(event):
-        writer.writerow([row.place, row.place_to, row.label, row.name, row.entry, row.prize])
+        line = [row.place, row.place_to, row.label, row.name, row.entry, row.prize]
+        writer.writerow([*line, deal.get(row.entry, "")] if deal else line)
     return response
