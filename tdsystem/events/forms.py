@@ -79,6 +79,8 @@ class EventForm(forms.ModelForm):
             "starting_stack",
             "buy_in",
             "fee",
+            "bounty_type",
+            "bounty_amount",
             "seats_per_table",
             "button_rule",
             "incomplete_raise",
@@ -92,6 +94,8 @@ class EventForm(forms.ModelForm):
         labels = {
             "buy_in": "Buy-in (to the prize pool)",
             "fee": "Fee (kept by the house)",
+            "bounty_type": _("Bounties"),
+            "bounty_amount": _("Bounty per entry (part of the buy-in)"),
             "bb_must_cover_sb": "House rule: a big blind who cannot cover the small blind is out",
             "late_registration_end_level": "Late registration closes after level",
             "reentry_allowed": "Re-entries allowed",
@@ -119,6 +123,9 @@ class EventForm(forms.ModelForm):
             MaxValueValidator(STACK_MAX, message=message),
         ]
         self.fields["bb_must_cover_sb"].help_text = ""
+        self.fields["bounty_amount"].help_text = _(
+            "Of each entry's buy-in, its bounty; the rest goes to the prize pool of the places."
+        )
         self.fields["late_registration_end_level"].help_text = "0: no late registration."
 
     def clean_seats_per_table(self) -> int:
@@ -135,7 +142,28 @@ class EventForm(forms.ModelForm):
             self.add_error("buy_in", "The buy-in cannot be negative.")
         if fee is not None and fee < 0:
             self.add_error("fee", "The fee cannot be negative.")
+        self._clean_bounty(data)
         return data
+
+    def _clean_bounty(self, data: dict) -> None:
+        """A bounty event needs a bounty within the buy-in (it is taken out of it); an
+        event without bounties keeps none."""
+        kind, amount, buy_in = (
+            data.get("bounty_type"),
+            data.get("bounty_amount"),
+            data.get("buy_in"),
+        )
+        if kind is None or amount is None:
+            return
+        if kind == Event.BountyType.NONE:
+            data["bounty_amount"] = 0
+        elif amount <= 0:
+            self.add_error("bounty_amount", _("A bounty event needs a bounty above 0."))
+        elif buy_in is not None and amount > buy_in:
+            self.add_error(
+                "bounty_amount",
+                _("The bounty is part of the buy-in: at most %(buy_in)s.") % {"buy_in": buy_in},
+            )
 
     def clean_rules(self) -> tuple[str, HouseRuleSet | None]:
         return rule_set_of(self.cleaned_data["rules"] or rulesets.DEFAULT)

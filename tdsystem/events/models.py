@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 from tdsystem.engine import rulesets
 from tdsystem.structures.models import AnteType, Betting, Structure
@@ -69,6 +70,11 @@ class Event(models.Model):
         DEAD = "dead", "Dead button"
         MOVING = "moving", "Moving button"
 
+    class BountyType(models.TextChoices):
+        NONE = "none", _("No bounties")
+        KNOCKOUT = "knockout", _("Knockout (a fixed bounty)")
+        PROGRESSIVE = "progressive", _("Progressive knockout (half paid, half on the head)")
+
     name = models.CharField(max_length=120)
     game = models.CharField(max_length=16, choices=Game.choices, default=Game.HOLDEM)
     betting = models.CharField(max_length=16, choices=Betting.choices, default=Betting.NO_LIMIT)
@@ -77,6 +83,12 @@ class Event(models.Model):
     starting_stack = models.PositiveBigIntegerField(default=10_000)
     buy_in = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     fee = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    # The bounty is part of the buy-in: of each entry's buy-in, `bounty_amount` is its head
+    # and the rest goes to the prize pool of the places.
+    bounty_type = models.CharField(
+        max_length=12, choices=BountyType.choices, default=BountyType.NONE
+    )
+    bounty_amount = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     seats_per_table = models.PositiveSmallIntegerField(default=9)
     incomplete_raise = models.CharField(
         max_length=12, choices=IncompleteRaise.choices, default=IncompleteRaise.FULL_BET
@@ -120,6 +132,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(starting_stack__gt=0), name="event_starting_stack_gt_0"
             ),
+            models.CheckConstraint(
+                condition=Q(bounty_amount__gte=0) & Q(bounty_amount__lte=F("buy_in")),
+                name="event_bounty_within_buy_in",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -128,6 +144,10 @@ class Event(models.Model):
     @property
     def is_archived(self) -> bool:
         return self.archived_at is not None
+
+    @property
+    def has_bounties(self) -> bool:
+        return self.bounty_type != self.BountyType.NONE
 
     @property
     def base_rules(self) -> rulesets.Settings:

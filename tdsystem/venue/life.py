@@ -35,6 +35,8 @@ COPIED_SETTINGS = (
     "starting_stack",
     "buy_in",
     "fee",
+    "bounty_type",
+    "bounty_amount",
     "seats_per_table",
     "incomplete_raise",
     "pot_limit_preflop",

@@ -41,13 +41,23 @@ class Field:
 
 
 def field_read(event: Event) -> Field:
-    """Entries, players left and the prize pool (Entry.paid already sums the purchases)."""
+    """Entries, players left and the prize pool of the places (Entry.paid already sums
+    the purchases; a bounty event's heads are taken out of it, see services/bounties)."""
     agg = Entry.objects.filter(event=event).aggregate(
         entries=Count("id"),
         active=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
         pool=Sum("paid"),
     )
-    return Field(agg["entries"] or 0, agg["active"] or 0, agg["pool"] or Decimal(0))
+    entries = agg["entries"] or 0
+    pool = (agg["pool"] or Decimal(0)) - bounty_pool(event, entries)
+    return Field(entries, agg["active"] or 0, max(pool, Decimal(0)))
+
+
+def bounty_pool(event: Event, entries: int) -> Decimal:
+    """The part of the buy-ins that are bounties: one head per entry."""
+    if not event.has_bounties:
+        return Decimal(0)
+    return Decimal(event.bounty_amount) * entries
 
 
 def plan_for(event: Event) -> PayoutPlan:
