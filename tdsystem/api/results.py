@@ -50,16 +50,27 @@ def seat_back_json(entry: Entry) -> dict:
 def entry_ids(event_id: int, report: BustOutIn) -> tuple[list[int], dict[int, int]]:
     """The report's entry numbers as entry ids, and its stacks by entry id."""
     ids = dict(
-        Entry.objects.filter(event_id=event_id, number__in=report.entries).values_list(
+        Entry.objects.filter(
+            event_id=event_id, number__in=[*report.entries, *report.eliminated_by]
+        ).values_list("number", "pk")
+    )
+    for name, numbers in (("entries", report.entries), ("eliminated_by", report.eliminated_by)):
+        unknown = [n for n in numbers if n not in ids]
+        if unknown:
+            message = _("no entry #%(number)s in this event") % {"number": unknown[0]}
+            raise ResultsError(message, field=name)
+    stacks = {ids[int(number)]: chips for number, chips in report.stacks.items()}
+    return [ids[n] for n in report.entries], stacks
+
+
+def eliminators(event_id: int, report: BustOutIn) -> list[int]:
+    """The report's eliminators' entry numbers as entry ids (entry_ids checked them)."""
+    ids = dict(
+        Entry.objects.filter(event_id=event_id, number__in=report.eliminated_by).values_list(
             "number", "pk"
         )
     )
-    unknown = [n for n in report.entries if n not in ids]
-    if unknown:
-        message = _("no entry #%(number)s in this event") % {"number": unknown[0]}
-        raise ResultsError(message, field="entries")
-    stacks = {ids[int(number)]: chips for number, chips in report.stacks.items()}
-    return [ids[n] for n in report.entries], stacks
+    return [ids[n] for n in report.eliminated_by]
 
 
 @router.get(
@@ -93,6 +104,7 @@ def record(request: AuthedRequest, event_id: int, payload: BustOutIn):
         table_number=payload.table,
         hand=payload.hand,
         stacks=stacks,
+        eliminated_by=eliminators(event_id, payload),
         actor=Actor.of(request.auth),
     )
     rebalance = done.rebalance

@@ -186,6 +186,16 @@ class BustOutIn(Schema):
         ),
     )
 
+    eliminated_by: list[EntryNumber] = Field(
+        default_factory=list,
+        max_length=MAX_ON_ONE_HAND,
+        description=gettext_noop(
+            "a list of the entry numbers who eliminated these players (two or more: a split "
+            "pot, each player out shared by all), players still in at the same table; "
+            "required in a bounty event, whose bounties it pays"
+        ),
+    )
+
     @model_validator(mode="after")
     def _stacks_of_these_players(self) -> BustOutIn:
         for key in self.stacks:

@@ -57,7 +57,8 @@ class ChipsField(forms.CharField):
 
 
 class BustOutForm(forms.Form):
-    """The table, the players out (checkboxes "entry") and their stacks ("stack-<id>").
+    """The table, the players out (checkboxes "entry"), their stacks ("stack-<id>") and
+    who eliminated them (checkboxes "eliminated_by", entry ids; a bounty event needs them).
 
     Every page that busts a player posts it; `answer` names the page that answers: the
     bust-out console (the default), the seating console's entry panel, or the table page.
@@ -88,6 +89,10 @@ class BustOutForm(forms.Form):
             if value is not None:
                 stacks[entry] = value
         data["entries"], data["stacks"] = entries, stacks
+        eliminators = [whole_number(v, high=ENTRY_MAX) for v in self.data.getlist("eliminated_by")]
+        if None in eliminators:
+            raise forms.ValidationError(_("Tick who eliminated them (from the list)."))
+        data["eliminated_by"] = [e for e in eliminators if e]
         return data
 
 

@@ -357,3 +357,37 @@ class DealShare(models.Model):
 
     def __str__(self) -> str:
         return f"Entry {self.entry_id}: {self.amount} in deal {self.deal_id}"
+
+
+class Bounty(models.Model):
+    """What one elimination moved in a bounty event: the eliminated entry's bounty paid to
+    one eliminator (`paid`) and, in progressive knockout, added to the eliminator's own
+    head (`to_head`). A split pot has one row per eliminator. The winner, or a player out
+    with no eliminator, collects their own head: a row with eliminator = eliminated.
+
+    In an event without bounties the rows only say who eliminated whom (amounts 0).
+    Undoing the bust-out marks its rows undone, which reverses the payments.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="bounties")
+    bustout = models.ForeignKey(BustOut, on_delete=models.CASCADE, related_name="bounties")
+    eliminated = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    eliminator = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="bounties_won")
+    paid = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal(0))
+    to_head = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal(0))
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event_id", "bustout_id", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["bustout", "eliminated", "eliminator"], name="bounty_one_row_per_pair"
+            ),
+            models.CheckConstraint(
+                condition=Q(paid__gte=0) & Q(to_head__gte=0), name="bounty_not_negative"
+            ),
+        ]
+        indexes = [models.Index(fields=["event", "undone_at"], name="bounty_standing")]
+
+    def __str__(self) -> str:
+        return f"Entry {self.eliminator_id} won {self.paid} for entry {self.eliminated_id}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Prefetch, Q, Sum
 
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
@@ -17,6 +17,7 @@ from tdsystem.seating.models import Entry, EventTable, Move
 
 from .errors import ResultsError
 from .models import (
+    Bounty,
     BustOut,
     ChipCount,
     ChipCountHistory,
@@ -26,6 +27,7 @@ from .models import (
     PayoutPlan,
 )
 from .services import standings
+from .services.bounties import heads as bounty_heads
 
 NEXT_PLACES = 5
 
@@ -219,18 +221,75 @@ class ResultRow:
     name: str
     entry: int
     prize: Decimal
+    bounty: Decimal = Decimal(0)  # bounties won (the winner's own head included)
 
 
 def result_rows(event: Event) -> list[ResultRow]:
     rows = (
         Finish.objects.filter(event=event, undone_at__isnull=True)
         .order_by("place", "slot", "entry_id")
-        .values_list("place", "place_to", "entry__player__name", "entry__number", "prize")
+        .values_list(
+            "place", "place_to", "entry__player__name", "entry__number", "prize", "entry_id"
+        )
     )
+    won = bounty_totals(event).won if event.has_bounties else {}
     return [
-        ResultRow(place, to, rules.place_label(place, to), name, number, prize)
-        for place, to, name, number, prize in rows
+        ResultRow(
+            place, to, rules.place_label(place, to), name, number, prize, won.get(pk, Decimal(0))
+        )
+        for place, to, name, number, prize, pk in rows
     ]
+
+
+@dataclass(frozen=True)
+class BountyTotals:
+    """A bounty event's bounties now: cash won by entry, and the heads of the players
+    still in (with the bounty pool, the entries' heads together)."""
+
+    pool: Decimal
+    won: dict[int, Decimal]
+    heads: dict[int, Decimal]
+
+    @property
+    def paid(self) -> Decimal:
+        return sum(self.won.values(), Decimal(0))
+
+    @property
+    def in_play(self) -> Decimal:
+        return sum(self.heads.values(), Decimal(0))
+
+
+def bounty_totals(event: Event) -> BountyTotals:
+    won = dict(
+        Bounty.objects.filter(event=event, undone_at__isnull=True)
+        .values("eliminator")
+        .annotate(total=Sum("paid"))
+        .values_list("eliminator", "total")
+    )
+    won = {pk: total for pk, total in won.items() if total}
+    active = list(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        .exclude(finishes__is_winner=True, finishes__undone_at__isnull=True)  # collected
+        .values_list("pk", flat=True)
+    )
+    entries = Entry.objects.filter(event=event).count()
+    heads = bounty_heads(event, active) if event.has_bounties else {}
+    return BountyTotals(standings.bounty_pool(event, entries), won, heads)
+
+
+def head_rows(
+    event: Event, totals: BountyTotals | None = None
+) -> list[tuple[str, int, Decimal, Decimal]]:
+    """(player, entry number, head, won) of the players still in, the biggest head first."""
+    totals = totals or bounty_totals(event)
+    who = {
+        pk: (name, number)
+        for pk, name, number in Entry.objects.filter(pk__in=totals.heads).values_list(
+            "pk", "player__name", "number"
+        )
+    }
+    rows = [(*who[pk], head, totals.won.get(pk, Decimal(0))) for pk, head in totals.heads.items()]
+    return sorted(rows, key=lambda r: (-r[2], r[1]))
 
 
 def money(amount) -> str:

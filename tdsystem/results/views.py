@@ -66,6 +66,7 @@ def _context(request: HttpRequest, event: Event, **extra) -> dict:
         "can_payouts": has_right(request.user, "events"),
         "hfh_form": HandForHandForm(),
         "ticked": [],
+        "eliminators": [],
         **extra,
     }
 
@@ -110,6 +111,7 @@ def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
                 table_number=data["table"],
                 stacks=data["stacks"],
                 hand=data["hand"],
+                eliminated_by=data["eliminated_by"],
                 actor=Actor.of(request.user),
             )
         except ResultsError as exc:
@@ -134,7 +136,17 @@ def _console_bustout_answer(request, event, form, error, done, slips) -> HttpRes
         return _answer(request, event, "record", None, _recorded(done), table=table, slips=slips)
     ticked = form.cleaned_data.get("entries", []) if form.is_valid() else []
     typed = {pk: request.POST.get(f"stack-{pk}", "") for pk in ticked}
-    return _answer(request, event, "record", error, table=table, ticked=ticked, typed=typed)
+    eliminators = form.cleaned_data.get("eliminated_by", []) if form.is_valid() else []
+    return _answer(
+        request,
+        event,
+        "record",
+        error,
+        table=table,
+        ticked=ticked,
+        typed=typed,
+        eliminators=eliminators,
+    )
 
 
 def _out_note(done: services.Recorded, slips: list) -> str:
@@ -327,10 +339,14 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_GET
 def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
+    bounties = selectors.bounty_totals(event) if event.has_bounties else None
+    progressive = event.bounty_type == Event.BountyType.PROGRESSIVE
     context = {
         "event": event,
         "rows": selectors.result_rows(event),
         "deal": deals.standing_deal(event),
+        "bounties": bounties,
+        "heads": selectors.head_rows(event, bounties) if bounties and progressive else [],
         "overview": selectors.overview(event),
         "prizes": selectors.prizes_now(event),
     }
@@ -345,9 +361,11 @@ def results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="results-{event.pk}.csv"'
     writer = export_csv.writer(response)
     head = ["place", "place_to", "place_label", "player", "entry", "prize"]
+    bounty = event.has_bounties
     deal = deals.deal_amounts(event)  # a column only while a deal stands
-    writer.writerow([*head, "deal"] if deal else head)
+    writer.writerow([*head, *(["bounties"] if bounty else []), *(["deal"] if deal else [])])
     for row in selectors.result_rows(event):
         line = [row.place, row.place_to, row.label, row.name, row.entry, row.prize]
+        line += [row.bounty] if bounty else []
         writer.writerow([*line, deal.get(row.entry, "")] if deal else line)
     return response

@@ -35,7 +35,7 @@ from tdsystem.structures.models import AnteType
 
 from ..errors import ResultsError
 from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand, HandForHandReport
-from . import handforhand, standings
+from . import bounties, handforhand, standings
 from .locks import event_lock
 
 TABLE_STATE = ("button", "small_blind", "big_blind", "seats", "sitting_out", "break_rank")
@@ -69,8 +69,12 @@ def bustout_record(
     stacks: Mapping[int, int] | None = None,
     hand: int | None = None,
     rng_seed: int | None = None,
+    eliminated_by: Sequence[int] | None = None,
 ) -> Recorded:
     """The floor reports players out on one hand at one table.
+
+    `eliminated_by` names the entries who knocked them out (several: a split pot, each
+    player out shared by all); required in a bounty event, whose bounties it pays.
 
     Two or more players on the same hand need their stacks at the start of the hand
     (the bigger finishes higher; equal stacks tie). During hand-for-hand every report
@@ -88,6 +92,7 @@ def bustout_record(
         hfh = HandForHand.objects.filter(event=event, active=True).first()
         need_stacks = len(entries) > 1 or hfh is not None
         clean_stacks = _stacks(entries, stacks, required=need_stacks)
+        eliminators = bounties.eliminators_for(event, entries, eliminated_by)
         recorded = _bust(
             event,
             entries,
@@ -99,8 +104,17 @@ def bustout_record(
             hfh=hfh,
             rng_seed=rng_seed,
         )
+        _bounties(event, recorded, entries, eliminators)
     _after_commit(event_id, recorded, actor)
     return recorded
+
+
+def _bounties(event: Event, recorded: Recorded, out: list[Entry], eliminators: list[Entry]):
+    bounties.bounties_settle(
+        event=event, bustout=recorded.bustout, out=out, eliminators=eliminators
+    )
+    if recorded.winner is not None:
+        bounties.bounty_own_head(event=event, bustout=recorded.bustout, winner=recorded.winner)
 
 
 def bustout_short_big_blind(
@@ -145,6 +159,7 @@ def bustout_short_big_blind(
             rng_seed=rng_seed,
             chips_removed=chips,
         )
+        _bounties(event, recorded, [entry], [])  # no eliminator: the player keeps the head
     _after_commit(event_id, recorded, actor)
     return recorded
 

@@ -22,7 +22,7 @@ from tdsystem.seating.models import Entry, EventTable, Move
 
 from ..errors import ResultsError
 from ..models import BustOut, Finish
-from . import standings
+from . import bounties, standings
 from .bustouts import TABLE_STATE
 from .locks import event_lock
 
@@ -67,6 +67,7 @@ def bustout_undo(*, event_id: int, bustout_id: int, actor: Actor) -> Undone:
         broken = [int(n) for n in bustout.rebalance.get("broken", [])]
         tables = _tables(event, finishes, moves, snapshot)
         _refuse_conflicts(event, bustout, finishes, moves, tables, broken)
+        bounties.bounties_undo_check(bustout)
         entries = _apply(event, bustout, finishes, moves, tables, snapshot, broken, actor)
         standings.standings_refresh(
             event=event, plan=standings.plan_for(event), field=standings.field_read(event)
@@ -200,6 +201,7 @@ def _apply(event, bustout, finishes, moves, tables, snapshot, broken, actor) -> 
         entries, ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
     )
     BustOut.objects.filter(pk=bustout.pk).update(undone_at=now, undone_by=actor.label)
+    bounties.bounties_undo(bustout, now)
     bustout.undone_at, bustout.undone_by = now, actor.label
     # The console's log marks the bust-out's entry undone, as it does an undone clock action.
     LogEntry.objects.filter(
