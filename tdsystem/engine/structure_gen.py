@@ -5,7 +5,8 @@ before, from ``start_big_blinds`` big blinds deep at level 1 to the level where 
 below ends the tournament at the target time. The small blind is half the big blind, and
 every figure is rounded to the chips in play: a multiple of the smallest chip, in a step of
 1, 2 or 5 times that chip small enough to keep the rounding under about a tenth of the small
-blind. Blinds rise at every level, even when rounding would hold them still.
+blind. Blinds rise at every level, even when rounding would hold them still, and never more
+than double from one level to the next.
 
 The smallest chip is coloured up only at a break, when the next level's small blind is at
 least ``COLOUR_UP_AT`` times the next chip up: from then on no blind or ante needs it.
@@ -212,6 +213,8 @@ def structure_generate(
         candidate = _round(ideal_sb, step)
         if candidate <= sb:
             candidate = (sb // step + 1) * step
+        if sb and candidate > 2 * sb:
+            candidate = _at_most_double(sb, step, unit)
         sb = candidate
         bb = 2 * sb
         ante = _ante(ante_type, bb, unit, ante)
@@ -233,6 +236,16 @@ def structure_generate(
         projected_minutes=minutes,
         target_minutes=target_minutes,
     )
+
+
+def _at_most_double(sb: int, step: int, unit: int) -> int:
+    """Rounding on few chips can overshoot (25 to 75): the most in the chips in play that
+    does not double the small blind, still above it."""
+    for size in (step, unit):
+        capped = 2 * sb // size * size
+        if capped > sb:
+            return capped
+    return (sb // unit + 1) * unit
 
 
 def _ante(ante_type: str, big_blind: int, unit: int, before: int) -> int:
