@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -10,9 +12,23 @@ from django.utils.translation import gettext as _
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.engine.errors import RuleError
 
-from . import services
+from . import generator, services
+from .forms import GeneratorForm
 from .models import AnteType, Structure
+
+GENERATOR_INPUTS = (
+    "starting_stack",
+    "entries",
+    "target_minutes",
+    "level_minutes",
+    "ante_type",
+    "chips",
+    "break_every",
+    "break_minutes",
+    "start_big_blinds",
+)
 
 
 @staff_required("console")
@@ -78,3 +94,41 @@ def structure_export(request: HttpRequest, structure_id: int, fmt: str) -> HttpR
     slug = "".join(c if c.isalnum() else "-" for c in structure.name.lower()).strip("-")
     response["Content-Disposition"] = f'attachment; filename="{slug}.{fmt}"'
     return response
+
+
+@staff_required("console")
+def structure_generator(request: HttpRequest) -> HttpResponse:
+    """The form (GET with no inputs), the proposal (GET with them), or "Save as a structure"
+    (POST, directors only). Bad input shows the form's messages and saves nothing."""
+    saving = request.method == "POST"
+    if saving and not has_right(request.user, "events"):
+        return HttpResponse(_("Only a director may save structures."), status=403)
+    data = request.POST if saving else (request.GET or None)
+    form = GeneratorForm(data, initial={"break_every": 4, "break_minutes": 15})
+    context: dict = {"form": form}
+    if data is None or not form.is_valid():
+        return render(request, "structures/generator.html", context, status=400 if data else 200)
+    inputs = {k: form.cleaned_data[k] for k in GENERATOR_INPUTS}
+    try:
+        if saving:
+            structure = generator.structure_generated_save(
+                name=form.cleaned_data["name"], actor=Actor.of(request.user), **inputs
+            )
+            messages.success(request, _("Saved %(name)s") % {"name": structure.name})
+            return redirect("console:structure", structure.pk)
+        context["proposal"], context["checked"] = generator.structure_propose(**inputs)
+    except (services.StructureError, RuleError) as exc:
+        context["errors"] = getattr(exc, "errors", [str(exc)])
+        return render(request, "structures/generator.html", context, status=400)
+    proposal = context["proposal"]
+    context["rows"] = [
+        (row, generator.colour_up_note(row), f"{row.starts_at // 60}:{row.starts_at % 60:02}")
+        for row in proposal.rows
+    ]
+    context["projected"] = generator.hours_minutes(proposal.projected_minutes)
+    context["target"] = generator.hours_minutes(proposal.target_minutes)
+    if start := form.cleaned_data.get("start_time"):
+        day = datetime.datetime.combine(datetime.date(2000, 1, 1), start)
+        finish = day + datetime.timedelta(minutes=proposal.projected_minutes)
+        context["finish_clock"] = finish.time()
+    return render(request, "structures/generator.html", context)

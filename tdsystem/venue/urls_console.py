@@ -27,6 +27,7 @@ urlpatterns = [
     ),
     path("structures/", structure_views.structure_list, name="structures"),
     path("structures/<int:structure_id>/", structure_views.structure_detail, name="structure"),
+    path("structures/generator/", structure_views.structure_generator, name="structure_generator"),
     path(
         "structures/<int:structure_id>/export.<str:fmt>",
         structure_views.structure_export,

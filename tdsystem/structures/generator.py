@@ -1,0 +1,172 @@
+"""The structure generator's services: propose (engine), check as an import is checked, save.
+
+The engine (``tdsystem.engine.structure_gen``) computes the levels; here they become the rows
+``check_levels`` reads, so a generated structure passes the very validation and warnings an
+imported one does before it can be saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils.translation import gettext, ngettext
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
+from tdsystem.engine.structure_gen import Proposal, Row, structure_generate
+
+from .models import AnteType, Structure
+from .services import Checked, StructureError, check_levels, structure_create
+
+# The engine's "none" is a structure whose antes are all 0; its ante type does not matter.
+MODEL_ANTE_TYPE = {
+    "none": AnteType.EACH,
+    "each": AnteType.EACH,
+    "big-blind": AnteType.BIG_BLIND,
+    "button": AnteType.BUTTON,
+}
+
+
+def structure_propose(
+    *,
+    starting_stack: int,
+    entries: int,
+    target_minutes: int,
+    level_minutes: int,
+    ante_type: str,
+    chips: Sequence[int],
+    break_every: int,
+    break_minutes: int,
+    start_big_blinds: int,
+) -> tuple[Proposal, Checked]:
+    """The engine's proposal and the import validation's verdict on it."""
+    proposal = structure_generate(
+        starting_stack=starting_stack,
+        entries=entries,
+        target_minutes=target_minutes,
+        level_minutes=level_minutes,
+        ante_type=ante_type,
+        chips=chips,
+        break_every=break_every,
+        break_minutes=break_minutes,
+        start_big_blinds=start_big_blinds,
+    )
+    return proposal, check_levels(level_rows(proposal))
+
+
+def colour_up_note(row: Row) -> str:
+    if not row.colour_up:
+        return ""
+    names = ", ".join(f"{chip:,}" for chip in row.colour_up)
+    return ngettext(
+        "Colour up the %(chips)s chips (smallest chip now %(smallest)s)",
+        "Colour up the %(chips)s chips (smallest chip now %(smallest)s)",
+        len(row.colour_up),
+    ) % {"chips": names, "smallest": f"{row.smallest_chip:,}"}
+
+
+def hours_minutes(minutes: int) -> str:
+    """A length for people: "7 h 45 min"."""
+    return gettext("%(hours)s h %(minutes)02d min") % {
+        "hours": minutes // 60,
+        "minutes": minutes % 60,
+    }
+
+
+def level_rows(proposal: Proposal) -> list[dict]:
+    """The rows as an import gives them to ``check_levels`` (and ``structure_create``)."""
+    rows: list[dict] = []
+    for row in proposal.rows:
+        if row.kind == "break":
+            rows.append(
+                {"kind": "break", "duration_minutes": row.minutes, "note": colour_up_note(row)}
+            )
+        else:
+            rows.append(
+                {
+                    "kind": "level",
+                    "small_blind": row.small_blind,
+                    "big_blind": row.big_blind,
+                    "ante": row.ante,
+                    "duration_minutes": row.minutes,
+                    "note": "",
+                }
+            )
+    return rows
+
+
+def _notes(proposal: Proposal, *, entries: int, starting_stack: int, chips: Sequence[int]) -> str:
+    return gettext(
+        "Generated for %(entries)s entries of %(stack)s (chips %(chips)s): blinds grow about "
+        "x%(ratio)s a level. Projected finish: the end of level %(level)s, %(hours)s h "
+        "%(minutes)02d min after the start (the average stack of the last two players falls "
+        "under %(bbs)s big blinds there)."
+    ) % {
+        "entries": f"{entries:,}",
+        "stack": f"{starting_stack:,}",
+        "chips": " ".join(f"{c:,}" for c in sorted(chips)),
+        "ratio": f"{proposal.ratio:.2f}",
+        "level": proposal.final_level,
+        "hours": proposal.projected_minutes // 60,
+        "minutes": proposal.projected_minutes % 60,
+        "bbs": proposal.finish_big_blinds,
+    }
+
+
+def structure_generated_save(
+    *,
+    name: str,
+    starting_stack: int,
+    entries: int,
+    target_minutes: int,
+    level_minutes: int,
+    ante_type: str,
+    chips: Sequence[int],
+    break_every: int,
+    break_minutes: int,
+    start_big_blinds: int,
+    actor: Actor,
+) -> Structure:
+    """Generate and save a structure template. Raises StructureError (nothing saved) when
+    the validation finds an error or a warning: a proposal is saved only when clean."""
+    proposal, checked = structure_propose(
+        starting_stack=starting_stack,
+        entries=entries,
+        target_minutes=target_minutes,
+        level_minutes=level_minutes,
+        ante_type=ante_type,
+        chips=chips,
+        break_every=break_every,
+        break_minutes=break_minutes,
+        start_big_blinds=start_big_blinds,
+    )
+    if checked.errors or checked.warnings:
+        raise StructureError(checked.errors + checked.warnings)
+    name = name.strip() or gettext("Generated: %(entries)s entries, %(stack)s stack") % {
+        "entries": f"{entries:,}",
+        "stack": f"{starting_stack:,}",
+    }
+    with transaction.atomic():
+        structure, _warnings = structure_create(
+            name=name,
+            levels=level_rows(proposal),
+            ante_type=MODEL_ANTE_TYPE[ante_type],
+            starting_stack=starting_stack,
+            notes=_notes(proposal, entries=entries, starting_stack=starting_stack, chips=chips),
+        )
+        log_record(
+            event=None,
+            actor=actor,
+            action="structure.generate",
+            summary=gettext("Structure %(name)s generated (%(levels)s levels)")
+            % {"name": structure.name, "levels": len(proposal.levels)},
+            data={
+                "structure_id": structure.pk,
+                "entries": entries,
+                "starting_stack": starting_stack,
+                "target_minutes": target_minutes,
+                "projected_minutes": proposal.projected_minutes,
+            },
+        )
+    return structure
