@@ -66,6 +66,7 @@ PAGES = {
     "results:page": "",
     "results:console": "",
     "results:payouts": "",
+    "results:deal": "",
     "screen_poster": "",
 }
 
