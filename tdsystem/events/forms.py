@@ -126,6 +126,9 @@ class EventForm(forms.ModelForm):
         self.fields["bounty_amount"].help_text = _(
             "Of each entry's buy-in, its bounty; the rest goes to the prize pool of the places."
         )
+        # Left out (a script's post, an older page): no bounties.
+        self.fields["bounty_type"].required = False
+        self.fields["bounty_amount"].required = False
         self.fields["late_registration_end_level"].help_text = "0: no late registration."
 
     def clean_seats_per_table(self) -> int:
@@ -153,7 +156,14 @@ class EventForm(forms.ModelForm):
             data.get("bounty_amount"),
             data.get("buy_in"),
         )
-        if kind is None or amount is None:
+        if not kind:
+            data["bounty_type"] = kind = Event.BountyType.NONE
+            data["bounty_amount"] = amount = amount or 0
+        if amount is None and kind == Event.BountyType.NONE:
+            amount = 0
+        if amount is None:
+            if "bounty_amount" not in self.errors:
+                self.add_error("bounty_amount", _("A bounty event needs a bounty above 0."))
             return
         if kind == Event.BountyType.NONE:
             data["bounty_amount"] = 0

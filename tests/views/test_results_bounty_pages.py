@@ -116,3 +116,19 @@ def test_the_event_form_keeps_the_bounty_within_the_buy_in():
     form = EventForm(data)
     assert not form.is_valid()
     assert "part of the buy-in" in str(form.errors["bounty_amount"])
+
+
+def test_the_event_form_without_bounty_fields_makes_an_event_without_bounties(client, director):
+    from tdsystem.events.forms import EventForm
+    from tdsystem.structures.services import templates_install
+
+    template = templates_install()[0]
+    base = {"name": "No bounty", "template": template.pk, "game": "holdem"}
+    base |= {"betting": "no-limit", "buy_in": "50", "fee": "5", "seats_per_table": 9}
+    base |= {"button_rule": "dead", "incomplete_raise": "full-bet"}
+    base |= {"pot_limit_preflop": "true-pot", "late_registration_end_level": 0}
+    form = EventForm(base)
+    assert form.is_valid(), form.errors
+    assert (form.cleaned_data["bounty_type"], form.cleaned_data["bounty_amount"]) == ("none", 0)
+    refused = EventForm(base | {"bounty_type": "knockout"})
+    assert not refused.is_valid() and "bounty_amount" in refused.errors
