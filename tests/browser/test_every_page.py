@@ -53,6 +53,7 @@ PAGES = {
     "console:house_set": "",
     "console:structures": "",
     "console:structure": "",
+    "console:structure_generator": "",
     "clock_screen": "",
     "schedule": "",
     "api:openapi-view": "",
