@@ -224,7 +224,8 @@ class ResultRow:
     bounty: Decimal = Decimal(0)  # bounties won (the winner's own head included)
 
 
-def result_rows(event: Event) -> list[ResultRow]:
+def result_rows(event: Event, bounties: BountyTotals | None = None) -> list[ResultRow]:
+    """The places so far; `bounties`, when the caller has read them already, is reused."""
     rows = (
         Finish.objects.filter(event=event, undone_at__isnull=True)
         .order_by("place", "slot", "entry_id")
@@ -232,7 +233,9 @@ def result_rows(event: Event) -> list[ResultRow]:
             "place", "place_to", "entry__player__name", "entry__number", "prize", "entry_id"
         )
     )
-    won = bounty_totals(event).won if event.has_bounties else {}
+    if bounties is None and event.has_bounties:
+        bounties = bounty_totals(event)
+    won = bounties.won if bounties is not None else {}
     return [
         ResultRow(
             place, to, rules.place_label(place, to), name, number, prize, won.get(pk, Decimal(0))

@@ -343,7 +343,7 @@ def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     progressive = event.bounty_type == Event.BountyType.PROGRESSIVE
     context = {
         "event": event,
-        "rows": selectors.result_rows(event),
+        "rows": selectors.result_rows(event, bounties),
         "deal": deals.standing_deal(event),
         "bounties": bounties,
         "heads": selectors.head_rows(event, bounties) if bounties and progressive else [],
