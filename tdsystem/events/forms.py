@@ -150,24 +150,14 @@ class EventForm(forms.ModelForm):
 
     def _clean_bounty(self, data: dict) -> None:
         """A bounty event needs a bounty within the buy-in (it is taken out of it); an
-        event without bounties keeps none."""
-        kind, amount, buy_in = (
-            data.get("bounty_type"),
-            data.get("bounty_amount"),
-            data.get("buy_in"),
-        )
-        if not kind:
-            data["bounty_type"] = kind = Event.BountyType.NONE
-            data["bounty_amount"] = amount = amount or 0
-        if amount is None and kind == Event.BountyType.NONE:
-            amount = 0
-        if amount is None:
-            if "bounty_amount" not in self.errors:
-                self.add_error("bounty_amount", _("A bounty event needs a bounty above 0."))
+        event without bounties (also when the fields are left out) keeps none."""
+        if "bounty_type" in self.errors or "bounty_amount" in self.errors:
             return
+        kind = data["bounty_type"] = data.get("bounty_type") or Event.BountyType.NONE
+        amount, buy_in = data.get("bounty_amount"), data.get("buy_in")
         if kind == Event.BountyType.NONE:
             data["bounty_amount"] = 0
-        elif amount <= 0:
+        elif amount is None or amount <= 0:
             self.add_error("bounty_amount", _("A bounty event needs a bounty above 0."))
         elif buy_in is not None and amount > buy_in:
             self.add_error(
