@@ -249,7 +249,10 @@ def chip_count(request: HttpRequest, event_id: int) -> HttpResponse:
         )
     except ResultsError as exc:
         return _answer(request, event, "tools", str(exc), chips_form=form)
-    message = f"#{count.entry.number}: {count.chips:,} chips"
+    message = gettext("#%(number)s: %(chips)s chips") % {
+        "number": count.entry.number,
+        "chips": f"{count.chips:,}",
+    }
     return _answer(request, event, "tools", None, message, counted_entry=count.entry.number)
 
 
