@@ -18,7 +18,7 @@ from tdsystem.engine import deals as rules
 from tdsystem.events.models import Event
 
 from .errors import ResultsError
-from .forms import chips_value
+from .forms import chips_value, first_error
 from .models import Deal
 from .services import deals as service
 
@@ -82,7 +82,7 @@ def deal_page(request: HttpRequest, event_id: int) -> HttpResponse:
         except ResultsError as exc:
             error = str(exc)
     elif posted:
-        error = " ".join(e for errs in form.errors.values() for e in errs)
+        error = first_error(form)[1]
     counts = {**service.latest_counts(entries), **form.cleaned_data.get("chips", {})}
     context = {
         "event": event,
