@@ -1,11 +1,21 @@
-"""Chip counts the floor enters, for the average and the chip leader."""
+"""Chip counts the floor enters, for the average, the chip leader and the count list.
+
+One way in: `chip_counts_record` takes one player's count (the console) or a whole table's
+(the table page, the API) and records them all or none. Nothing is overwritten: the
+current count (`ChipCount`) moves on, and every count stays in `ChipCountHistory` with who
+and when.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
 from tdsystem.seating.models import Entry
 
 from ..errors import ResultsError
@@ -19,29 +29,85 @@ MAX_CHIPS = 10**15 - 1
 
 
 def chip_count_record(*, event_id: int, entry_number: int, chips: int, actor: Actor) -> ChipCount:
-    """The latest count for a player still in: it becomes the current count (the chip
-    leader reads that) and is added to the entry's history, with who and when.
+    """One player's count (the console's form): `chip_counts_record` with one count."""
+    counts = chip_counts_record(event_id=event_id, counts={entry_number: chips}, actor=actor)
+    return counts[0]
 
-    `chips` is 1 to MAX_CHIPS (the form's rule)."""
+
+def chip_counts_record(
+    *,
+    event_id: int,
+    counts: Mapping[int, int],
+    actor: Actor,
+    table: int | None = None,
+) -> list[ChipCount]:
+    """Counts of players still in, by entry number, recorded together or not at all.
+
+    Each becomes its player's current count and is added to the history with who and when.
+    With `table`, every player must sit at that table (a table device counts its own).
+    `chips` are 1 to MAX_CHIPS (the forms' and the schema's rule); a count for a player who
+    is out, unknown or elsewhere refuses them all, naming the player."""
+    if not counts:
+        raise ResultsError(_("no chip counts given"), field="counts")
     with transaction.atomic():
         event = event_lock(event_id)
-        rows = Entry.objects.filter(event=event, number=entry_number).select_related("player")
-        entry = rows.first()
-        if entry is None:
-            raise ResultsError(f"no entry #{entry_number} in this event", field="entry")
-        if entry.status != Entry.Status.ACTIVE:
-            raise ResultsError(f"#{entry.number} {entry.player.name} is out", field="entry")
+        rows = Entry.objects.filter(event=event, number__in=list(counts))
+        entries = {e.number: e for e in rows.select_related("player", "table")}
+        for number in sorted(counts):
+            _check(entries.get(number), number, counts[number], table)
         now = timezone.now()
-        count, _ = ChipCount.objects.update_or_create(
-            entry=entry,
-            defaults={
-                "event": event,
-                "chips": chips,
-                "counted_at": now,
-                "actor_label": actor.label,
-            },
+        done = []
+        for number in sorted(counts):
+            entry = entries[number]
+            count, _created = ChipCount.objects.update_or_create(
+                entry=entry,
+                defaults={
+                    "event": event,
+                    "chips": counts[number],
+                    "counted_at": now,
+                    "actor_label": actor.label,
+                },
+            )
+            count.entry = entry
+            done.append(count)
+        ChipCountHistory.objects.bulk_create(
+            ChipCountHistory(
+                entry=c.entry, event=event, chips=c.chips, counted_at=now, actor_label=actor.label
+            )
+            for c in done
         )
-        ChipCountHistory.objects.create(
-            entry=entry, event=event, chips=chips, counted_at=now, actor_label=actor.label
+        log_record(
+            event=event,
+            actor=actor,
+            action="chips.count",
+            summary=_summary(done, table),
+            at=now,
+            data={"table": table, "counts": {str(c.entry.number): c.chips for c in done}},
         )
-    return count
+    return done
+
+
+def _check(entry: Entry | None, number: int, chips: int, table: int | None) -> None:
+    if entry is None:
+        raise ResultsError(
+            _("no entry #%(number)s in this event") % {"number": number}, field="entry"
+        )
+    who = {"number": entry.number, "name": entry.player.name, "table": table}
+    if entry.status != Entry.Status.ACTIVE:
+        raise ResultsError(_("#%(number)s %(name)s is out") % who, field="entry")
+    if table is not None and (entry.table is None or entry.table.number != table):
+        raise ResultsError(
+            _("#%(number)s %(name)s does not sit at table %(table)s") % who, field="entry"
+        )
+    if not 1 <= chips <= MAX_CHIPS:
+        raise ResultsError(
+            _("#%(number)s %(name)s: give a chip count from 1 to 999,999,999,999,999") % who,
+            field="chips",
+        )
+
+
+def _summary(done: list[ChipCount], table: int | None) -> str:
+    counts = ", ".join(f"#{c.entry.number} {c.chips:,}" for c in done)
+    if table is None:
+        return _("Chip counts: %(counts)s") % {"counts": counts}
+    return _("Chip counts at table %(table)s: %(counts)s") % {"table": table, "counts": counts}
