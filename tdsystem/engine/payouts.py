@@ -109,6 +109,39 @@ def split_pool(pool: Decimal, percentages: Sequence[Decimal], unit: Decimal) -> 
     return amounts
 
 
+# Rounding units a director is offered when the one asked for leaves a place unpaid.
+USUAL_UNITS = tuple(
+    Decimal(u)
+    for u in (
+        *("0.01", "0.05", "0.1", "0.25", "0.5", "1", "2", "5", "10", "20", "25", "50"),
+        *("100", "200", "250", "500", "1000", "5000", "10000", "100000"),
+    )
+)
+
+
+def unpaid_place(pool: Decimal, percentages: Sequence[Decimal], unit: Decimal) -> int | None:
+    """The first paid place (1-based) that rounding to `unit` leaves with nothing, or None.
+
+    A place is paid when its percentage is above 0; with no pool yet no place is unpaid."""
+    if pool <= 0:
+        return None
+    amounts = split_pool(pool, percentages, unit)
+    for place, (share, amount) in enumerate(zip(percentages, amounts, strict=True), start=1):
+        if share > 0 and amount <= 0:
+            return place
+    return None
+
+
+def largest_paying_unit(
+    pool: Decimal, percentages: Sequence[Decimal], *, below: Decimal
+) -> Decimal | None:
+    """The largest usual unit under `below` that pays every paid place, or None."""
+    for unit in reversed(USUAL_UNITS):
+        if unit < below and unpaid_place(pool, percentages, unit) is None:
+            return unit
+    return None
+
+
 @dataclass(frozen=True)
 class Finish:
     entry: int

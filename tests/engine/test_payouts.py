@@ -170,3 +170,33 @@ def test_every_field_pays_exactly_the_pool_with_places_unique_but_for_ties(case)
     won = p.prizes_for(finishes, prizes, unit)
     assert sum(won.values()) == pool
     assert all(amount >= 0 for amount in won.values())
+
+
+def test_a_unit_that_leaves_a_paid_place_with_nothing_is_found():
+    # 1,000 by top-5 (38/25/17/12/8). At 100 the units left over still reach 5th place
+    # (400/200/200/100/100); at 200 they do not (400/200/200/200/0).
+    top5 = p.FIXED_TABLES["top-5"]
+    assert p.unpaid_place(Decimal(1000), top5, Decimal(100)) is None
+    assert p.unpaid_place(Decimal(1000), top5, Decimal(200)) == 5
+    assert p.unpaid_place(Decimal(1000), top5, Decimal(500)) == 3
+    assert p.largest_paying_unit(Decimal(1000), top5, below=Decimal(500)) == Decimal(100)
+
+
+def test_no_pool_leaves_no_place_unpaid():
+    assert p.unpaid_place(Decimal(0), p.FIXED_TABLES["top-3"], Decimal(1000)) is None
+
+
+@given(
+    pool=st.integers(min_value=1, max_value=10**7).map(Decimal),
+    unit=st.sampled_from(p.USUAL_UNITS),
+    table=st.sampled_from(sorted(p.FIXED_TABLES)),
+)
+def test_the_unpaid_place_is_the_first_zero_of_the_split(pool, unit, table):
+    percentages = p.FIXED_TABLES[table]
+    amounts = p.split_pool(pool, percentages, unit)
+    zeros = [i + 1 for i, a in enumerate(amounts) if a <= 0]
+    assert p.unpaid_place(pool, percentages, unit) == (zeros[0] if zeros else None)
+    better = p.largest_paying_unit(pool, percentages, below=unit)
+    if better is not None:
+        assert better < unit
+        assert all(a > 0 for a in p.split_pool(pool, percentages, better))

@@ -58,6 +58,10 @@ def payout_plan_update(
         event = event_lock(event_id)
         plan = standings.plan_for(event)
         plan.table, plan.percentages, plan.unit = table, custom, unit
+        fld = standings.field_read(event)
+        refusal = standings.unpaid_message(plan, fld.entries, fld.pool)
+        if refusal:
+            raise ResultsError(refusal, field="unit")
         plan.save(update_fields=["table", "percentages", "unit", "updated_at"])
         changed = standings.standings_refresh(
             event=event, plan=plan, field=standings.field_read(event)

@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from django.db.models import Count, Q, Sum
+from django.utils.translation import gettext
 
 from tdsystem.engine import payouts as rules
 from tdsystem.engine import rulesets
@@ -93,6 +94,35 @@ def prizes_by_place(plan: PayoutPlan, entries: int, pool: Decimal) -> tuple[Deci
         )
     except rules.PayoutError as exc:
         raise ResultsError(f"the payout plan cannot be used: {exc}") from exc
+
+
+def unpaid_message(plan: PayoutPlan, entries: int, pool: Decimal) -> str | None:
+    """Why the plan's rounding unit leaves a paid place of this field with nothing (the
+    payout page refuses such a unit and warns when a grown field makes it so), or None."""
+    if entries < 1:
+        return None
+    try:
+        percentages = plan.table_percentages(entries)
+        place = rules.unpaid_place(Decimal(pool), percentages, Decimal(plan.unit))
+    except rules.PayoutError:
+        return None  # the plan itself cannot be used: prizes_by_place says why
+    if place is None:
+        return None
+    unit = Decimal(plan.unit)
+    share = Decimal(pool) * percentages[place - 1] / 100
+    message = gettext(
+        "rounding to %(unit)s leaves place %(place)s with nothing (its share of the "
+        "%(pool)s pool is %(share)s)"
+    ) % {
+        "unit": f"{unit.normalize():f}",
+        "place": place,
+        "pool": f"{pool:,.2f}",
+        "share": f"{share:,.2f}",
+    }
+    better = rules.largest_paying_unit(Decimal(pool), percentages, below=unit)
+    if better is not None:
+        message += gettext(": round to %(unit)s or less") % {"unit": f"{better.normalize():f}"}
+    return message
 
 
 def slots_of(finishes: Sequence[rules.Finish]) -> dict[int, int]:
