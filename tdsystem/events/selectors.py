@@ -320,8 +320,11 @@ def event_clock_payload(event_id: int, now: datetime) -> dict:
     if clock is None:
         raise Event.DoesNotExist(f"no event {event_id}")
     event = _screen_cache.get(("event", event_id), ttl, lambda: Event.objects.get(pk=event_id))
+    # The clock's version moves with every edit of the levels (`services_levels`): a
+    # cached schedule is never shown after its levels changed.
     settings_key = (
         event.structure_id,
+        clock.version,
         event.betting,
         event.ante_type,
         event.seats_per_table,

@@ -1,0 +1,183 @@
+"""Editing a structure's levels: the rows the editor shows and posts, and saving them.
+
+A template is edited here (`structure_levels_edit`); an event's own structure goes through
+`tdsystem.events.services_levels.event_levels_edit`, which keeps the levels already played
+and the clock in step. Both validate with the import's `check_levels`: errors refuse and
+change nothing, warnings are saved only once the director confirms them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import log_record
+
+from .models import Level, Structure
+from .services import Checked, StructureError, check_levels
+
+# The editor's columns, as the page posts them (one value per row for each).
+ROW_FIELDS = (
+    "kind",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "small_bet",
+    "big_bet",
+    "duration_minutes",
+    "note",
+)
+# What a stored level is, compared and logged: the checked rows carry the same keys.
+LEVEL_FIELDS = (
+    "kind",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "small_bet",
+    "big_bet",
+    "duration_seconds",
+    "note",
+)
+
+
+class LevelsError(StructureError):
+    """A refused edit; `field` names what is at fault for the API's 400."""
+
+    def __init__(self, errors: list[str], field: str = "levels"):
+        super().__init__(errors)
+        self.field = field
+
+    @property
+    def is_warning(self) -> bool:
+        return self.field == "confirm_warnings"
+
+
+def stored_rows(structure: Structure) -> list[dict]:
+    """The structure's levels as plain rows (the log's "old" and "new")."""
+    return list(structure.levels.order_by("position").values(*LEVEL_FIELDS))
+
+
+def _minutes(seconds: int) -> str:
+    return str(seconds // 60) if seconds % 60 == 0 else str(Decimal(seconds) / 60)
+
+
+def editor_rows(levels: list[dict]) -> list[dict]:
+    """Stored rows as the editor's inputs show them (duration in minutes, blanks for none)."""
+    rows = []
+    for lv in levels:
+        row = {key: "" if lv.get(key) is None else str(lv[key]) for key in ROW_FIELDS[:-2]}
+        row["duration_minutes"] = _minutes(lv["duration_seconds"])
+        row["note"] = lv.get("note") or ""
+        if lv["kind"] == "break":
+            row.update(small_blind="", big_blind="", ante="", small_bet="", big_bet="")
+        rows.append(row)
+    return rows
+
+
+def rows_from_post(data: Mapping) -> list[dict]:
+    """The posted table, one dict a row, exactly as typed (the service checks it)."""
+    columns = {key: data.getlist(key) for key in ROW_FIELDS}  # type: ignore[attr-defined]
+    count = len(columns["kind"])
+    return [
+        {key: (values[i] if i < len(values) else "") for key, values in columns.items()}
+        for i in range(count)
+    ]
+
+
+def row_operation(rows: list[dict], operation: str, *, first_free: int = 0) -> list[dict]:
+    """Add, remove or move a row of the posted table ("up:3", "down:0", "remove:2",
+    "add-level:4", "add-break:4": after row 4). Rows before `first_free` stay put."""
+    name, _sep, where = operation.partition(":")
+    try:
+        i = int(where)
+    except ValueError:
+        return rows
+    rows = [dict(r) for r in rows]
+    if name in ("add-level", "add-break"):
+        i = max(i, first_free - 1)
+        template = rows[i] if 0 <= i < len(rows) else {}
+        if name == "add-break":
+            new = dict.fromkeys(ROW_FIELDS, "")
+            new.update(kind="break", duration_minutes="15", note=_("Colour up"))
+        else:
+            new = {**dict.fromkeys(ROW_FIELDS, ""), "kind": "level"}
+            new["duration_minutes"] = template.get("duration_minutes") or "20"
+        rows.insert(i + 1, new)
+    elif not first_free <= i < len(rows):
+        return rows
+    elif name == "remove":
+        rows.pop(i)
+    elif name == "up" and i - 1 >= first_free:
+        rows[i - 1], rows[i] = rows[i], rows[i - 1]
+    elif name == "down" and i + 1 < len(rows):
+        rows[i], rows[i + 1] = rows[i + 1], rows[i]
+    return rows
+
+
+def checked_or_refuse(rows: list[dict], *, fixed_limit: bool, confirm_warnings: bool) -> Checked:
+    """The import's checks: errors refuse; warnings refuse until confirmed."""
+    if not isinstance(rows, list):
+        raise LevelsError([_("the levels must be a list of rows")])
+    checked = check_levels(rows, fixed_limit=fixed_limit)
+    if checked.errors:
+        raise LevelsError(checked.errors)
+    if checked.warnings and not confirm_warnings:
+        raise LevelsError(
+            [f"warning: {w} (confirm to save anyway)" for w in checked.warnings],
+            field="confirm_warnings",
+        )
+    return checked
+
+
+def levels_replace(structure: Structure, levels: list[dict]) -> None:
+    """Replace every level (inside the caller's transaction)."""
+    structure.levels.all().delete()
+    Level.objects.bulk_create(
+        Level(structure=structure, position=i, **{k: row[k] for k in LEVEL_FIELDS})
+        for i, row in enumerate(levels)
+    )
+
+
+def structure_levels_edit(
+    *,
+    structure_id: int,
+    rows: list[dict],
+    actor: Actor,
+    confirm_warnings: bool = False,
+    fixed_limit: bool = False,
+) -> tuple[Structure, list[str]]:
+    """Replace a template's levels in one transaction, logged with the old and new rows.
+
+    An event's own structure is refused here: it changes through the event
+    (`events.services_levels.event_levels_edit`), which keeps its clock in step.
+    """
+    with transaction.atomic():
+        structure = Structure.objects.select_for_update().get(pk=structure_id)
+        if not structure.is_template:
+            raise LevelsError(
+                [_("this structure belongs to an event: edit it from the event's console")],
+                field="structure",
+            )
+        checked = checked_or_refuse(
+            rows, fixed_limit=fixed_limit, confirm_warnings=confirm_warnings
+        )
+        old = stored_rows(structure)
+        levels_replace(structure, checked.levels)
+        log_record(
+            event=None,
+            actor=actor,
+            action="structure.edit",
+            summary=_("Structure %(name)s edited (%(levels)s rows)")
+            % {"name": structure.name, "levels": len(checked.levels)},
+            data={
+                "structure_id": structure.pk,
+                "old": old,
+                "new": stored_rows(structure),
+                "warnings_confirmed": len(checked.warnings),
+            },
+        )
+    return structure, checked.warnings
