@@ -6,6 +6,8 @@ from decimal import Decimal, InvalidOperation
 
 from django import template
 
+from ..services import standings
+
 register = template.Library()
 
 
@@ -41,3 +43,10 @@ def get(mapping, key):
         return mapping.get(key, "") or ""
     except AttributeError:
         return ""
+
+
+@register.simple_tag
+def unpaid_warning(plan, prizes) -> str | None:
+    """Why the stored plan's rounding unit now leaves a paid place with nothing (the field
+    grew since it was set), for the payout page; None when every paid place is paid."""
+    return standings.unpaid_message(plan, prizes.entries, prizes.pool)
