@@ -8,6 +8,7 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.engine import rulesets
+from tdsystem.engine.entry_rules import EntryRules
 from tdsystem.structures.models import AnteType, Betting, Structure
 
 RULE_SET_CHOICES = [(code, rs.name) for code, rs in rulesets.RULE_SETS.items()]
@@ -115,6 +116,39 @@ class Event(models.Model):
     rule_overrides = models.JSONField(default=dict, blank=True)
     late_registration_end_level = models.PositiveSmallIntegerField(default=0)
     reentry_allowed = models.BooleanField(default=False)
+    # Entry rules (engine/entry_rules.py). "Until level N": until level N ends; 0 has the
+    # meaning given in each help text; a limit of 0 is no limit.
+    reentry_max = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Re-entries per player; 0: no limit.")
+    )
+    reentry_until_level = models.PositiveSmallIntegerField(
+        default=0,
+        help_text=_("Re-entries until this level ends; 0: while late registration is open."),
+    )
+    rebuy_until_level = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Rebuys until this level ends; 0: no rebuys.")
+    )
+    rebuy_threshold = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("A rebuy needs this many chips or fewer; empty: the starting stack."),
+    )
+    rebuy_price = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    rebuy_fee = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    rebuy_chips = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text=_("Chips a rebuy brings; empty: the starting stack.")
+    )
+    rebuy_max = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Rebuys per player; 0: no limit.")
+    )
+    addon_break = models.PositiveSmallIntegerField(
+        default=0, help_text=_("The add-on is taken at this break (1: the first); 0: no add-on.")
+    )
+    addon_price = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    addon_fee = models.DecimalField(max_digits=12, decimal_places=2, default=0)
+    addon_chips = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text=_("Chips the add-on brings; empty: the starting stack.")
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     scheduled_start = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -136,6 +170,22 @@ class Event(models.Model):
                 condition=Q(bounty_amount__gte=0) & Q(bounty_amount__lte=F("buy_in")),
                 name="event_bounty_within_buy_in",
             ),
+            models.CheckConstraint(
+                condition=Q(rebuy_price__gte=0) & Q(rebuy_fee__gte=0),
+                name="event_rebuy_money_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(addon_price__gte=0) & Q(addon_fee__gte=0),
+                name="event_addon_money_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(rebuy_chips__isnull=True) | Q(rebuy_chips__gt=0),
+                name="event_rebuy_chips_gt_0",
+            ),
+            models.CheckConstraint(
+                condition=Q(addon_chips__isnull=True) | Q(addon_chips__gt=0),
+                name="event_addon_chips_gt_0",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -148,6 +198,21 @@ class Event(models.Model):
     @property
     def has_bounties(self) -> bool:
         return self.bounty_type != self.BountyType.NONE
+
+    @property
+    def entry_rules(self) -> EntryRules:
+        """The event's entry rules as the engine reads them."""
+        threshold = self.rebuy_threshold
+        return EntryRules(
+            late_registration_end_level=self.late_registration_end_level,
+            reentry_allowed=self.reentry_allowed,
+            reentry_max=self.reentry_max,
+            reentry_until_level=self.reentry_until_level,
+            rebuy_until_level=self.rebuy_until_level,
+            rebuy_threshold=self.starting_stack if threshold is None else threshold,
+            rebuy_max=self.rebuy_max,
+            addon_break=self.addon_break,
+        )
 
     @property
     def base_rules(self) -> rulesets.Settings:

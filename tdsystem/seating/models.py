@@ -245,6 +245,9 @@ class Purchase(models.Model):
     amount = models.DecimalField(
         max_digits=12, decimal_places=2, help_text="Share of the prize pool."
     )
+    fee = models.DecimalField(
+        max_digits=12, decimal_places=2, default=0, help_text="The house's fee, kept apart."
+    )
     chips = models.PositiveBigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
     actor_label = models.CharField(max_length=150)
@@ -252,7 +255,8 @@ class Purchase(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
         constraints = [
-            models.CheckConstraint(condition=Q(amount__gte=0), name="purchase_amount_not_negative")
+            models.CheckConstraint(condition=Q(amount__gte=0), name="purchase_amount_not_negative"),
+            models.CheckConstraint(condition=Q(fee__gte=0), name="purchase_fee_not_negative"),
         ]
 
     def __str__(self) -> str:

@@ -215,9 +215,15 @@ def test_it_refuses_a_member_who_entered_already(event):
         register(event, "Samuel Lee", member_id="M-17")
 
 
-def test_it_adds_rebuys_and_addons_to_the_stack_and_the_prize_pool(event):
+def test_it_adds_rebuys_and_addons_to_the_stack_and_the_prize_pool():
+    # The entry rules themselves (periods, limits, the add-on's break): test_entry_rules.py.
+    event = make_event(600, 600, "B300", 600, 600, rebuy_until_level=2, rebuy_price=100)
     entry = register(event, "Sam Lee").entry
-    services.entry_purchase(event_id=event.pk, entry_id=entry.pk, kind="rebuy", actor=ACTOR)
+    services.entry_purchase(
+        event_id=event.pk, entry_id=entry.pk, kind="rebuy", stack=0, actor=ACTOR
+    )
+    Clock.objects.filter(pk=event.pk).update(level_index=2)  # the break
+    type(event).objects.filter(pk=event.pk).update(addon_break=1)
     services.entry_purchase(
         event_id=event.pk,
         entry_id=entry.pk,

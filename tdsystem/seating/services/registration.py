@@ -9,16 +9,25 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
-from tdsystem.engine import clock as clockrules
+from tdsystem.engine import entry_rules as buyrules
 from tdsystem.engine import seating as rules
-from tdsystem.events.models import Clock, Event
+from tdsystem.events.models import Event
 
 from ..balancing import button_options, rebalance_plan
+from ..entry_rules import (
+    EntryRefused,
+    bought,
+    moment_read,
+    price_of,
+    reentries_of,
+    refusal_text,
+    refuse,
+    who,
+)
 from ..errors import SeatingError
 from ..models import Entry, Player, Purchase, name_key
 from ..seatmap import (
@@ -38,29 +47,8 @@ def registration_closed_reason(event: Event, *, now: datetime | None = None) -> 
     `late_registration_end_level` is a level number (breaks are not levels): entries are
     taken until that level ends. 0 means no late registration: until the clock starts.
     """
-    clock = Clock.objects.filter(pk=event.pk).first()
-    if clock is None:
-        return None
-    levels = list(
-        event.structure.levels.order_by("position").values_list("kind", "duration_seconds")
-    )
-    state = clockrules.ClockState(
-        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
-    )
-    if levels:
-        # A level may have run out with no worker to record it yet: count it as over.
-        state, _ = clockrules.settle(state, [d for _, d in levels], now or timezone.now())
-    if state.status == clockrules.FINISHED:
-        return "the event has finished"
-    last = event.late_registration_end_level
-    if last == 0:
-        if state.status == clockrules.NOT_STARTED:
-            return None
-        return "registration closed when the clock started (no late registration)"
-    end = clockrules.late_registration_end([kind == "level" for kind, _ in levels], last)
-    if end is not None and state.level_index > end:
-        return f"late registration closed at the end of level {last}"
-    return None
+    refusal = buyrules.entry_refusal(event.entry_rules, moment_read(event, now=now))
+    return refusal_text(refusal) if refusal else None
 
 
 @dataclass(frozen=True)
@@ -270,6 +258,7 @@ def players_import(
                 entry=entry,
                 kind=Purchase.Kind.ENTRY,
                 amount=entry.paid,
+                fee=Decimal(event.fee),
                 chips=entry.chips,
                 actor_label=actor.label,
             )
@@ -295,20 +284,34 @@ def entry_reenter(
         if old is None:
             raise SeatingError(f"no entry {entry_id} in this event", field="entry")
         if not event.reentry_allowed:
-            raise SeatingError("this event does not allow re-entries")
+            refuse(
+                buyrules.reentry_refusal(event.entry_rules, moment_read(event), who="", reentries=0)
+            )
         if old.status == Entry.Status.ACTIVE:
-            raise SeatingError(f"{old.player.name} is still playing: no re-entry needed")
-        _check_open(event)
+            raise SeatingError(
+                gettext("%(name)s is still playing: no re-entry needed") % {"name": old.player.name}
+            )
         playing = Entry.objects.filter(player_id=old.player_id, status=Entry.Status.ACTIVE)
         if playing.filter(event=event).exists():
-            raise SeatingError(f"{old.player.name} has re-entered already")
+            raise SeatingError(
+                gettext("%(name)s has re-entered already") % {"name": old.player.name}
+            )
+        refuse(
+            buyrules.reentry_refusal(
+                event.entry_rules,
+                moment_read(event),
+                who=who(old),
+                reentries=reentries_of(event, old.player_id),
+            )
+        )
         return _enrol(event, old.player, Purchase.Kind.REENTRY, actor, new_seed(rng_seed))
 
 
 def _check_open(event: Event) -> None:
-    reason = registration_closed_reason(event)
-    if reason:
-        raise SeatingError(f"No new entries: {reason}.")
+    refusal = buyrules.entry_refusal(event.entry_rules, moment_read(event))
+    if refusal is not None:
+        text = gettext("No new entries: %(reason)s.") % {"reason": refusal_text(refusal)}
+        raise EntryRefused(refusal, text)
 
 
 def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> Enrolment:
@@ -344,6 +347,7 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
         entry=entry,
         kind=kind,
         amount=entry.paid,
+        fee=Decimal(event.fee),
         chips=entry.chips,
         actor_label=actor.label,
     )
@@ -382,23 +386,30 @@ def entry_purchase(
     entry_id: int,
     kind: str,
     actor: Actor,
+    stack: int | None = None,
     chips: int | None = None,
     amount: Decimal | None = None,
 ) -> Purchase:
-    """A rebuy or an add-on: chips for the entry, money for the prize pool.
+    """A rebuy or an add-on, as the event's entry rules allow: chips for the entry, its
+    price to the prize pool and its fee to the house.
 
-    By default a buy costs the event's buy-in and brings its starting stack.
+    `stack` is what the player has now, counted at the table: a rebuy needs the event's
+    threshold or fewer. The chips and the price are the event's rebuy (or add-on) figures;
+    `chips` and `amount` override them for a house that agreed otherwise (logged).
     """
     if kind not in (Purchase.Kind.REBUY, Purchase.Kind.ADDON):
-        raise SeatingError("a buy is a rebuy or an add-on", field="kind")
+        raise SeatingError(gettext("a buy is a rebuy or an add-on"), field="kind")
+    if stack is not None and stack < 0:
+        raise SeatingError(gettext("a stack cannot be negative"), field="stack")
     with transaction.atomic():
         event = event_lock(event_id)
-        chips = event.starting_stack if chips is None else int(chips)
-        amount = Decimal(event.buy_in) if amount is None else Decimal(amount)
+        price = price_of(event, kind)
+        chips = price.chips if chips is None else int(chips)
+        amount = price.amount if amount is None else Decimal(amount)
         if chips <= 0:
-            raise SeatingError("a buy brings at least one chip", field="chips")
+            raise SeatingError(gettext("a buy brings at least one chip"), field="chips")
         if amount < 0:
-            raise SeatingError("the amount cannot be negative", field="amount")
+            raise SeatingError(gettext("the amount cannot be negative"), field="amount")
         entry = (
             Entry.objects.select_for_update(of=("self",))
             .select_related("player")
@@ -406,21 +417,50 @@ def entry_purchase(
             .first()
         )
         if entry is None:
-            raise SeatingError(f"no entry {entry_id} in this event", field="entry")
+            raise SeatingError(
+                gettext("no entry %(id)s in this event") % {"id": entry_id}, field="entry"
+            )
         if entry.status != Entry.Status.ACTIVE:
-            raise SeatingError(f"{entry.player.name} is out: a re-entry, not a {kind}")
+            raise SeatingError(
+                gettext("%(name)s is out: a re-entry, not a buy") % {"name": entry.player.name}
+            )
+        at = moment_read(event)
+        count = bought(event, entry.player_id, kind)
+        if kind == Purchase.Kind.REBUY:
+            refuse(
+                buyrules.rebuy_refusal(
+                    event.entry_rules, at, who=who(entry), rebuys=count, stack=stack
+                )
+            )
+        else:
+            refuse(buyrules.addon_refusal(event.entry_rules, at, who=who(entry), addons=count))
         Entry.objects.filter(pk=entry.pk).update(chips=F("chips") + chips, paid=F("paid") + amount)
         purchase = Purchase.objects.create(
-            event=event, entry=entry, kind=kind, amount=amount, chips=chips, actor_label=actor.label
+            event=event,
+            entry=entry,
+            kind=kind,
+            amount=amount,
+            fee=price.fee,
+            chips=chips,
+            actor_label=actor.label,
         )
+        overridden = (chips, amount) != (price.chips, price.amount)
         log_record(
             event=event,
             actor=actor,
             action=f"entry.{kind}",
             summary=(
                 f"{purchase.get_kind_display()} for #{entry.number} {entry.player.name}: "
-                f"{chips} chips, {amount} to the prize pool"
+                f"{chips} chips, {amount} to the prize pool, {price.fee} fee"
+                + (" (not the event's figures)" if overridden else "")
             ),
-            data={"entry": entry.pk, "chips": chips, "amount": str(amount)},
+            data={
+                "entry": entry.pk,
+                "chips": chips,
+                "amount": str(amount),
+                "fee": str(price.fee),
+                "stack": stack,
+                "overridden": overridden,
+            },
         )
     return purchase
