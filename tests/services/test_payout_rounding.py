@@ -47,7 +47,7 @@ def test_a_unit_that_leaves_a_place_with_nothing_is_refused_with_the_reason(five
     assert refused.value.field == "unit"
     message = str(refused.value)
     assert "place 3 with nothing" in message
-    assert "its share of the 500.00 pool is 100.00" in message
+    assert "its share of the 500 pool is 100" in message
     assert "round to 100 or less" in message
     plan = PayoutPlan.objects.get(event=five)
     assert plan.unit == D(5)  # unchanged

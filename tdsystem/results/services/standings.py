@@ -113,16 +113,19 @@ def unpaid_message(plan: PayoutPlan, entries: int, pool: Decimal) -> str | None:
     message = gettext(
         "rounding to %(unit)s leaves place %(place)s with nothing (its share of the "
         "%(pool)s pool is %(share)s)"
-    ) % {
-        "unit": f"{unit.normalize():f}",
-        "place": place,
-        "pool": f"{pool:,.2f}",
-        "share": f"{share:,.2f}",
-    }
+    ) % {"unit": _amount(unit), "place": place, "pool": _amount(pool), "share": _amount(share)}
     better = rules.largest_paying_unit(Decimal(pool), percentages, below=unit)
     if better is not None:
-        message += gettext(": round to %(unit)s or less") % {"unit": f"{better.normalize():f}"}
+        message += gettext(": round to %(unit)s or less") % {"unit": _amount(better)}
     return message
+
+
+def _amount(value: Decimal) -> str:
+    """1234.5 -> "1,234.50", 1200 -> "1,200" (as the pages show money)."""
+    value = Decimal(value)
+    if value == value.to_integral_value():
+        return f"{value:,.0f}"
+    return f"{value:,.2f}"
 
 
 def slots_of(finishes: Sequence[rules.Finish]) -> dict[int, int]:
