@@ -27,4 +27,5 @@ urlpatterns = [
     # Staff: the table pages (a tablet at the table, or the floor's phone)
     path(TABLES + "<int:number>/", views_table.table_page, name="table"),
     path(TABLES + "<int:number>/hand", views_table.table_hand, name="table_hand"),
+    path(TABLES + "<int:number>/chips", views_table.table_chips, name="table_chips"),
 ]

@@ -5,6 +5,8 @@ whether the table is halted until balanced (and why) and, during hand-for-hand, 
 the table may deal. The fragment polls, so a halt shows and lifts without a reload.
 "Hand finished" posts here (at a halted table, a confirm step first); a bust-out posts to
 the bust-out console's route (`results:bustout`), which answers with this page's fragment.
+"Save counts" posts the table's chip counts here, answered by the counts' own fragment
+(outside the polling one, so a count being typed is never swept away).
 A table device opens only its own table (seating's `table_access`).
 """
 
@@ -13,8 +15,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tdsystem.core.access import has_right
 from tdsystem.core.actors import Actor
@@ -26,9 +30,13 @@ from tdsystem.seating.table_access import table_access
 from . import services
 from .errors import ResultsError
 from .forms import HandFinishedForm, first_error
+from .forms_chips import TableCountsForm, typed_counts
 from .selectors import hand_for_hand
+from .selectors_chips import chip_total, count_rows
+from .services.chips import chip_counts_record
 
 PAGE = "results/table.html"
+CHIPS = "results/_table_chips.html"
 
 
 def table_render(request, event: Event, number: int, error=None, message=None, **extra):
@@ -51,6 +59,8 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
         and not hfh.active
         and event.status != Event.Status.FINISHED,
         "hfh": hfh,
+        # Read only for the whole page: the polling fragment does not show the counts.
+        "chip_rows": SimpleLazyObject(lambda: count_rows(event, table=number)),
         **extra,
     }
     return render(request, f"{PAGE}#table" if request.htmx else PAGE, context)
@@ -114,3 +124,38 @@ def _hand_reported(report: services.HandReport) -> str:
         "tables": ", ".join(map(str, report.waiting_for)),
         "text": text,
     }
+
+
+@require_http_methods(["GET", "POST"])
+@table_access
+def table_chips(request: HttpRequest, event: Event, number: int) -> HttpResponse:
+    """ "Save counts": every count typed for this table's players, through the one chip
+    count service, all or none; the fragment answers with the total check after a save.
+    A GET reads the fragment again (players who sat down since)."""
+    rows = count_rows(event, table=number)
+    if request.method == "GET":
+        return render(request, CHIPS, {"event": event, "number": number, "chip_rows": rows})
+    form = TableCountsForm(request.POST, rows)
+    error = message = total = None
+    if not form.is_valid():
+        error = first_error(form)[1]
+    else:
+        counts = form.cleaned_data["counts"]
+        try:
+            chip_counts_record(
+                event_id=event.pk, counts=counts, actor=Actor.of(request.user), table=number
+            )
+        except ResultsError as exc:
+            error = str(exc)
+        else:
+            message = ngettext("%(count)s count saved", "%(count)s counts saved", len(counts)) % {
+                "count": len(counts)
+            }
+            rows, total = count_rows(event, table=number), chip_total(event)
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or message)
+        return redirect("results:table", event.pk, number)
+    typed = {} if message else typed_counts(request.POST)
+    context = {"event": event, "number": number, "chip_rows": rows, "typed": typed}
+    context |= {"error": error, "message": message, "total": total}
+    return render(request, CHIPS, context)
