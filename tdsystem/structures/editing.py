@@ -181,3 +181,69 @@ def structure_levels_edit(
             },
         )
     return structure, checked.warnings
+
+
+def editor_table(rows: list[dict], *, current: int | None = None, focus: str = "") -> list[dict]:
+    """The editor's rows with what the page shows beside the inputs: the level's number,
+    and whether it is played (read-only), current (only its duration) or free."""
+    table, number = [], 0
+    for i, row in enumerate(rows):
+        is_break = row.get("kind") == "break"
+        if not is_break:
+            number += 1
+        state = "free"
+        if current is not None and i < current:
+            state = "played"
+        elif current is not None and i == current:
+            state = "current"
+        prefix, _sep, at = focus.rpartition("-")
+        table.append(
+            {
+                **row,
+                "index": i,
+                "is_break": is_break,
+                "number": number,
+                "state": state,
+                "focus": prefix if at == str(i) else "",
+            }
+        )
+    return table
+
+
+def editor_context(
+    request_data: Mapping | None,
+    stored: list[dict],
+    *,
+    current: int | None = None,
+    show_bets: bool = False,
+) -> tuple[list[dict], str, bool]:
+    """The rows to show (posted, or the stored ones), the row operation asked for (an
+    empty string: save) and whether the director confirmed the warnings."""
+    if request_data is None:
+        return editor_rows(stored), "", False
+    rows = rows_from_post(request_data)
+    operation = str(request_data.get("op", ""))
+    if operation:
+        first_free = 0 if current is None else current + 1
+        rows = row_operation(rows, operation, first_free=first_free)
+    return rows, operation, request_data.get("confirm") == "1"
+
+
+def has_bets(rows: list[dict]) -> bool:
+    return any(str(r.get("small_bet") or "").strip() for r in rows)
+
+
+def focus_after(operation: str, count: int) -> str:
+    """The id of the input or button the keyboard should be on after a row operation."""
+    name, _sep, where = operation.partition(":")
+    if not where.isdigit():
+        return ""
+    i = int(where)
+    targets = {
+        "up": f"up-{i - 1}",
+        "down": f"down-{i + 1}",
+        "remove": f"minutes-{min(i, count - 1)}",
+        "add-level": f"sb-{i + 1}",
+        "add-break": f"minutes-{i + 1}",
+    }
+    return targets.get(name, "")

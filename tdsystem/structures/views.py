@@ -8,13 +8,15 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django_htmx.http import HttpResponseClientRedirect
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.engine.errors import RuleError
 
-from . import generator, services
+from . import editing, generator, services
 from .forms import GeneratorForm
 from .models import AnteType, Structure
 
@@ -78,7 +80,76 @@ def structure_detail(request: HttpRequest, structure_id: int) -> HttpResponse:
         if not level.is_break:
             number += 1
             level.number = number
-    return render(request, "structures/detail.html", {"structure": structure, "levels": levels})
+    may_edit = has_right(request.user, "events") and (
+        structure.is_template or hasattr(structure, "event")
+    )
+    return render(
+        request,
+        "structures/detail.html",
+        {"structure": structure, "levels": levels, "may_edit": may_edit},
+    )
+
+
+def editor_render(
+    request: HttpRequest,
+    *,
+    rows: list[dict],
+    current: int | None = None,
+    show_bets: bool = False,
+    errors: list[str] | None = None,
+    **context,
+) -> HttpResponse:
+    """The editor page (or, for htmx, its form): shared by a template's and an event's."""
+    needs_confirm = bool(errors) and all(e.startswith("warning:") for e in errors or [])
+    focus = editing.focus_after(context.pop("operation", ""), len(rows))
+    context.update(
+        rows=editing.editor_table(rows, current=current, focus=focus),
+        show_bets=show_bets or editing.has_bets(rows),
+        errors=errors or [],
+        needs_confirm=needs_confirm,
+    )
+    status = 400 if errors and not needs_confirm else 200
+    template = "structures/editor.html#editor" if request.htmx else "structures/editor.html"
+    return render(request, template, context, status=status)
+
+
+def editor_saved(request: HttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+@staff_required("events")
+def structure_edit(request: HttpRequest, structure_id: int) -> HttpResponse:
+    """A template's levels; an event's own structure is edited from its event."""
+    structure = get_object_or_404(Structure, pk=structure_id)
+    event = getattr(structure, "event", None)
+    if event is not None:
+        return redirect("console:event_levels", event.pk)
+    post = request.POST if request.method == "POST" else None
+    rows, operation, confirm = editing.editor_context(post, editing.stored_rows(structure))
+    errors: list[str] = []
+    if post is not None and not operation:
+        try:
+            editing.structure_levels_edit(
+                structure_id=structure.pk,
+                rows=rows,
+                actor=Actor.of(request.user),
+                confirm_warnings=confirm,
+                fixed_limit=editing.has_bets(rows),
+            )
+        except services.StructureError as exc:
+            errors = exc.errors
+        else:
+            messages.success(request, _("Saved the levels of %(name)s") % {"name": structure.name})
+            return editor_saved(request, reverse("console:structure", args=[structure.pk]))
+    return editor_render(
+        request,
+        rows=rows,
+        errors=errors,
+        operation=operation,
+        show_bets=request.GET.get("bets") == "1",
+        title=structure.name,
+        back_url=reverse("console:structure", args=[structure.pk]),
+    )
 
 
 @staff_required("console")

@@ -3,7 +3,7 @@ apps, the event's life from the venue's."""
 
 from django.urls import path
 
-from tdsystem.events import views, views_rules
+from tdsystem.events import views, views_levels, views_rules
 from tdsystem.structures import views as structure_views
 
 from . import views_life
@@ -19,6 +19,7 @@ urlpatterns = [
     path("events/<int:event_id>/copy/", views_life.event_copy, name="event_copy"),
     path("events/<int:event_id>/delete/", views_life.event_delete, name="event_delete"),
     path("events/<int:event_id>/archive", views_life.event_archive, name="event_archive"),
+    path("events/<int:event_id>/levels/", views_levels.event_levels, name="event_levels"),
     path("events/<int:event_id>/rules/", views_rules.event_rules, name="event_rules"),
     path("house-rules/", views_rules.house_sets, name="house_sets"),
     path("house-rules/<int:house_id>/", views_rules.house_set, name="house_set"),
@@ -27,6 +28,9 @@ urlpatterns = [
     ),
     path("structures/", structure_views.structure_list, name="structures"),
     path("structures/<int:structure_id>/", structure_views.structure_detail, name="structure"),
+    path(
+        "structures/<int:structure_id>/edit/", structure_views.structure_edit, name="structure_edit"
+    ),
     path("structures/generator/", structure_views.structure_generator, name="structure_generator"),
     path(
         "structures/<int:structure_id>/export.<str:fmt>",
