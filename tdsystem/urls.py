@@ -6,7 +6,7 @@ from tdsystem.api.main import api
 from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
 from tdsystem.events import views as events_views
-from tdsystem.venue import views_screens
+from tdsystem.venue import views_chips, views_screens
 
 urlpatterns = [
     path("", events_views.home, name="home"),
@@ -20,12 +20,14 @@ urlpatterns = [
     path("console/", include("tdsystem.venue.urls_console")),
     path("events/<int:event_id>/clock/", views_screens.clock_screen, name="clock_screen"),
     path("events/<int:event_id>/schedule/", events_views.schedule, name="schedule"),
+    path("events/<int:event_id>/chips/", views_chips.chips_screen, name="chips_screen"),
     # The room's stable addresses: the current event's screens, whatever its id this week.
     path("clock/", views_screens.current, {"page": "clock"}, name="screen_clock"),
     path("schedule/", views_screens.current, {"page": "schedule"}, name="screen_schedule"),
     path("seats/", views_screens.current, {"page": "seats"}, name="screen_seats"),
     path("seats/draw/", views_screens.current, {"page": "draw"}, name="screen_draw"),
     path("seats/poster/", views_screens.poster, name="screen_poster"),
+    path("chips/", views_screens.current, {"page": "chips"}, name="screen_chips"),
     path("api/", api.urls),
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),

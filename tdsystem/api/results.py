@@ -1,4 +1,5 @@
-"""Bust-outs and results: report and undo bust-outs; the public standings with prizes."""
+"""Bust-outs and results: report and undo bust-outs; the public standings with prizes;
+chip counts (the count list, public; a table's counts, staff)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,22 @@ from tdsystem.core.actors import Actor
 from tdsystem.results import selectors, services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import Finish as FinishRow
+from tdsystem.results.selectors_chips import ChipTotal, CountRow, chip_total, count_rows
+from tdsystem.results.services.chips import chip_counts_record
 from tdsystem.seating.models import Entry
 from tdsystem.seating.selectors import move_json
 
 from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
-from .schemas import BustOutIn, BustOutRecorded, BustOutUndone, Results
+from .schemas import (
+    BustOutIn,
+    BustOutRecorded,
+    BustOutUndone,
+    ChipCounts,
+    ChipCountsIn,
+    ChipCountsSaved,
+    Results,
+)
 
 router = Router(tags=["Bust-outs and results"], exclude_unset=True)
 EVENT = "/events/{int:event_id}"
@@ -150,4 +161,77 @@ def undo(request: AuthedRequest, event_id: int, bustout_id: int):
         "entries": [seat_back_json(e) for e in undone.entries],
         "moves_withdrawn": undone.moves_reverted,
         "tables_back_in_play": undone.tables_restored,
+    }
+
+
+def count_json(row: CountRow) -> dict:
+    entry, count = row.entry, row.count
+    return {
+        "rank": row.rank,
+        "entry": entry.number,
+        "player": entry.player.name,
+        "table": entry.table.number if entry.table else None,
+        "seat": entry.seat,
+        "chips": count.chips if count else None,
+        "counted_at": count.counted_at.isoformat() if count else None,
+    }
+
+
+def total_json(total: ChipTotal) -> dict:
+    return {
+        "chips_in_play": total.in_play,
+        "counted_chips": total.counted_chips,
+        "counted": total.counted,
+        "players_left": total.players,
+        "all_counted": total.all_counted,
+        "difference": total.difference if total.all_counted else None,
+        "summary": total.summary,
+        "warning": total.warning,
+    }
+
+
+@router.get(
+    EVENT + "/chips",
+    response={200: ChipCounts, **READ_ERRORS},
+    url_name="chips",
+    summary="Read the chip counts",
+    description="The players still in by their latest chip count (largest first), then those "
+    "never counted; the counted total against the chips in play.",
+)
+def chips(request: HttpRequest, event_id: int):
+    event = event_found(event_id)
+    rows = count_rows(event)
+    return {
+        "event": {"id": event.pk, "name": event.name, "status": event.status},
+        "total": total_json(chip_total(event, rows)),
+        "counts": [count_json(r) for r in rows],
+    }
+
+
+@router.post(
+    EVENT + "/chip-counts",
+    auth=bustout,
+    response={200: ChipCountsSaved, **WRITE_ERRORS},
+    url_name="chip_counts",
+    summary="Record chip counts",
+    description="One or more players' counts, recorded together or not at all; each is "
+    "kept in the history with who and when. With `table`, every player must sit there. "
+    "400 naming the player when one is out, unknown or elsewhere.",
+)
+def chip_counts(request: AuthedRequest, event_id: int, payload: ChipCountsIn):
+    event_exists(event_id)
+    done = chip_counts_record(
+        event_id=event_id,
+        counts={c.entry: c.chips for c in payload.counts},
+        actor=Actor.of(request.auth),
+        table=payload.table,
+    )
+    saved = {c.entry_id for c in done}
+    event = event_found(event_id)
+    rows = count_rows(event)
+    return {
+        "saved": len(done),
+        "table": payload.table,
+        "counts": [count_json(r) for r in rows if r.entry.pk in saved],
+        "total": total_json(chip_total(event, rows)),
     }

@@ -23,6 +23,7 @@ from pydantic_core import PydanticCustomError
 
 from tdsystem.results.services import MAX_CHIPS
 from tdsystem.seating.forms import TABLE_NUMBER_MAX
+from tdsystem.seating.forms_buys import STACK_MAX as BUY_STACK_MAX
 from tdsystem.seating.services import HAND_MAX
 
 INT64 = 2**63 - 1
@@ -445,3 +446,133 @@ class Results(Out):
     paid_places: int
     payouts: list[str] = Field(description="By place, two decimals.")
     results: list[ResultRow]
+
+
+# Chip counts: the count list (public) and a table's counts (staff).
+
+CountChips = Annotated[int, Field(strict=True, ge=1, le=MAX_CHIPS)]
+MAX_COUNTS = 1000
+
+
+class ChipCountIn(Schema):
+    entry: EntryNumber = Field(
+        description=gettext_noop("the entry number of a player still in, a whole number 1 or more")
+    )
+    chips: CountChips = Field(
+        description=gettext_noop("the player's chips, a whole number from 1 to 999,999,999,999,999")
+    )
+
+
+class ChipCountsIn(Schema):
+    counts: list[ChipCountIn] = Field(
+        min_length=1,
+        max_length=MAX_COUNTS,
+        description=gettext_noop(
+            'a list of counts, e.g. [{"entry": 12, "chips": 48500}], 1 to 1,000 of them, '
+            "each entry once; recorded together or not at all"
+        ),
+    )
+    table: int | None = Field(
+        None,
+        strict=True,
+        ge=1,
+        le=TABLE_NUMBER_MAX,
+        description=gettext_noop(
+            "the table's number, a whole number from 1 to 99,999: every player counted "
+            "must sit there"
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _each_entry_once(self) -> ChipCountsIn:
+        seen: set[int] = set()
+        for count in self.counts:
+            if count.entry in seen:
+                raise field_error(
+                    "counts", _("counts names #%(entry)s twice") % {"entry": count.entry}
+                )
+            seen.add(count.entry)
+        return self
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"counts": [{"entry": 12, "chips": 48500}, {"entry": 3, "chips": 21000}]}]
+        }
+    )
+
+
+class ChipCountRow(Out):
+    rank: int | None = Field(description="By chips, 1 the largest; null: never counted.")
+    entry: int
+    player: str
+    table: int | None
+    seat: int | None
+    chips: int | None = Field(description="The latest count; null: never counted.")
+    counted_at: str | None = Field(json_schema_extra={"format": "date-time"})
+
+
+class ChipCountTotal(Out):
+    chips_in_play: int = Field(
+        description="Every chip bought (busted players' included) minus those taken out of play."
+    )
+    counted_chips: int = Field(description="The latest counts of the players still in, added.")
+    counted: int
+    players_left: int
+    all_counted: bool
+    difference: int | None = Field(
+        description="Counted minus in play, once every player still in is counted; else null."
+    )
+    summary: str
+    warning: str | None = Field(description="When all are counted and the counts differ.")
+
+
+class ChipCounts(Out):
+    event: ResultsEvent
+    total: ChipCountTotal
+    counts: list[ChipCountRow] = Field(description="By chips, then those never counted.")
+
+
+class ChipCountsSaved(Out):
+    saved: int
+    table: int | None
+    counts: list[ChipCountRow] = Field(description="The counts just saved.")
+    total: ChipCountTotal
+
+
+# Entry rules: rebuys, the add-on and re-entries (docs/entry-rules.md).
+
+
+class RebuyIn(Schema):
+    stack: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        le=BUY_STACK_MAX,
+        description=gettext_noop(
+            "the chips the player has now, a whole number from 0 to 1,000,000,000,000; "
+            "required when the rebuy needs a stack at or below the event's limit"
+        ),
+    )
+
+
+class Bought(Out):
+    entry: int = Field(description="Entry number in the event.")
+    player: str
+    kind: str = Field(description="rebuy or addon.")
+    chips: int = Field(description="The chips this buy brought.")
+    amount: str = Field(description="To the prize pool (a decimal string).")
+    fee: str = Field(description="Kept by the house (a decimal string).")
+    entry_chips: int = Field(description="Every chip the entry has bought, this buy included.")
+
+
+class Refused(Out):
+    error: str = Field(description="Why the entry rules refuse it, for people.")
+    code: str | None = Field(
+        None,
+        description="The entry rule's code: registration-closed, reentry-limit, reentry-closed, "
+        "rebuy-none, rebuy-closed, rebuy-limit, rebuy-over-threshold, rebuy-stack-unknown, "
+        "addon-none, addon-not-now, addon-taken, event-finished...",
+    )
+    params: dict[str, str | int] | None = Field(
+        None, description="The figures in the sentence (level, limit, count, stack...)."
+    )

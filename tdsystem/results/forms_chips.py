@@ -36,7 +36,7 @@ class TableCountsForm(forms.Form):
             self.fields[count_field(entry.number)] = ChipsField(required=False, label=label)
 
     def clean(self) -> dict:
-        data = super().clean()
+        data = super().clean() or {}
         for key, value in self.data.items():
             match = NAME.match(key)
             if match and key not in self.fields and str(value).strip():

@@ -95,7 +95,8 @@ def count_rows(event: Event, table: int | None = None) -> list[CountRow]:
     if table is not None:
         entries = entries.filter(table__number=table, table__in_play=True).order_by("seat")
         return [CountRow(None, e, _count_of(e)) for e in entries]
-    counted, never = [], []
+    counted: list[Entry] = []
+    never: list[Entry] = []
     for entry in entries.order_by("number"):
         (counted if _count_of(entry) else never).append(entry)
     counted.sort(key=lambda e: (-e.chip_count.chips, e.chip_count.counted_at, e.number))

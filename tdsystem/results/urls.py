@@ -19,6 +19,7 @@ urlpatterns = [
     path(CONSOLE + "bustouts/<int:bustout_id>/undo", views.bustout_undo, name="undo"),
     path(CONSOLE + "short-big-blind", views.short_big_blind, name="short_big_blind"),
     path(CONSOLE + "chips", views.chip_count, name="chips"),
+    path(CONSOLE + "chips/<int:number>/history", views.chip_history, name="chip_history"),
     path(CONSOLE + "hand-for-hand", views.hand_for_hand, name="hand_for_hand"),
     path(CONSOLE + "tables/<int:number>/hand", views.hand_finished, name="hand_finished"),
     path(CONSOLE + "payouts", views.payouts, name="payouts"),

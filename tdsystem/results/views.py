@@ -36,12 +36,13 @@ from .forms import (
     ShortBigBlindForm,
     first_error,
 )
+from .selectors_chips import chip_total, count_rows
 from .services import deals, standings
 from .templatetags.results_tags import ordinal
 from .views_table import table_answer
 
 CONSOLE = "results/console.html"
-PARTS = ("overview", "hfh", "record", "players", "recent", "tools")
+PARTS = ("overview", "hfh", "record", "players", "recent", "tools", "counts")
 CHANGED = "results-changed"
 
 
@@ -52,6 +53,7 @@ def _event(event_id: int) -> Event:
 def _context(request: HttpRequest, event: Event, **extra) -> dict:
     table = extra.pop("table", None) or request.GET.get("table", "")
     number = whole_number(table, high=TABLE_NUMBER_MAX)
+    rows = SimpleLazyObject(lambda: count_rows(event))  # the count list and its total
     return {
         "event": event,
         "overview": SimpleLazyObject(lambda: selectors.overview(event)),
@@ -60,6 +62,8 @@ def _context(request: HttpRequest, event: Event, **extra) -> dict:
         "chip_history": SimpleLazyObject(
             lambda: selectors.chip_history(event, extra.get("counted_entry"))
         ),
+        "count_rows": rows,
+        "chip_total": SimpleLazyObject(lambda: chip_total(event, list(rows))),
         "table": number,
         "players": selectors.table_players(event, number) if number else [],
         "can_hfh": has_right(request.user, "clock"),
@@ -254,6 +258,15 @@ def chip_count(request: HttpRequest, event_id: int) -> HttpResponse:
         "chips": f"{count.chips:,}",
     }
     return _answer(request, event, "tools", None, message, counted_entry=count.entry.number)
+
+
+@require_GET
+@staff_required("bustout")
+def chip_history(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """One player's counts, newest first, with who and when (the count list's "History")."""
+    event = _event(event_id)
+    context = _context(request, event, counted_entry=number)
+    return render(request, f"{CONSOLE}#tools" if request.htmx else CONSOLE, context)
 
 
 @require_POST

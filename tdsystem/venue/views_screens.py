@@ -47,6 +47,7 @@ PAGES = {
     "draw": ("seating:draw_screen", True),
     "seats": ("seating:lookup", False),
     "schedule": ("schedule", False),
+    "chips": ("chips_screen", True),
 }
 NO_EVENT_RELOAD_SECONDS = 30
 

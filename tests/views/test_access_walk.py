@@ -42,6 +42,9 @@ PUBLIC = {
     "screen_draw",
     "screen_poster",
     "api:current_event",
+    "chips_screen",
+    "screen_chips",
+    "api:chips",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 

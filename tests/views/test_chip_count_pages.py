@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
+from tdsystem.events.services import clock_action
 from tdsystem.results.models import ChipCount, ChipCountHistory
 from tdsystem.results.services.chips import chip_counts_record
 from tdsystem.seating.models import EventTable, TableDevice
@@ -143,3 +144,110 @@ def test_the_table_page_warns_after_a_save_when_the_counts_do_not_add_up(
     typed["T1S3"] = str(stack)
     html = client.post(chips_url(event, 1), counts_of(people, **typed), **HTMX).content.decode()
     assert "counts match the chips in play" in html and "chip-warning" not in html
+
+
+# The console ---------------------------------------------------------------------------
+
+
+def console_url(event) -> str:
+    return reverse("results:console", args=[event.pk])
+
+
+def test_the_console_lists_the_players_by_chips_with_who_and_when(client, room, floor_person):
+    event, people = room
+    chip_counts_record(
+        event_id=event.pk,
+        counts={people["T1S1"].number: 9_000, people["T2S2"].number: 31_000},
+        actor=FLOOR,
+    )
+    client.force_login(floor_person)
+    html = client.get(console_url(event), {"part": "counts"}, **HTMX).content.decode()
+    assert 'id="counts"' in html and "<html" not in html
+    assert html.index("<bdi>T2S2</bdi>") < html.index("<bdi>T1S1</bdi>") < html.index("T1S2")
+    assert "31,000" in html and "by fred" in html and html.count("not counted") == 4
+    assert "(2 of 6 players counted)" in html
+    page = client.get(console_url(event)).content.decode()
+    assert 'id="counts"' in page and reverse("chips_screen", args=[event.pk]) in page
+
+
+def test_the_console_warns_when_every_count_is_in_and_they_differ(client, room, floor_person):
+    event, people = room
+    counts = {e.number: event.starting_stack for e in people.values()}
+    counts[people["T1S1"].number] -= 500
+    chip_counts_record(event_id=event.pk, counts=counts, actor=FLOOR)
+    client.force_login(floor_person)
+    html = client.get(console_url(event), {"part": "counts"}, **HTMX).content.decode()
+    assert "The counts add up to 500 less than the chips in play." in html
+
+
+def test_the_console_shows_a_players_history_on_demand(client, room, floor_person):
+    event, people = room
+    number = people["T1S3"].number
+    for chips in (10_000, 12_000, 8_000):
+        chip_counts_record(event_id=event.pk, counts={number: chips}, actor=FLOOR)
+    client.force_login(floor_person)
+    url = reverse("results:chip_history", args=[event.pk, number])
+    html = client.get(url, **HTMX).content.decode()
+    assert f"Counts of #{number}" in html and 'id="tools"' in html
+    assert html.index("8,000") < html.index("12,000") < html.index("10,000")
+    assert client.get(url).status_code == 200  # without HTMX: the whole console
+
+
+# The public chip-count page ------------------------------------------------------------
+
+
+def screen_url(event) -> str:
+    return reverse("chips_screen", args=[event.pk])
+
+
+def test_the_public_page_ranks_the_counted_players_by_chips(client, room):
+    event, people = room
+    chip_counts_record(
+        event_id=event.pk,
+        counts={
+            people["T1S1"].number: 9_000,
+            people["T2S2"].number: 31_000,
+            people["T1S3"].number: 20_000,
+        },
+        actor=FLOOR,
+    )
+    html = client.get(screen_url(event)).content.decode()  # anonymous
+    assert html.index("T2S2") < html.index("T1S3") < html.index("T1S1")
+    assert "T1S2" not in html  # never counted: only in the "counted" line
+    assert "3 of 6 players counted" in html and "fred" not in html
+    assert "table 2" in html and "31,000" in html
+    # Level 1's big blind is 100: 31,000 chips are 310 big blinds.
+    assert "310.0 BB" in html and "big blind 100" in html
+    assert 'hx-trigger="every 15s"' in html
+    board = client.get(screen_url(event), **HTMX).content.decode()
+    assert 'id="board"' in board and "<html" not in board
+
+
+def test_the_public_page_can_show_only_the_first_few(client, room):
+    event, people = room
+    counts = {e.number: 1_000 * (i + 1) for i, e in enumerate(people.values())}
+    chip_counts_record(event_id=event.pk, counts=counts, actor=FLOOR)
+    html = client.get(screen_url(event), {"top": "2"}).content.decode()
+    assert "T2S3" in html and "T2S2" in html and "T2S1" not in html
+    assert "the first 2" in html and "?top=2" in html
+
+
+def test_the_public_page_reads_a_bounded_number_of_queries(
+    client, room, django_assert_max_num_queries
+):
+    event, people = room
+    chip_counts_record(
+        event_id=event.pk, counts={e.number: 5_000 for e in people.values()}, actor=FLOOR
+    )
+    with django_assert_max_num_queries(12):
+        client.get(screen_url(event))
+
+
+def test_the_stable_address_leads_to_the_current_events_chip_counts(client, room):
+    event, _ = room
+    clock_action(event_id=event.pk, action="start", actor=FLOOR)
+    answer = client.get(reverse("screen_chips"))
+    assert answer.status_code == 302
+    assert answer["Location"] == screen_url(event) + "?follow=1"
+    page = client.get(answer["Location"]).content.decode()
+    assert 'data-home="/chips/"' in page  # the follow script goes back to /chips/
