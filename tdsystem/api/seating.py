@@ -9,6 +9,7 @@ from ninja import Router, Status
 from tdsystem.core.actors import Actor
 from tdsystem.results.services import handforhand_hand_finish
 from tdsystem.seating import selectors, services
+from tdsystem.seating.entry_rules import EntryRefused
 from tdsystem.seating.models import Entry as EntryRow
 from tdsystem.seating.models import Move as MoveRow
 
@@ -16,13 +17,16 @@ from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
 from .schemas import (
+    Bought,
     DrawIn,
     Drawn,
     DuplicateName,
     HandFinished,
     HandIn,
     Move,
+    RebuyIn,
     RecentMove,
+    Refused,
     Registered,
     RegisterIn,
     Seat,
@@ -177,3 +181,105 @@ def acknowledge(request: AuthedRequest, event_id: int, move_id: int):
         event_id=event_id, move_id=move_id, actor=Actor.of(request.auth)
     )
     return selectors.move_json(move)
+
+
+def _entry_numbered(event_id: int, number: int) -> EntryRow:
+    entry = EntryRow.objects.filter(event_id=event_id, number=number).first()
+    if entry is None:
+        raise NotFound(_("no entry #%(number)s in this event") % {"number": number})
+    return entry
+
+
+def _refused(exc: EntryRefused) -> Status:
+    params = {k: v if isinstance(v, int) else str(v) for k, v in exc.refusal.params.items()}
+    return Status(409, {"error": str(exc), "code": exc.refusal.code, "params": params})
+
+
+def _bought(purchase) -> dict:
+    entry = EntryRow.objects.select_related("player").get(pk=purchase.entry_id)
+    return {
+        "entry": entry.number,
+        "player": entry.player.name,
+        "kind": purchase.kind,
+        "chips": purchase.chips,
+        "amount": str(purchase.amount),
+        "fee": str(purchase.fee),
+        "entry_chips": entry.chips,
+    }
+
+
+BUY_ERRORS = {**WRITE_ERRORS, 409: Refused}
+
+
+@router.post(
+    EVENT + "/entries/{int:number}/rebuy",
+    auth=seating,
+    response={200: Bought, **BUY_ERRORS},
+    url_name="rebuy",
+    summary="Rebuy for an entry",
+    description="The event's rebuy: its chips, its price to the prize pool and its fee. "
+    "`stack` is what the player has now (a rebuy needs the event's limit or fewer). 409 with "
+    "the rule's `code` when the rules refuse it (the period is over, the limit is reached, "
+    "the stack is over the limit, the event has no rebuys).",
+)
+def rebuy(request: AuthedRequest, event_id: int, number: int, payload: RebuyIn | None = None):
+    event_exists(event_id)
+    entry = _entry_numbered(event_id, number)
+    try:
+        purchase = services.entry_purchase(
+            event_id=event_id,
+            entry_id=entry.pk,
+            kind="rebuy",
+            stack=payload.stack if payload else None,
+            actor=Actor.of(request.auth),
+        )
+    except EntryRefused as exc:
+        return _refused(exc)
+    return _bought(purchase)
+
+
+@router.post(
+    EVENT + "/entries/{int:number}/addon",
+    auth=seating,
+    response={200: Bought, **BUY_ERRORS},
+    url_name="addon",
+    summary="The add-on for an entry",
+    description="The event's add-on, once per player, at the event's add-on break. 409 with "
+    "the rule's `code` when the rules refuse it.",
+)
+def addon(request: AuthedRequest, event_id: int, number: int):
+    event_exists(event_id)
+    entry = _entry_numbered(event_id, number)
+    try:
+        purchase = services.entry_purchase(
+            event_id=event_id, entry_id=entry.pk, kind="addon", actor=Actor.of(request.auth)
+        )
+    except EntryRefused as exc:
+        return _refused(exc)
+    return _bought(purchase)
+
+
+@router.post(
+    EVENT + "/entries/{int:number}/reentry",
+    auth=seating,
+    response={201: Registered, **BUY_ERRORS},
+    url_name="reentry",
+    summary="Re-enter a busted entry",
+    description="A new entry for the busted player, seated by a new draw. 409 with the rule's "
+    "`code` when the rules refuse it (no re-entries, the limit, the period).",
+)
+def reentry(request: AuthedRequest, event_id: int, number: int):
+    event_exists(event_id)
+    entry = _entry_numbered(event_id, number)
+    try:
+        enrolment = services.entry_reenter(
+            event_id=event_id, entry_id=entry.pk, actor=Actor.of(request.auth)
+        )
+    except EntryRefused as exc:
+        return _refused(exc)
+    moves = enrolment.applied.moves if enrolment.applied else []
+    body = entry_json(enrolment.entry) | {
+        "dealt_in": enrolment.dealt_in,
+        "moves": moves_json(moves),
+    }
+    return Status(201, body)

@@ -19,6 +19,26 @@ STACK_MAX = 10**12
 
 HOUSE_PREFIX = "house:"
 
+# The event's entry rules (engine/entry_rules.py), shown together as "Entry rules".
+ENTRY_RULE_FIELDS = (
+    "late_registration_end_level",
+    "reentry_allowed",
+    "reentry_max",
+    "reentry_until_level",
+    "rebuy_until_level",
+    "rebuy_threshold",
+    "rebuy_chips",
+    "rebuy_price",
+    "rebuy_fee",
+    "rebuy_max",
+    "addon_break",
+    "addon_chips",
+    "addon_price",
+    "addon_fee",
+)
+MONEY_FIELDS = ("rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
+CHIP_FIELDS = ("rebuy_threshold", "rebuy_chips", "addon_chips")  # 0 chips: only for the threshold
+
 
 def rule_set_choices() -> list[tuple[str, str]]:
     """The built-in sets with their one line each, then the room's house sets."""
@@ -86,9 +106,8 @@ class EventForm(forms.ModelForm):
             "incomplete_raise",
             "pot_limit_preflop",
             "bb_must_cover_sb",
-            "late_registration_end_level",
-            "reentry_allowed",
             "scheduled_start",
+            *ENTRY_RULE_FIELDS,
         ]
         widgets = {"scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"})}
         labels = {
@@ -97,8 +116,20 @@ class EventForm(forms.ModelForm):
             "bounty_type": _("Bounties"),
             "bounty_amount": _("Bounty per entry (part of the buy-in)"),
             "bb_must_cover_sb": "House rule: a big blind who cannot cover the small blind is out",
-            "late_registration_end_level": "Late registration closes after level",
-            "reentry_allowed": "Re-entries allowed",
+            "late_registration_end_level": _("Late registration until the end of level"),
+            "reentry_allowed": _("Re-entries allowed"),
+            "reentry_max": _("Re-entries per player"),
+            "reentry_until_level": _("Re-entries until the end of level"),
+            "rebuy_until_level": _("Rebuys until the end of level"),
+            "rebuy_threshold": _("A rebuy needs a stack of at most (chips)"),
+            "rebuy_price": _("Rebuy price (to the prize pool)"),
+            "rebuy_fee": _("Rebuy fee (kept by the house)"),
+            "rebuy_chips": _("Chips per rebuy"),
+            "rebuy_max": _("Rebuys per player"),
+            "addon_break": _("Add-on at break number"),
+            "addon_price": _("Add-on price (to the prize pool)"),
+            "addon_fee": _("Add-on fee (kept by the house)"),
+            "addon_chips": _("Add-on chips"),
             "pot_limit_preflop": "Pot-limit preflop",
             "incomplete_raise": "Incomplete all-in raises",
         }
@@ -129,7 +160,27 @@ class EventForm(forms.ModelForm):
         # Left out (a script's post, an older page): no bounties.
         self.fields["bounty_type"].required = False
         self.fields["bounty_amount"].required = False
-        self.fields["late_registration_end_level"].help_text = "0: no late registration."
+        self.fields["late_registration_end_level"].help_text = _(
+            "0: no late registration (entries until the clock starts)."
+        )
+        # Left out (a script's post, an older page): the column's default, no rebuys.
+        for name in ENTRY_RULE_FIELDS:
+            field = self.fields[name]
+            field.required = False
+            if name in MONEY_FIELDS:
+                field.validators.append(
+                    MinValueValidator(0, message=_("An amount cannot be negative."))
+                )
+            elif name in CHIP_FIELDS:
+                field.validators.append(MaxValueValidator(STACK_MAX))
+                if name != "rebuy_threshold":
+                    field.validators.append(MinValueValidator(1))
+
+    def main_fields(self) -> list:
+        return [field for field in self if field.name not in ENTRY_RULE_FIELDS]
+
+    def entry_rule_fields(self) -> list:
+        return [self[name] for name in ENTRY_RULE_FIELDS]
 
     def clean_seats_per_table(self) -> int:
         seats = self.cleaned_data["seats_per_table"]

@@ -166,3 +166,59 @@ def buys_open(event: Event, at: rules.Moment) -> dict[str, bool]:
         Purchase.Kind.REBUY: rules.rebuys_open(entry_rules, at),
         Purchase.Kind.ADDON: rules.addon_open(entry_rules, at),
     }
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A buy the player may make now, at the event's figures (`threshold` for a rebuy)."""
+
+    kind: str
+    label: str
+    price: Price
+    threshold: int | None
+
+    @property
+    def total(self) -> Decimal:
+        return self.price.amount + self.price.fee
+
+
+def moment_cached(event: Event) -> rules.Moment:
+    """The moment, read once per event object (a table page asks for every seat)."""
+    cached = getattr(event, "_entry_moment", None)
+    if cached is None:
+        cached = moment_read(event)
+        event._entry_moment = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def buys_offered(event: Event, entry: Entry | None, *, counts: bool = True) -> list[Offer]:
+    """The rebuy and add-on the rules allow now; with `counts`, also within the player's
+    limits (a query each). The service checks everything again when the buy is made."""
+    if entry is not None and entry.status != Entry.Status.ACTIVE:
+        return []
+    at = moment_cached(event)
+    entry_rules = event.entry_rules
+    offers = []
+    if rules.rebuys_open(entry_rules, at) and not (
+        counts
+        and entry is not None
+        and entry_rules.rebuy_max
+        and bought(event, entry.player_id, Purchase.Kind.REBUY) >= entry_rules.rebuy_max
+    ):
+        offers.append(
+            Offer(
+                Purchase.Kind.REBUY,
+                gettext("Rebuy"),
+                price_of(event, Purchase.Kind.REBUY),
+                entry_rules.rebuy_threshold,
+            )
+        )
+    if rules.addon_open(entry_rules, at) and not (
+        counts and entry is not None and bought(event, entry.player_id, Purchase.Kind.ADDON)
+    ):
+        offers.append(
+            Offer(
+                Purchase.Kind.ADDON, gettext("Add-on"), price_of(event, Purchase.Kind.ADDON), None
+            )
+        )
+    return offers

@@ -9,6 +9,7 @@ out" posts to the results app's bust-out route, which answers with this panel.
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -24,16 +25,17 @@ from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
 
 from . import selectors, services
+from .entry_rules import buys_offered
 from .errors import SeatingError
 from .forms import (
     DoNotMoveForm,
     ImportForm,
-    PurchaseForm,
     RegisterForm,
     ReserveForm,
     TablesForm,
     first_error,
 )
+from .forms_buys import BuyForm
 from .models import Entry
 
 CONSOLE = "seating/console.html"
@@ -202,15 +204,17 @@ def entry_panel_render(
     besides `seating-changed` when it succeeded.
     """
     entry = _entry(event, entry_id)
+    purchases = list(entry.purchases.all())
     context = {
         "event": event,
         "entry": entry,
-        "purchases": list(entry.purchases.all()),
+        "purchases": purchases,
         "moves": selectors.moves_of([entry.pk], minutes=24 * 60).get(entry.pk, []),
         "error": error,
         "message": message,
         "slips": slips,
-        "purchase_form": PurchaseForm(),
+        "buys": buys_offered(event, entry),
+        "entry_fees": sum((p.fee for p in purchases), Decimal(0)),
         "reserve_form": ReserveForm(),
         "hold_form": DoNotMoveForm(),
         "reserved_cite": event.cite("reserved_seat"),
@@ -260,20 +264,45 @@ def entry_action(request: HttpRequest, event_id: int, entry_id: int, action: str
             enrolled,
         )
     elif action == "buy":
-        form = PurchaseForm(request.POST)
-        if not form.is_valid():
-            return entry_panel_render(request, event, entry.pk, error=first_error(form)[1])
-        error, message = attempt(
-            lambda: services.entry_purchase(
-                event_id=event.pk, entry_id=entry.pk, actor=actor, **form.cleaned_data
-            ),
-            lambda buy: (
-                _("%(kind)s: %(chips)s chips")
-                % {"kind": buy.get_kind_display(), "chips": f"{buy.chips:,}"}
-            ),
-        )
+        return _buy(request, event, entry, actor)
     else:
         raise Http404
+    return entry_answer(request, event, entry.pk, error, message)
+
+
+def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
+    """A rebuy or the add-on at the event's price; from the table page (`table` posted),
+    back to that page with the answer."""
+    form = BuyForm(request.POST)
+    valid = form.is_valid()
+    table = form.cleaned_data.get("table") if valid else None
+    if not valid:
+        error, message = first_error(form)[1], None
+    else:
+        error, message = attempt(
+            lambda: services.entry_purchase(
+                event_id=event.pk,
+                entry_id=entry.pk,
+                kind=form.cleaned_data["kind"],
+                stack=form.cleaned_data["stack"],
+                actor=actor,
+            ),
+            lambda buy: (
+                _("%(kind)s for #%(number)s %(player)s: %(chips)s chips, %(amount)s")
+                % {
+                    "kind": buy.get_kind_display(),
+                    "number": entry.number,
+                    "player": entry.player.name,
+                    "chips": f"{buy.chips:,}",
+                    "amount": buy.amount + buy.fee,
+                }
+            ),
+        )
+    if table is not None:
+        (messages.error if error else messages.success)(request, error or message)
+        return redirect("results:table", event.pk, table)
+    if not valid:
+        return entry_panel_render(request, event, entry.pk, error=error)
     return entry_answer(request, event, entry.pk, error, message)
 
 
