@@ -78,9 +78,38 @@
     return [tr(T.late_reg_in, { time: hms(since(ms, left)) }), sub];
   }
 
+  /* Entry notices (late registration, rebuys, add-on, re-entries): the server's words;
+   * "closes in" counts down from its `ms`, as the level's time does. */
+  let noticesKey = "";
+  function noticeText(n, left) {
+    if (n.code === "late-registration" && n.params && n.params.ms !== null && n.params.ms !== undefined) {
+      return tr(T.notice_late_in, { time: hms(since(n.params.ms, left)) });
+    }
+    return n.text;
+  }
+  function showNotices(left) {
+    const list = $("entry-notices");
+    if (!list) return;
+    const notices = data.entry_notices || [];
+    // The late-registration text holds the time left: its level, not its text, is its key.
+    const key = notices.map((n) => `${n.code}:${n.code === "late-registration" ? n.params.level : n.text}`).join("\n");
+    if (key !== noticesKey) {
+      noticesKey = key;
+      list.replaceChildren(...notices.map((n) => {
+        const li = el("li", "", noticeText(n, left));
+        li.dataset.code = n.code;
+        if (n.params && n.params.now) li.dataset.now = "";
+        return li;
+      }));
+      return;
+    }
+    notices.forEach((n, i) => { const li = list.children[i]; if (li) { const t = noticeText(n, left); if (li.textContent !== t) li.textContent = t; } });
+  }
+
   function render() {
     if (!data) return;
     const left = remaining();
+    showNotices(left);
     setText("time", hms(left));
     setText("time-of-day", dayFormat.format(new Date(Date.now() + offset)));
     const stopped = data.status === "paused" || data.status === "not-started";

@@ -290,6 +290,15 @@ class ChipLeader(Out):
     counted_at: str = Field(json_schema_extra={"format": "date-time"})
 
 
+class EntryNotice(Out):
+    code: str = Field(description="late-registration, reentries, rebuys or addon.")
+    params: dict[str, int | bool | None] = Field(
+        description="The figures: level, ms (to late registration's end, counted like "
+        "remaining_ms), limit, break, now."
+    )
+    text: str = Field(description="The notice in the screen's language.")
+
+
 class Clock(Out):
     event: ClockEvent
     status: str = Field(description="not-started, running, paused or finished.")
@@ -322,6 +331,9 @@ class Clock(Out):
     )
     late_registration_open: bool
     ms_to_late_registration_end: int | None
+    entry_notices: list[EntryNotice] = Field(
+        description="What players need to know about entries now (docs/entry-rules.md)."
+    )
     entries: int
     players_left: int
     chips_in_play: int

@@ -17,6 +17,7 @@ from tdsystem.engine.schedule import level_values
 from tdsystem.structures.models import Level
 
 from . import hooks
+from .entry_notices import entry_notices
 from .models import Clock, Event
 
 
@@ -206,6 +207,13 @@ def clock_payload(
         "ms_to_next_break": to_next_break,
         "late_registration_level": event.late_registration_end_level,
         **late,
+        "entry_notices": entry_notices(
+            event,
+            [not s.is_break for s in rows],
+            index,
+            state.status,
+            late["ms_to_late_registration_end"],
+        ),
         **(extra if extra is not None else screen_extras(event)),
     }
 
