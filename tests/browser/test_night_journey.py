@@ -56,8 +56,9 @@ def shot(page, name: str, *, full_page: bool = False) -> None:
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 
 
-def shoot_sizes(new_page, url: str, name: str, *, session=None, ready: str | None = None):
-    """The page at TV, tablet and phone sizes; `session` lends a logged-in page's cookies."""
+def shoot_sizes(new_page, url: str, name: str, *, session=None, ready=None, full=False):
+    """The page at TV, tablet and phone sizes (the phone's whole page, the others' too with
+    `full`); `session` lends a logged-in page's cookies."""
     if not shots_on():
         return
     for size, viewport in SIZES.items():
@@ -69,7 +70,7 @@ def shoot_sizes(new_page, url: str, name: str, *, session=None, ready: str | Non
         if ready:
             page.wait_for_selector(ready)
         page.wait_for_timeout(250)  # the fonts and the first htmx swap settle
-        shot(page, f"{name}-{size}", full_page=size == "phone")
+        shot(page, f"{name}-{size}", full_page=full or size == "phone")
         page.context.close()
 
 
@@ -93,10 +94,21 @@ def last_weeks_event():
         buy_in=Decimal(100),
         bounty_type="progressive",
         bounty_amount=Decimal(50),
-        reentry_allowed=True,
-        late_registration_end_level=4,
+        fee=Decimal(10),
         seats_per_table=8,
         starting_stack=10_000,
+        # Entry rules: one re-entry a player until level 4 ends, rebuys at 10,000 chips or
+        # fewer in level 1, an add-on of 15,000 at the first break.
+        late_registration_end_level=4,
+        reentry_allowed=True,
+        reentry_max=1,
+        rebuy_until_level=1,
+        rebuy_price=Decimal(100),
+        rebuy_fee=Decimal(10),
+        addon_break=1,
+        addon_price=Decimal(50),
+        addon_fee=Decimal(5),
+        addon_chips=15_000,
     )
     payout_plan_update(event_id=event.pk, table="top-5", actor=Actor(label="last week"))
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
@@ -109,7 +121,7 @@ def active(event_id: int) -> int:
     return Entry.objects.filter(event_id=event_id, status="active").count()
 
 
-def bust_one(page, event_id: int) -> None:
+def bust_one(page, event_id: int, *, shoot: str = "") -> None:
     """On the results console: at the fullest table, the player in the lowest seat is out
     and the next one eliminated them (a bounty event asks who did)."""
     from tdsystem.seating.models import Entry
@@ -131,6 +143,8 @@ def bust_one(page, event_id: int) -> None:
     out_box = page.locator(f"#bo-players input[name=entry][value='{out.pk}']")
     out_box.check()
     page.check(f"#bo-players input[name=eliminated_by][value='{eliminator.pk}']")
+    if shoot:
+        shot(page, shoot, full_page=True)
     # The answer replaces #record: mark the old one to know when the new one is in.
     page.evaluate("document.getElementById('record').dataset.stale = '1'")
     page.get_by_role("button", name="Record bust-out").click()
@@ -140,10 +154,16 @@ def bust_one(page, event_id: int) -> None:
     assert wait_for(lambda: not Entry.objects.filter(pk=out.pk, status="active").exists(), 10)
 
 
+def players_on_tv(tv, text: str) -> None:
+    tv.wait_for_function(
+        "t => document.getElementById('players').innerText.replace(/\\s/g, '') === t", arg=text
+    )
+
+
 def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_page, worker):
     from tdsystem.events.models import Event
-    from tdsystem.results.models import Bounty, Deal
-    from tdsystem.seating.models import Entry
+    from tdsystem.results.models import Bounty, ChipCount, Deal
+    from tdsystem.seating.models import Entry, Purchase
 
     last_week = last_weeks_event()
     make_user("dora", "director")
@@ -153,7 +173,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     login(director, live_server, "dora", PASSWORD)
 
     # 1. Last week's event, copied from the console: tables 1-5 of eight.
-    director.goto(f"{base}/console/?show=all")
+    director.goto(f"{base}/console/?show=finished")
     director.locator("tr", has_text=LAST_WEEK).get_by_role("link", name="Copy").click()
     director.wait_for_selector("#id_name")
     shoot_sizes(new_page, director.url, "copy-form", session=director, ready="#id_name")
@@ -163,15 +183,13 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     director.get_by_role("button", name="Create the copy").click()
     director.wait_for_selector(f"h1:has-text('{TONIGHT}')")
     night = Event.objects.get(name=TONIGHT)
-    assert (night.bounty_type, night.bounty_amount, night.reentry_allowed) == (
-        "progressive",
-        Decimal(50),
-        True,
-    )
+    copied = ("bounty_type", "bounty_amount", "reentry_max", "rebuy_price", "addon_chips")
+    assert [getattr(night, f) for f in copied] == ["progressive", 50, 1, 100, 15_000]
     assert sorted(night.tables.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
     console = f"{base}/console/events/{night.pk}/"
     seating = f"{console}seating/"
     results_console = f"{console}results/"
+    tables_page = f"{console}tables/"
 
     # 2. Forty players pasted in, the seats drawn.
     director.goto(seating)
@@ -196,25 +214,47 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     tv.goto(f"{base}/events/{night.pk}/clock/")
     tv.wait_for_function("window.tdClock && window.tdClock.data")
     tv.wait_for_selector("#banner", state="hidden")
-    assert tv.locator("#players").inner_text().replace(" ", "") == "40/40"
+    players_on_tv(tv, "40/40")
+    assert tv.locator("#next-ante").inner_text().strip().lower() == "ante 20"
     shoot_sizes(new_page, console, "console-running", session=director, ready="#clock-panel")
     shot(tv, "clock-level-1-tv")
 
-    # 4. Two players bust early and buy a new entry each (late registration is open).
+    # 4. While it runs, two future levels change: level 2's ante, level 3's length.
+    director.click("#edit-levels")
+    director.wait_for_selector("#editor-levels")
+    assert director.locator("#editor-levels tr.current").count() == 1  # level 1 is locked
+    director.fill("#ante-1", "25")
+    director.fill("#minutes-2", "30")
+    shot(director, "editor-tablet", full_page=True)
+    director.click("#editor-save")
+    director.wait_for_url(console)
+    tv.wait_for_function(
+        "document.getElementById('next-ante').innerText.trim().toLowerCase() === 'ante 25'",
+        timeout=15_000,
+    )
+    # The break now comes 10 minutes later: after 20 + 20 + 30 minutes, less what is played.
+    to_break = tv.locator("#to-break").inner_text().strip()
+    assert re.fullmatch(r"1:0\d:\d\d|69:\d\d", to_break), to_break
+    shot(tv, "clock-edited-tv")
+    shoot_sizes(new_page, f"{console}levels/", "editor", session=director, ready="#editor-levels")
+
+    # 5. Two players bust early and buy a new entry each (late registration is open).
     director.goto(results_console)
     busted = []
-    for _ in range(2):
+    for n in range(2):
         before = set(
             Entry.objects.filter(event=night, status="busted").values_list("pk", flat=True)
         )
-        bust_one(director, night.pk)
+        bust_one(director, night.pk, shoot="bounty-console-tablet" if n == 0 else "")
         busted += list(Entry.objects.filter(event=night, status="busted").exclude(pk__in=before))
     assert Bounty.objects.filter(event=night).count() == 2
     director.goto(seating)
     for done, entry in enumerate(busted, start=1):
         name = entry.player.name
         director.fill("#find-q", name)
-        director.locator("#search").get_by_role("button", name=re.compile(name)).first.click()
+        director.locator("#search").get_by_role(
+            "button", name=re.compile(f"^#{entry.number} ")
+        ).click()
         panel = director.locator("#entry-panel")
         panel.locator("h3", has_text=name).wait_for()
         panel.get_by_role("button", name="Re-enter").click()
@@ -222,31 +262,76 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
         assert wait_for(
             lambda n=done: Entry.objects.filter(event=night, is_reentry=True).count() == n, 10
         )
-    assert Entry.objects.filter(event=night, is_reentry=True).count() == 2
     assert active(night.pk) == 40
-    tv.wait_for_function(
-        "document.getElementById('players').innerText.replace(/\\s/g, '') === '40/42'"
-    )
+    players_on_tv(tv, "40/42")
 
-    # 5. The field is busted down to three, the eliminators ticked each time.
+    # 6. A rebuy at table 1, on the floor's phone: the player is down to 2,500.
+    short = Entry.objects.filter(event=night, status="active", table__number=1).first()
+    phone = new_page(PHONE)
+    phone.context.add_cookies(director.context.cookies())
+    phone.goto(f"{tables_page}1/")
+    phone.fill(f"#buy-stack-{short.pk}", "2500")
+    shot(phone, "table-rebuy-phone", full_page=True)
+    phone.get_by_role("button", name=re.compile(f"^Rebuy for {short.player.name}")).click()
+    assert wait_for(lambda: Purchase.objects.filter(entry=short, kind="rebuy").exists(), 10)
+    phone.wait_for_selector("#table")
+
+    # 7. On to the first break; the add-on is taken there, on the seating console.
+    director.goto(console)
+    for _ in range(4):
+        if director.locator("#clock-panel h2", has_text="Break").count():
+            break
+        director.get_by_role("button", name="Next level »").click()
+        director.wait_for_timeout(300)
+    assert director.locator("#clock-panel h2", has_text="Break").count() == 1
+    tv.wait_for_function("window.tdClock.data && window.tdClock.data.on_break")
+    shot(tv, "clock-break-tv")
+    taker = Entry.objects.filter(event=night, status="active").order_by("number").last()
+    director.goto(seating)
+    director.fill("#find-q", taker.player.name)
+    director.locator("#search").get_by_role("button", name=re.compile(f"^#{taker.number} ")).click()
+    panel = director.locator("#entry-panel")
+    panel.locator("h3", has_text=taker.player.name).wait_for()
+    panel.get_by_role("button", name=re.compile("^Add-on")).click()
+    assert wait_for(lambda: Purchase.objects.filter(entry=taker, kind="addon").exists(), 10)
+    panel.locator(".flash.ok").wait_for()
+    shot(director, "addon-tablet", full_page=True)
+
+    # 8. The floor counts table 2's chips on a phone; the console's list and the room's
+    # chip-count page show them.
+    seats = list(Entry.objects.filter(event=night, status="active", table__number=2))
+    phone.goto(f"{tables_page}2/")
+    for i, entry in enumerate(seats):
+        phone.fill(f"#tc-{entry.number}", str(8_000 + 1_500 * i))
+    phone.get_by_role("button", name="Save counts").click()
+    phone.locator("#table-chips .flash.ok").wait_for()
+    assert ChipCount.objects.filter(event=night).count() == len(seats)
+    shot(phone, "table-chips-phone", full_page=True)
+    shoot_sizes(new_page, results_console, "chip-count-list", session=director, ready="#record")
+    shoot_sizes(new_page, f"{base}/events/{night.pk}/chips/", "chips-screen")
+
+    # 9. The field is busted down to three, the eliminators ticked each time.
     director.goto(results_console)
     while active(night.pk) > 3:
         bust_one(director, night.pk)
-    shoot_sizes(new_page, results_console, "bust-outs", session=director, ready="#record")
-    paid = Bounty.objects.filter(event=night)
-    assert paid.count() == 39  # 42 entries, three left, one eliminator each
+    assert Bounty.objects.filter(event=night).count() == 39  # 42 entries, three left
     shoot_sizes(new_page, f"{base}/events/{night.pk}/results/", "results-three-left")
 
-    # 6. Three left: their chips are counted, they make an ICM deal.
+    # 10. Three left at one table: counted on the table page, every chip accounted for.
     left = list(Entry.objects.filter(event=night, status="active").order_by("number"))
-    total = sum(e.chips for e in Entry.objects.filter(event=night))
-    counts = [total * 5 // 10, total * 3 // 10]
-    counts.append(total - sum(counts))
+    (final,) = {e.table.number for e in left}
+    in_play = sum(e.chips - e.chips_removed for e in Entry.objects.filter(event=night))
+    counts = [in_play * 5 // 10, in_play * 3 // 10]
+    counts.append(in_play - sum(counts))
+    phone.goto(f"{tables_page}{final}/")
     for entry, chips in zip(left, counts, strict=True):
-        director.fill("#cc-entry", str(entry.number))
-        director.fill("#cc-chips", str(chips))
-        director.locator("#tools").get_by_role("button", name="Save count").click()
-        director.wait_for_selector(f"#tools .flash.ok:has-text('#{entry.number}')")
+        phone.fill(f"#tc-{entry.number}", f"{chips:,}")
+    phone.get_by_role("button", name="Save counts").click()
+    phone.locator("#chip-match").wait_for()
+    shot(phone, "final-table-chips-phone", full_page=True)
+
+    # 11. They make an ICM deal on the deal page.
+    director.goto(results_console)
     director.get_by_role("link", name="Deal").click()
     director.wait_for_selector("#deal")
     director.get_by_role("button", name="Work it out").click()
@@ -259,7 +344,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     assert deal.method == "icm" and deal.shares.count() == 3
     shoot_sizes(new_page, director.url, "deal-standing", session=director, ready="#deal")
 
-    # 7. The last two play on; the event finishes and the results show it all.
+    # 12. The last two play on; the event finishes; the results show it all.
     director.goto(results_console)
     while active(night.pk) > 1:
         bust_one(director, night.pk)
@@ -267,12 +352,12 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     assert night.status == "finished"
     director.goto(results_console)
     assert director.locator("#record").get_by_text("The event has finished").count() == 1
-    phone = new_page(PHONE)
     phone.goto(f"{base}/events/{night.pk}/results/")
     text = phone.locator("#results").inner_text()
     winner = Entry.objects.get(event=night, place=1)
     assert winner.player.name in text
-    assert "Deal made" in text
-    assert "bount" in text.lower()
-    shoot_sizes(new_page, f"{base}/events/{night.pk}/results/", "results-final")
+    assert "Deal made" in text and "bounty pool" in text.lower()
+    shoot_sizes(new_page, f"{base}/events/{night.pk}/results/", "results-final", full=True)
+    tv.wait_for_function("document.getElementById('banner').innerText.includes('COMPLETE')")
+    shot(tv, "clock-finished-tv")
     assert Event.objects.get(pk=last_week.pk).status == "finished"
