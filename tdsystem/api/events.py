@@ -10,13 +10,16 @@ from ninja import Router
 from tdsystem.core.access import has_right
 from tdsystem.core.actors import Actor
 from tdsystem.events import selectors, services
+from tdsystem.events.models import Clock as ClockRow
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import screen_current_event
+from tdsystem.events.services_levels import event_levels_edit
+from tdsystem.structures.editing import stored_rows
 
 from .auth import AuthedRequest, StaffToken, refuse
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists
 from .errors import NotFound
-from .schemas import Clock, ClockActionIn, EventSummary
+from .schemas import Clock, ClockActionIn, EventSummary, LevelsIn, LevelsOut
 
 router = Router(tags=["Events and clock"], exclude_unset=True)
 FLOOR_CLOCK_ACTIONS = ("pause", "resume")
@@ -87,3 +90,35 @@ def clock_action(request: AuthedRequest, event_id: int, payload: ClockActionIn):
         actor=Actor.of(request.auth),
     )
     return selectors.event_clock_payload(event_id, timezone.now())
+
+
+@router.put(
+    "/events/{int:event_id}/levels",
+    auth=StaffToken("events"),
+    response={200: LevelsOut, **WRITE_ERRORS},
+    url_name="event_levels",
+    summary="Change the event's levels",
+    description="Replaces every level and break (a director). A planned event's change "
+    "freely; once the clock has started, the levels already played must be sent unchanged "
+    "and the current one may change only its duration (the time played stays played). "
+    "400 with `field` when refused: `levels` (a rule of the structure or of the clock), "
+    "`duration` (the current level would have no time left), `confirm_warnings` (send "
+    "again with `confirm_warnings: true` to accept the warnings listed), `version` (the "
+    "clock moved since `expected_version`). Nothing changes on a refusal.",
+)
+def event_levels(request: AuthedRequest, event_id: int, payload: LevelsIn):
+    event_exists(event_id)
+    event, warnings = event_levels_edit(
+        event_id=event_id,
+        rows=[row.model_dump() for row in payload.levels],
+        actor=Actor.of(request.auth),
+        confirm_warnings=payload.confirm_warnings,
+        expected_version=payload.expected_version,
+    )
+    clock = ClockRow.objects.get(pk=event_id)
+    return {
+        "version": clock.version,
+        "level_index": clock.level_index,
+        "warnings": warnings,
+        "levels": stored_rows(event.structure),
+    }

@@ -588,3 +588,100 @@ class Refused(Out):
     params: dict[str, str | int] | None = Field(
         None, description="The figures in the sentence (level, limit, count, stack...)."
     )
+
+
+# Changing an event's levels (PUT /api/events/{id}/levels). The types and ranges are said
+# here; the structure's own rules (blinds never decrease, a small blind under the big one,
+# what is already played) are the service's, the import's `check_levels`.
+class LevelRowIn(Schema):
+    kind: Literal["level", "break"] = Field("level", description=gettext_noop("level or break"))
+    small_blind: int = Field(
+        0, strict=True, ge=0, le=10**12, description=gettext_noop("a whole number of chips")
+    )
+    big_blind: int = Field(
+        0, strict=True, ge=0, le=10**12, description=gettext_noop("a whole number of chips")
+    )
+    ante: int = Field(
+        0, strict=True, ge=0, le=10**12, description=gettext_noop("a whole number of chips")
+    )
+    small_bet: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        le=10**12,
+        description=gettext_noop("fixed-limit only: the small bet, a whole number of chips"),
+    )
+    big_bet: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        le=10**12,
+        description=gettext_noop("fixed-limit only: the big bet, a whole number of chips"),
+    )
+    duration_seconds: int = Field(
+        strict=True,
+        ge=1,
+        le=DAY_SECONDS,
+        description=gettext_noop("the level's length in seconds, 1 to 86400"),
+    )
+    note: str = Field("", max_length=200, description=gettext_noop("at most 200 characters"))
+
+
+class LevelsIn(Schema):
+    levels: list[LevelRowIn] = Field(
+        min_length=1,
+        max_length=1000,
+        description=gettext_noop(
+            "every level and break in order, the played ones unchanged (1 to 1,000 rows)"
+        ),
+    )
+    confirm_warnings: bool = Field(
+        False,
+        strict=True,
+        description=gettext_noop("true to save despite the warnings a first answer listed"),
+    )
+    expected_version: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        description=gettext_noop(
+            "the clock's version the levels were read at: refused if it has moved since"
+        ),
+    )
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "levels": [
+                        {"small_blind": 100, "big_blind": 200, "duration_seconds": 1200},
+                        {"kind": "break", "duration_seconds": 900, "note": "Colour up"},
+                        {
+                            "small_blind": 200,
+                            "big_blind": 400,
+                            "ante": 400,
+                            "duration_seconds": 1800,
+                        },
+                    ]
+                }
+            ]
+        }
+    )
+
+
+class LevelRow(Out):
+    kind: str
+    small_blind: int
+    big_blind: int
+    ante: int
+    small_bet: int | None
+    big_bet: int | None
+    duration_seconds: int
+    note: str
+
+
+class LevelsOut(Out):
+    version: int = Field(description="The clock's version after the change.")
+    level_index: int = Field(description="The segment being played (0 is the first).")
+    warnings: list[str] = Field(description="The warnings that were confirmed.")
+    levels: list[LevelRow]
