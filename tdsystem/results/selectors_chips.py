@@ -4,9 +4,11 @@ chips in play (the console, the table page, the public chip-count page and the A
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db.models import Max
+from django.utils import timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -28,6 +30,15 @@ class CountRow:
     @property
     def chips(self) -> int | None:
         return self.count.chips if self.count else None
+
+    @property
+    def age(self) -> str:
+        """How old the count is: "just now", "12 minutes ago" ("" when never counted)."""
+        if self.count is None:
+            return ""
+        if timezone.now() - self.count.counted_at < timedelta(minutes=1):
+            return _("just now")
+        return _("%(age)s ago") % {"age": timesince(self.count.counted_at)}
 
 
 @dataclass(frozen=True)

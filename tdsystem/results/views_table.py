@@ -136,9 +136,10 @@ def table_chips(request: HttpRequest, event: Event, number: int) -> HttpResponse
     if request.method == "GET":
         return render(request, CHIPS, {"event": event, "number": number, "chip_rows": rows})
     form = TableCountsForm(request.POST, rows)
-    error = message = total = None
+    error = message = total = bad = None
     if not form.is_valid():
-        error = first_error(form)[1]
+        field, error = first_error(form)
+        bad = int(field.removeprefix("count-")) if field else None  # the input at fault
     else:
         counts = form.cleaned_data["counts"]
         try:
@@ -157,5 +158,5 @@ def table_chips(request: HttpRequest, event: Event, number: int) -> HttpResponse
         return redirect("results:table", event.pk, number)
     typed = {} if message else typed_counts(request.POST)
     context = {"event": event, "number": number, "chip_rows": rows, "typed": typed}
-    context |= {"error": error, "message": message, "total": total}
+    context |= {"error": error, "message": message, "total": total, "bad": bad}
     return render(request, CHIPS, context)

@@ -54,7 +54,7 @@ def test_the_table_page_lists_its_players_with_one_numeric_input_each(client, ro
     assert html.count('inputmode="numeric"') == 3
     assert f'name="count-{people["T1S1"].number}"' in html
     assert f'name="count-{people["T2S1"].number}"' not in html
-    assert "<bdi>T1S2</bdi>" in html and "42,000 · 0" in html and "not counted yet" in html
+    assert "<bdi>T1S2</bdi>" in html and "42,000 · just now" in html and "not counted yet" in html
     assert f'hx-post="{chips_url(event, 1)}"' in html and "Save counts" in html
 
 
@@ -84,7 +84,7 @@ def test_a_bad_value_refuses_the_whole_form_naming_the_player(client, room, floo
     data = counts_of(people, T1S1="12500", T1S2="lots", T1S3="9000")
     html = client.post(chips_url(event, 1), data, **HTMX).content.decode()
     assert "Seat 2, T1S2: " in html and "not a number of chips" in html
-    assert 'value="12500"' in html and 'value="lots"' in html  # what was typed stays
+    assert 'value="12500"' in html and 'value="lots" aria-invalid="true"' in html  # kept
     assert not ChipCount.objects.exists() and not ChipCountHistory.objects.exists()
     data = counts_of(people, T1S1="12500", T1S3="0")
     html = client.post(chips_url(event, 1), data, **HTMX).content.decode()
