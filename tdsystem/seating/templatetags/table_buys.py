@@ -20,7 +20,12 @@ def table_buys(context, event, entry, table: int) -> dict:
     if entry is not None and user is not None and has_right(user, "seating"):
         # Periods only: the player's limits would cost a query a seat; the service checks.
         offers = buys_offered(event, entry, counts=False)
+    # The partial's few style rules go out once per page, with the first seat that has buys.
+    style = bool(offers) and not context.render_context.get("table_buys_style")
+    if style:
+        context.render_context["table_buys_style"] = True
     return {
+        "style": style,
         "event": event,
         "entry": entry,
         "table": table,
