@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 from functools import lru_cache
 from time import monotonic
 
@@ -111,12 +112,17 @@ def field_figures(event: Event) -> dict:
     )
     left = agg["players_left"] or 0
     chips = (agg["chips"] or 0) - (agg["removed"] or 0)
+    entries = agg["entries"] or 0
+    pool = agg["prize_pool"] or Decimal(0)
+    if event.has_bounties:
+        # One head per entry is bounty money, not the places' (as results' field_read).
+        pool = max(pool - Decimal(event.bounty_amount) * entries, Decimal(0))
     return {
-        "entries": agg["entries"] or 0,
+        "entries": entries,
         "players_left": left,
         "chips_in_play": chips,
         "average_stack": chips // left if left else None,
-        "prize_pool": str(agg["prize_pool"] or 0),
+        "prize_pool": str(pool),
     }
 
 
