@@ -50,6 +50,9 @@ def test_the_floor_enters_a_tables_counts_on_a_phone(live_server, new_page):
     assert "(3 of 18 players counted)" in page.locator("#chip-total").inner_text()
     assert ChipCountHistory.objects.count() == 3
     screenshot(page, "toolkit/chips-table-saved-phone-390", full_page=True)
+    for name, size in (("tablet-1024", TABLET), ("tv-1920", TV)):
+        page.set_viewport_size(size)
+        screenshot(page, f"toolkit/chips-table-saved-{name}", full_page=True)
 
 
 def test_the_console_and_the_public_page_show_the_counts(live_server, new_page):
@@ -103,6 +106,8 @@ def test_the_console_and_the_public_page_show_the_counts(live_server, new_page):
     # Nothing falls off the screen.
     assert tv.evaluate("document.documentElement.scrollHeight") <= 1080 + 2
     screenshot(tv, "toolkit/chips-screen-tv-1920")
+    tv.set_viewport_size(TABLET)
+    screenshot(tv, "toolkit/chips-screen-tablet-1024", full_page=True)
     phone_screen = new_page(PHONE)
     phone_screen.goto(f"{live_server.url}/events/{event.pk}/chips/")
     screenshot(phone_screen, "toolkit/chips-screen-phone-390", full_page=True)
