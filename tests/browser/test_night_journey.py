@@ -144,7 +144,7 @@ def bust_one(page, event_id: int, *, shoot: str = "") -> None:
     out_box.check()
     page.check(f"#bo-players input[name=eliminated_by][value='{eliminator.pk}']")
     if shoot:
-        shot(page, shoot, full_page=True)
+        shot(page, shoot)
     # The answer replaces #record: mark the old one to know when the new one is in.
     page.evaluate("document.getElementById('record').dataset.stale = '1'")
     page.get_by_role("button", name="Record bust-out").click()
@@ -215,6 +215,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     tv.wait_for_function("window.tdClock && window.tdClock.data")
     tv.wait_for_selector("#banner", state="hidden")
     players_on_tv(tv, "40/40")
+    assert tv.locator("#pool").inner_text() == "2,000"  # the places' pool: the heads apart
     assert tv.locator("#next-ante").inner_text().strip().lower() == "ante 20"
     shoot_sizes(new_page, console, "console-running", session=director, ready="#clock-panel")
     shot(tv, "clock-level-1-tv")
