@@ -150,3 +150,24 @@ def test_busted_players_chips_stay_in_play_and_removed_chips_do_not(room):
     Entry.objects.filter(pk=people["T2S1"].pk).update(chips_removed=300)
     total = chip_total(event)
     assert (total.players, total.in_play) == (4, 5 * stack - 300)
+
+
+def test_counts_taken_before_a_later_purchase_are_called_stale(room):
+    from decimal import Decimal
+
+    from tdsystem.seating.models import Purchase
+
+    event, people = room
+    stack = event.starting_stack
+    chip_counts_record(
+        event_id=event.pk, counts={e.number: stack for e in people.values()}, actor=FLOOR
+    )
+    assert chip_total(event).stale == 0
+    entry = people["T1S1"]
+    Purchase.objects.create(
+        event=event, entry=entry, kind="addon", amount=Decimal(20), chips=5_000, actor_label="t"
+    )
+    Entry.objects.filter(pk=entry.pk).update(chips=stack + 5_000)
+    total = chip_total(event)
+    assert total.stale == 5 and total.since is not None
+    assert total.warning == "The counts add up to 5,000 less than the chips in play."
