@@ -24,6 +24,18 @@ ACTOR = Actor(label="dora")
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture
+def warm_screens(settings):
+    """The screens' short cache on (a warm cache must not hide an edit), empty before and
+    after: its entries are keyed by event id, which the next test may reuse."""
+    from tdsystem.events.selectors import _screen_cache
+
+    settings.SCREEN_CACHE_SECONDS = 60
+    _screen_cache._data.clear()
+    yield
+    _screen_cache._data.clear()
+
+
 def rows_of(event) -> list[dict]:
     return stored_rows(event.structure)
 
@@ -204,8 +216,7 @@ def test_the_end_of_level_task_is_sent_for_the_new_end(event, settings, monkeypa
     assert sent[-1]["args"] == [event.pk, clock_of(event).version]
 
 
-def test_the_screen_json_and_the_schedule_follow_at_once(event, client, settings):
-    settings.SCREEN_CACHE_SECONDS = 60  # a warm cache must not hide the edit
+def test_the_screen_json_and_the_schedule_follow_at_once(event, client, warm_screens):
     act(event, "start")
     now = T0 + timedelta(seconds=30)
     assert selectors.event_clock_payload(event.pk, now)["next"]["duration_seconds"] == 600

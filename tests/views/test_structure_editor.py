@@ -17,6 +17,20 @@ from tdsystem.structures.services import structure_create
 from ..fixtures import short_levels
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def warm_screens(settings):
+    """The screens' short cache on (a warm cache must not hide an edit), empty before and
+    after: its entries are keyed by event id, which the next test may reuse."""
+    from tdsystem.events.selectors import _screen_cache
+
+    settings.SCREEN_CACHE_SECONDS = 60
+    _screen_cache._data.clear()
+    yield
+    _screen_cache._data.clear()
+
+
 FIELDS = ("kind", "small_blind", "big_blind", "ante", "small_bet", "big_bet")
 
 
@@ -126,8 +140,7 @@ def test_a_running_events_editor_locks_the_played_rows(client, director, event):
     assert 'id="sb-3"' in page
 
 
-def test_a_running_events_edit_changes_the_screen_at_once(client, director, event, settings):
-    settings.SCREEN_CACHE_SECONDS = 60
+def test_a_running_events_edit_changes_the_screen_at_once(client, director, event, warm_screens):
     services.clock_action(event_id=event.pk, action="start", actor=Actor(label="t"))
     assert selectors.event_clock_payload(event.pk, timezone.now())["next"]["ante"] == 20
     client.force_login(director)
