@@ -196,6 +196,8 @@ def buys_offered(event: Event, entry: Entry | None, *, counts: bool = True) -> l
     limits (a query each). The service checks everything again when the buy is made."""
     if entry is not None and entry.status != Entry.Status.ACTIVE:
         return []
+    if not event.rebuy_until_level and not event.addon_break:
+        return []  # no query for an event without rebuys or an add-on
     at = moment_cached(event)
     entry_rules = event.entry_rules
     offers = []

@@ -17,9 +17,11 @@ register = template.Library()
 def table_buys(context, event, entry, table: int) -> dict:
     user = context.get("user")
     offers = []
-    if entry is not None and user is not None and has_right(user, "seating"):
+    if entry is not None and user is not None:
         # Periods only: the player's limits would cost a query a seat; the service checks.
         offers = buys_offered(event, entry, counts=False)
+        if offers and not has_right(user, "seating"):
+            offers = []
     # The partial's few style rules go out once per page, with the first seat that has buys.
     style = bool(offers) and not context.render_context.get("table_buys_style")
     if style:
