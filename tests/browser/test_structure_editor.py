@@ -101,3 +101,28 @@ def test_the_keyboard_reaches_the_row_buttons_in_order(live_server, new_page):
     page.wait_for_function("document.activeElement.id === 'down-1'")
     assert page.input_value("#sb-1") == "50"
     assert stored_rows(event.structure)[0]["small_blind"] == 50
+
+
+def test_a_director_edits_a_template_from_its_page(live_server, new_page):
+    from tdsystem.structures.services import structure_create
+    from tests.fixtures import short_levels
+
+    make_user("dora", "director")
+    template, _ = structure_create(name="Daily 10k", levels=short_levels(1200, 1200, "B600", 1200))
+    page = new_page(TABLET)
+    login(page, live_server, "dora", PASSWORD)
+    page.goto(f"{live_server.url}/console/structures/{template.pk}/")
+    page.click("#edit-levels")
+    page.wait_for_selector("#editor-levels")
+    page.get_by_role("link", name="Show the limit bets").click()
+    page.wait_for_selector("#sbet-0")
+    page.click("#remove-2")  # the break
+    page.wait_for_function("document.querySelectorAll('select[name=kind]').length === 3")
+    page.fill("#minutes-2", "30")
+    assert page.locator("#sbet-2").count() == 1  # the bets stay shown
+    assert page.evaluate(WIDTH)
+    screenshot(page, "editor/editor-template-tablet", full_page=True)
+    page.click("#editor-save")
+    page.wait_for_url(f"**/console/structures/{template.pk}/")
+    assert [r["duration_seconds"] for r in stored_rows(template)] == [1200, 1200, 1800]
+    assert "Saved the levels of Daily 10k" in page.content()
