@@ -331,6 +331,10 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     while active(night.pk) > 3:
         bust_one(director, night.pk)
     assert Bounty.objects.filter(event=night).count() == 39  # 42 entries, three left
+    reader = new_page(TABLET)
+    reader.goto(f"{base}/events/{night.pk}/results/")
+    assert "heads in play" in reader.locator("#results").inner_text().lower()
+    shot(reader, "bounty-results-tablet")
 
     # 10. Three left at one table: counted on the table page, every chip accounted for.
     left = list(Entry.objects.filter(event=night, status="active").order_by("number"))
