@@ -13,7 +13,7 @@ from django.db.models import Count, Prefetch, Q, Sum
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import field_figures
-from tdsystem.seating.models import Entry, EventTable, Move
+from tdsystem.seating.models import Entry, EventTable, Move, Purchase
 
 from .errors import ResultsError
 from .models import (
@@ -56,6 +56,13 @@ def prizes_now(event: Event, plan: PayoutPlan | None = None) -> Prizes:
         return Prizes(standings.prizes_by_place(plan, fld.entries, fld.pool), fld.entries, fld.pool)
     except ResultsError as exc:
         return Prizes((), fld.entries, fld.pool, str(exc))
+
+
+def fees_total(event: Event) -> Decimal:
+    """The fees of every purchase (entries, re-entries, rebuys, add-ons): the house's, not
+    the prize pool's."""
+    total = Purchase.objects.filter(event=event).aggregate(fees=Sum("fee"))["fees"]
+    return total or Decimal(0)
 
 
 @dataclass(frozen=True)

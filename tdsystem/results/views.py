@@ -349,7 +349,8 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
     except PayoutError as exc:  # a stored plan the field cannot use: say so
         preview, error = [], str(exc)
     context = {"event": event, "form": form, "plan": plan, "prizes": prizes, "preview": preview}
-    return render(request, "results/payouts.html", context | {"error": error})
+    context |= {"error": error, "fees": selectors.fees_total(event)}
+    return render(request, "results/payouts.html", context)
 
 
 @require_GET

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tdsystem.results.models import PayoutPlan
+from tdsystem.seating.models import Purchase
 from tdsystem.seating.testing import arrange
 
 pytestmark = pytest.mark.django_db
@@ -33,3 +34,20 @@ def test_the_page_warns_when_the_stored_unit_no_longer_pays_every_place(client, 
     page = client.get(reverse("results:payouts", args=[event.pk])).content.decode()
     assert "The field has grown since the plan was saved" in page
     assert "place 5 with nothing" in page
+
+
+def test_the_page_shows_the_fees_apart_from_the_pool(client, director, event):
+    people = arrange(event, {1: [1, 2]})
+    for entry in people.values():
+        Purchase.objects.create(
+            event=event,
+            entry=entry,
+            kind="entry",
+            amount=entry.paid,
+            fee=Decimal(15),
+            chips=entry.chips,
+            actor_label="test",
+        )
+    client.force_login(director)
+    page = client.get(reverse("results:payouts", args=[event.pk])).content.decode()
+    assert "pool 200" in page and "fees 30 (not in the pool)" in page
