@@ -22,7 +22,8 @@ def hms(ms: int) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def _break_name(number: int) -> str:
+def break_name(number: int) -> str:
+    """ "the first break", "the second break"... (for notices and refusals)."""
     words = {
         1: gettext("the first break"),
         2: gettext("the second break"),
@@ -75,7 +76,7 @@ def entry_notices(
         if rules.addon_open(entry_rules, at):
             add("addon", gettext("Add-on at this break"), now=True, **{"break": number})
         elif _breaks_to(is_level, index) < number <= _breaks_to(is_level, len(is_level) - 1):
-            text = gettext("Add-on at %(when)s") % {"when": _break_name(number)}
+            text = gettext("Add-on at %(when)s") % {"when": break_name(number)}
             add("addon", text, now=False, **{"break": number})
     return notices
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
-from tdsystem.structures.models import Level
+from tdsystem.structures.models import LEVEL_FIELDS, Level
 
 from . import hooks
 from .entry_notices import entry_notices
@@ -53,16 +53,7 @@ def schedule(event: Event, levels: list[Level] | None = None) -> list[Segment]:
         levels = list(
             Level.objects.filter(structure_id=event.structure_id)
             .order_by("position")
-            .only(
-                "kind",
-                "small_blind",
-                "big_blind",
-                "ante",
-                "small_bet",
-                "big_bet",
-                "duration_seconds",
-                "note",
-            )
+            .only(*LEVEL_FIELDS)
         )
     rows: list[Segment] = []
     number = 0

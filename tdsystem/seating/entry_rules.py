@@ -12,6 +12,7 @@ from django.utils.translation import gettext, ngettext
 
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import entry_rules as rules
+from tdsystem.events.entry_notices import break_name
 from tdsystem.events.models import Clock, Event
 
 from .errors import SeatingError
@@ -24,18 +25,6 @@ class EntryRefused(SeatingError):
     def __init__(self, refusal: rules.Refusal, text: str) -> None:
         super().__init__(text)
         self.refusal = refusal
-
-
-def _ordinal_break(number: int) -> str:
-    words = {
-        1: gettext("the first break"),
-        2: gettext("the second break"),
-        3: gettext("the third break"),
-        4: gettext("the fourth break"),
-        5: gettext("the fifth break"),
-        6: gettext("the sixth break"),
-    }
-    return words.get(number) or gettext("break %(n)s") % {"n": number}
 
 
 def refusal_text(refusal: rules.Refusal) -> str:
@@ -92,7 +81,7 @@ def refusal_text(refusal: rules.Refusal) -> str:
         return gettext("%(who)s has taken the add-on already") % p
     if code == "addon-not-now":
         return gettext("the add-on is taken at %(when)s") % {
-            "when": _ordinal_break(int(p["break"]))  # type: ignore[call-overload]
+            "when": break_name(int(p["break"]))  # type: ignore[call-overload]
         }
     return refusal.message
 

@@ -17,31 +17,11 @@ from django.utils.translation import gettext as _
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
 
-from .models import Level, Structure
-from .services import Checked, StructureError, check_levels
+from .models import LEVEL_FIELDS, Level, Structure
+from .services import CSV_COLUMNS, Checked, StructureError, check_levels
 
-# The editor's columns, as the page posts them (one value per row for each).
-ROW_FIELDS = (
-    "kind",
-    "small_blind",
-    "big_blind",
-    "ante",
-    "small_bet",
-    "big_bet",
-    "duration_minutes",
-    "note",
-)
-# What a stored level is, compared and logged: the checked rows carry the same keys.
-LEVEL_FIELDS = (
-    "kind",
-    "small_blind",
-    "big_blind",
-    "ante",
-    "small_bet",
-    "big_bet",
-    "duration_seconds",
-    "note",
-)
+# The editor's columns, as the page posts them (one value per row for each): the CSV's.
+ROW_FIELDS = tuple(CSV_COLUMNS)
 
 
 class LevelsError(StructureError):

@@ -75,3 +75,16 @@ class Level(models.Model):
     @property
     def is_break(self) -> bool:
         return self.kind == self.Kind.BREAK
+
+
+# What a stored level is: what the schedule reads, and what an edit compares and logs.
+LEVEL_FIELDS = (
+    "kind",
+    "small_blind",
+    "big_blind",
+    "ante",
+    "small_bet",
+    "big_bet",
+    "duration_seconds",
+    "note",
+)
