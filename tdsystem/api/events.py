@@ -13,13 +13,22 @@ from tdsystem.events import selectors, services
 from tdsystem.events.models import Clock as ClockRow
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import screen_current_event
+from tdsystem.events.services_entry_rules import ENTRY_RULE_COLUMNS, event_entry_rules_update
 from tdsystem.events.services_levels import event_levels_edit
 from tdsystem.structures.editing import stored_rows
 
 from .auth import AuthedRequest, StaffToken, refuse
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists
 from .errors import NotFound
-from .schemas import Clock, ClockActionIn, EventSummary, LevelsIn, LevelsOut
+from .schemas import (
+    Clock,
+    ClockActionIn,
+    EntryRulesIn,
+    EntryRulesOut,
+    EventSummary,
+    LevelsIn,
+    LevelsOut,
+)
 
 router = Router(tags=["Events and clock"], exclude_unset=True)
 FLOOR_CLOCK_ACTIONS = ("pause", "resume")
@@ -122,3 +131,27 @@ def event_levels(request: AuthedRequest, event_id: int, payload: LevelsIn):
         "warnings": warnings,
         "levels": stored_rows(event.structure),
     }
+
+
+@router.patch(
+    "/events/{int:event_id}/entry-rules",
+    auth=StaffToken("events"),
+    response={200: EntryRulesOut, **WRITE_ERRORS},
+    url_name="event_entry_rules",
+    summary="Change the event's entry rules",
+    description="Late registration, re-entries, rebuys and the add-on of an existing event "
+    "(a director), before the clock starts or while it runs; the fields left out stay as "
+    "they are. The rules apply to what comes next: a purchase already made stays. 400 with "
+    "`field` for a value out of its range, 409 for a finished event. A change is logged "
+    "with the rules before and after; a change of nothing changes nothing.",
+)
+def event_entry_rules(request: AuthedRequest, event_id: int, payload: EntryRulesIn):
+    event_exists(event_id)
+    event, changed = event_entry_rules_update(
+        event_id=event_id,
+        changes=payload.model_dump(exclude_unset=True),
+        actor=Actor.of(request.auth),
+    )
+    rules = {name: getattr(event, name) for name in ENTRY_RULE_COLUMNS}
+    money = {k: f"{v:.2f}" for k, v in rules.items() if k.endswith(("_price", "_fee"))}
+    return {"changed": changed, **rules, **money}

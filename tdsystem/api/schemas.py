@@ -13,6 +13,7 @@ spells its figure out (tests/api check that they agree).
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Annotated, Literal
 
 from django.utils.translation import gettext as _
@@ -21,6 +22,8 @@ from ninja import Field, Schema
 from pydantic import ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
+from tdsystem.events.forms import RULE_COUNT_MAX as ENTRY_RULE_COUNT_MAX
+from tdsystem.events.forms import STACK_MAX as ENTRY_RULE_STACK_MAX
 from tdsystem.results.services import MAX_CHIPS
 from tdsystem.seating.forms import TABLE_NUMBER_MAX
 from tdsystem.seating.forms_buys import STACK_MAX as BUY_STACK_MAX
@@ -685,3 +688,115 @@ class LevelsOut(Out):
     level_index: int = Field(description="The segment being played (0 is the first).")
     warnings: list[str] = Field(description="The warnings that were confirmed.")
     levels: list[LevelRow]
+
+
+# Changing an existing event's entry rules (PATCH /api/events/{id}/entry-rules). The ranges
+# are the console page's form's (events.forms); the service keeps the event's state.
+def _rule_count(what: str) -> int:
+    return Field(
+        None,
+        strict=True,
+        ge=0,
+        le=ENTRY_RULE_COUNT_MAX,
+        description=what,
+    )
+
+
+def _money(what: str) -> Decimal:
+    return Field(None, ge=0, max_digits=12, decimal_places=2, description=what)
+
+
+class EntryRulesIn(Schema):
+    late_registration_end_level: int = _rule_count(
+        gettext_noop(
+            "new entries until this level ends, a whole number from 0 to 32,767 (0: entries "
+            "until the clock starts)"
+        )
+    )
+    reentry_allowed: bool = Field(
+        None, strict=True, description=gettext_noop("true or false: may a busted player re-enter")
+    )
+    reentry_max: int = _rule_count(
+        gettext_noop("re-entries per player, a whole number from 0 to 32,767 (0: no limit)")
+    )
+    reentry_until_level: int = _rule_count(
+        gettext_noop(
+            "re-entries until this level ends, a whole number from 0 to 32,767 (0: while late "
+            "registration is open)"
+        )
+    )
+    rebuy_until_level: int = _rule_count(
+        gettext_noop("rebuys until this level ends, a whole number from 0 to 32,767 (0: no rebuys)")
+    )
+    rebuy_threshold: int | None = Field(
+        None,
+        strict=True,
+        ge=0,
+        le=ENTRY_RULE_STACK_MAX,
+        description=gettext_noop(
+            "a rebuy needs a stack of at most this many chips, a whole number from 0 to "
+            "1,000,000,000,000; null: the starting stack"
+        ),
+    )
+    rebuy_chips: int | None = Field(
+        None,
+        strict=True,
+        ge=1,
+        le=ENTRY_RULE_STACK_MAX,
+        description=gettext_noop(
+            "chips per rebuy, a whole number from 1 to 1,000,000,000,000; null: the starting stack"
+        ),
+    )
+    rebuy_price: Decimal = _money(
+        gettext_noop("the rebuy's price to the prize pool, 0 or more, at most 2 decimals")
+    )
+    rebuy_fee: Decimal = _money(
+        gettext_noop("the rebuy's fee kept by the house, 0 or more, at most 2 decimals")
+    )
+    rebuy_max: int = _rule_count(
+        gettext_noop("rebuys per player, a whole number from 0 to 32,767 (0: no limit)")
+    )
+    addon_break: int = _rule_count(
+        gettext_noop(
+            "the add-on is taken at this break (1: the first), a whole number from 0 to "
+            "32,767 (0: no add-on)"
+        )
+    )
+    addon_chips: int | None = Field(
+        None,
+        strict=True,
+        ge=1,
+        le=ENTRY_RULE_STACK_MAX,
+        description=gettext_noop(
+            "the add-on's chips, a whole number from 1 to 1,000,000,000,000; null: the "
+            "starting stack"
+        ),
+    )
+    addon_price: Decimal = _money(
+        gettext_noop("the add-on's price to the prize pool, 0 or more, at most 2 decimals")
+    )
+    addon_fee: Decimal = _money(
+        gettext_noop("the add-on's fee kept by the house, 0 or more, at most 2 decimals")
+    )
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"late_registration_end_level": 8, "reentry_max": 3}]}
+    )
+
+
+class EntryRulesOut(Out):
+    changed: list[str] = Field(description="The rules this request changed (none: nothing).")
+    late_registration_end_level: int
+    reentry_allowed: bool
+    reentry_max: int
+    reentry_until_level: int
+    rebuy_until_level: int
+    rebuy_threshold: int | None
+    rebuy_chips: int | None
+    rebuy_price: str = Field(description="A decimal string.")
+    rebuy_fee: str = Field(description="A decimal string.")
+    rebuy_max: int
+    addon_break: int
+    addon_chips: int | None
+    addon_price: str = Field(description="A decimal string.")
+    addon_fee: str = Field(description="A decimal string.")

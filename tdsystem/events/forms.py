@@ -11,6 +11,7 @@ from tdsystem.structures.models import Structure
 
 from . import rules as wording
 from .models import Event, HouseRuleSet
+from .services_entry_rules import ENTRY_RULE_COLUMNS
 from .services_rules import BALANCE_THRESHOLD_MAX
 
 # Chip amounts end at a trillion, as the structures' blinds do.
@@ -19,25 +20,29 @@ STACK_MAX = 10**12
 
 HOUSE_PREFIX = "house:"
 
-# The event's entry rules (engine/entry_rules.py), shown together as "Entry rules".
-ENTRY_RULE_FIELDS = (
-    "late_registration_end_level",
-    "reentry_allowed",
-    "reentry_max",
-    "reentry_until_level",
-    "rebuy_until_level",
-    "rebuy_threshold",
-    "rebuy_chips",
-    "rebuy_price",
-    "rebuy_fee",
-    "rebuy_max",
-    "addon_break",
-    "addon_chips",
-    "addon_price",
-    "addon_fee",
-)
+# The event's entry rules (engine/entry_rules.py), shown together as "Entry rules"; the one
+# list of them is the service's, which changes them on an existing event.
+ENTRY_RULE_FIELDS = ENTRY_RULE_COLUMNS
 MONEY_FIELDS = ("rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
 CHIP_FIELDS = ("rebuy_threshold", "rebuy_chips", "addon_chips")  # 0 chips: only for the threshold
+# Levels, breaks and counts: the small column's bound, on every database (SQLite has none).
+RULE_COUNT_MAX = 32767
+ENTRY_RULE_LABELS = {
+    "late_registration_end_level": _("Late registration until the end of level"),
+    "reentry_allowed": _("Re-entries allowed"),
+    "reentry_max": _("Re-entries per player"),
+    "reentry_until_level": _("Re-entries until the end of level"),
+    "rebuy_until_level": _("Rebuys until the end of level"),
+    "rebuy_threshold": _("A rebuy needs a stack of at most (chips)"),
+    "rebuy_price": _("Rebuy price (to the prize pool)"),
+    "rebuy_fee": _("Rebuy fee (kept by the house)"),
+    "rebuy_chips": _("Chips per rebuy"),
+    "rebuy_max": _("Rebuys per player"),
+    "addon_break": _("Add-on at break number"),
+    "addon_price": _("Add-on price (to the prize pool)"),
+    "addon_fee": _("Add-on fee (kept by the house)"),
+    "addon_chips": _("Add-on chips"),
+}
 
 
 def rule_set_choices() -> list[tuple[str, str]]:
@@ -78,7 +83,34 @@ class RuleSetChoiceField(forms.ChoiceField):
         super().__init__(choices=rule_set_choices, widget=forms.RadioSelect, **kwargs)
 
 
-class EventForm(forms.ModelForm):
+class EntryRuleFieldsMixin:
+    """Each entry rule's label (ENTRY_RULE_LABELS), help and range, said once for the new
+    event form and the entry rules page of an existing event."""
+
+    fields: dict[str, forms.Field]
+
+    def entry_rules_setup(self) -> None:
+        self.fields["late_registration_end_level"].help_text = _(
+            "0: no late registration (entries until the clock starts)."
+        )
+        for name in ENTRY_RULE_FIELDS:
+            field = self.fields[name]
+            if name in MONEY_FIELDS:
+                field.validators.append(
+                    MinValueValidator(0, message=_("An amount cannot be negative."))
+                )
+            elif name in CHIP_FIELDS:
+                field.validators.append(MaxValueValidator(STACK_MAX))
+                if name != "rebuy_threshold":
+                    field.validators.append(MinValueValidator(1))
+            elif name != "reentry_allowed":
+                field.validators.append(MaxValueValidator(RULE_COUNT_MAX))
+
+    def entry_rule_fields(self) -> list:
+        return [self[name] for name in ENTRY_RULE_FIELDS]  # type: ignore[index]
+
+
+class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
     rules = RuleSetChoiceField(
         initial=rulesets.DEFAULT,
         required=False,  # not chosen: the default set
@@ -116,20 +148,7 @@ class EventForm(forms.ModelForm):
             "bounty_type": _("Bounties"),
             "bounty_amount": _("Bounty per entry (part of the buy-in)"),
             "bb_must_cover_sb": "House rule: a big blind who cannot cover the small blind is out",
-            "late_registration_end_level": _("Late registration until the end of level"),
-            "reentry_allowed": _("Re-entries allowed"),
-            "reentry_max": _("Re-entries per player"),
-            "reentry_until_level": _("Re-entries until the end of level"),
-            "rebuy_until_level": _("Rebuys until the end of level"),
-            "rebuy_threshold": _("A rebuy needs a stack of at most (chips)"),
-            "rebuy_price": _("Rebuy price (to the prize pool)"),
-            "rebuy_fee": _("Rebuy fee (kept by the house)"),
-            "rebuy_chips": _("Chips per rebuy"),
-            "rebuy_max": _("Rebuys per player"),
-            "addon_break": _("Add-on at break number"),
-            "addon_price": _("Add-on price (to the prize pool)"),
-            "addon_fee": _("Add-on fee (kept by the house)"),
-            "addon_chips": _("Add-on chips"),
+            **ENTRY_RULE_LABELS,
             "pot_limit_preflop": "Pot-limit preflop",
             "incomplete_raise": "Incomplete all-in raises",
         }
@@ -160,27 +179,13 @@ class EventForm(forms.ModelForm):
         # Left out (a script's post, an older page): no bounties.
         self.fields["bounty_type"].required = False
         self.fields["bounty_amount"].required = False
-        self.fields["late_registration_end_level"].help_text = _(
-            "0: no late registration (entries until the clock starts)."
-        )
+        self.entry_rules_setup()
         # Left out (a script's post, an older page): the column's default, no rebuys.
         for name in ENTRY_RULE_FIELDS:
-            field = self.fields[name]
-            field.required = False
-            if name in MONEY_FIELDS:
-                field.validators.append(
-                    MinValueValidator(0, message=_("An amount cannot be negative."))
-                )
-            elif name in CHIP_FIELDS:
-                field.validators.append(MaxValueValidator(STACK_MAX))
-                if name != "rebuy_threshold":
-                    field.validators.append(MinValueValidator(1))
+            self.fields[name].required = False
 
     def main_fields(self) -> list:
         return [field for field in self if field.name not in ENTRY_RULE_FIELDS]
-
-    def entry_rule_fields(self) -> list:
-        return [self[name] for name in ENTRY_RULE_FIELDS]
 
     def clean_seats_per_table(self) -> int:
         seats = self.cleaned_data["seats_per_table"]
@@ -225,6 +230,38 @@ class EventForm(forms.ModelForm):
         data.pop("name")
         data["rule_set"], data["house_rules"] = data.pop("rules")
         return {k: v for k, v in data.items() if v not in (None, "")}
+
+
+class EntryRulesForm(EntryRuleFieldsMixin, forms.ModelForm):
+    """An existing event's entry rules alone (the page of a planned or running event).
+    The fields keep the column's need: a level or a count is required (0 has its meaning),
+    empty chips are the starting stack."""
+
+    class Meta:
+        model = Event
+        fields = list(ENTRY_RULE_FIELDS)
+        labels = ENTRY_RULE_LABELS
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.entry_rules_setup()
+
+    def changes(self) -> dict:
+        """Every entry rule as posted; the service keeps those that differ."""
+        return {name: self.cleaned_data[name] for name in ENTRY_RULE_FIELDS}
+
+    def groups(self) -> list[tuple[str, list]]:
+        """The rules under their headings: entries and re-entries, rebuys, the add-on."""
+        heads = {
+            "late": _("Late registration and re-entries"),
+            "reentry": _("Late registration and re-entries"),
+            "rebuy": _("Rebuys"),
+            "addon": _("Add-on"),
+        }
+        groups: dict[str, list] = {}
+        for name in ENTRY_RULE_FIELDS:
+            groups.setdefault(str(heads[name.split("_")[0]]), []).append(self[name])
+        return list(groups.items())
 
 
 class EventCopyForm(forms.Form):

@@ -3,7 +3,7 @@ apps, the event's life from the venue's."""
 
 from django.urls import path
 
-from tdsystem.events import views, views_levels, views_rules
+from tdsystem.events import views, views_entry_rules, views_levels, views_rules
 from tdsystem.structures import views as structure_views
 
 from . import views_life
@@ -21,6 +21,11 @@ urlpatterns = [
     path("events/<int:event_id>/archive", views_life.event_archive, name="event_archive"),
     path("events/<int:event_id>/levels/", views_levels.event_levels, name="event_levels"),
     path("events/<int:event_id>/rules/", views_rules.event_rules, name="event_rules"),
+    path(
+        "events/<int:event_id>/entry-rules/",
+        views_entry_rules.event_entry_rules,
+        name="event_entry_rules",
+    ),
     path("house-rules/", views_rules.house_sets, name="house_sets"),
     path("house-rules/<int:house_id>/", views_rules.house_set, name="house_set"),
     path(
