@@ -73,7 +73,7 @@ def shoot_sizes(
         if ready:
             page.wait_for_selector(ready)
             if scroll:
-                page.locator(ready).scroll_into_view_if_needed()
+                page.evaluate("s => document.querySelector(s).scrollIntoView()", ready)
         page.wait_for_timeout(250)  # the fonts and the first htmx swap settle
         shot(page, f"{name}-{size}", full_page=full or (tall and size == "phone"))
         page.context.close()
