@@ -236,6 +236,9 @@ def clock_action(
 
 
 UNDOABLE = tuple(f"clock.{a}" for a in ACTION_LABELS if a != "finish")
+# A change of the event's levels (services_levels): it moves the clock's version on, so
+# it is the newest clock change the console offers to undo.
+LEVELS_EDIT = "structure.edit"
 # The `source` of the clock changes hand-for-hand makes (pause, time off, resume).
 HANDFORHAND = "hand-for-hand"
 
@@ -250,16 +253,22 @@ def _stored(state: clockrules.ClockState) -> dict:
 
 
 def clock_undoable(event: Event) -> LogEntry | None:
-    """The clock action the console offers to undo: the newest one by a person, if it is
-    not undone yet and was the person's own. (Finishing the event is not undone: it
-    releases the tables; a change hand-for-hand made is hand-for-hand's, taken back by
-    stopping it.)"""
+    """What the console offers to undo on the clock: the newest clock action or level edit
+    by a person, if it is not undone yet and was the person's own. (Finishing the event is
+    not undone: it releases the tables; a change hand-for-hand made is hand-for-hand's,
+    taken back by stopping it.) A level edit is undone by `services_levels`."""
     newest = (
-        LogEntry.objects.filter(event=event, action__in=UNDOABLE, actor__isnull=False)
+        LogEntry.objects.filter(
+            event=event, action__in=(*UNDOABLE, LEVELS_EDIT), actor__isnull=False
+        )
         .order_by("-at", "-id")
         .first()
     )
-    if newest is None or newest.undone_at or "previous" not in newest.data:
+    if newest is None or newest.undone_at:
+        return None
+    if newest.action == LEVELS_EDIT:
+        return newest
+    if "previous" not in newest.data:
         return None
     if newest.data.get("source"):
         return None

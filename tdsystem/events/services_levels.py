@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import log_record
+from tdsystem.core.models import LogEntry
 from tdsystem.engine import clock as clockrules
 from tdsystem.structures.editing import (
     LEVEL_FIELDS,
@@ -38,14 +39,18 @@ from tdsystem.structures.models import Betting
 
 from .models import Clock, Event
 from .services import (
+    LEVELS_EDIT,
     _locked_clock,
     _schedule_after_commit,
     _settle_locked,
     _state,
     _write,
+    clock_undoable,
     level_durations,
 )
 
+# An undone level edit, logged (not itself offered for undo: edit the levels again).
+LEVELS_UNDO = "structure.undo"
 # What the current level keeps: only its duration (and its note) may change.
 CURRENT_FIXED = ("kind", "small_blind", "big_blind", "ante", "small_bet", "big_bet")
 
@@ -139,7 +144,66 @@ def event_levels_edit(
     `expected_version` is the clock's version the editor was opened at: an edit made from
     an older page (the clock moved on, or someone else saved) is refused, not merged.
     """
+    event, warnings, _logged = _levels_edit(
+        event_id=event_id,
+        rows=rows,
+        actor=actor,
+        confirm_warnings=confirm_warnings,
+        expected_version=expected_version,
+        now=now or timezone.now(),
+    )
+    return event, warnings
+
+
+def event_levels_undo(
+    *, event_id: int, entry_id: int, actor: Actor, now: datetime | None = None
+) -> LogEntry:
+    """Put back the levels as they were before the newest level edit (the console's Undo).
+
+    The levels go back through the rules of an edit: a level played since the edit, or a
+    current level whose time would run out, refuses the undo (LevelsError, nothing
+    changes). Undoing a change of the current level's duration moves its time left back.
+    """
     now = now or timezone.now()
+    with transaction.atomic():
+        event, _clock = _locked_clock(event_id)
+        entry = (
+            LogEntry.objects.select_for_update()
+            .filter(event=event, pk=entry_id, action=LEVELS_EDIT)
+            .first()
+        )
+        if entry is None:
+            raise LevelsError([_("Only a level edit can be undone here.")])
+        if entry.undone_at:
+            raise LevelsError([_("This level edit was undone already.")])
+        if clock_undoable(event) != entry:
+            raise LevelsError(
+                [_("Only the newest change of the clock or of the levels can be undone.")]
+            )
+        _event, _warnings, undo = _levels_edit(
+            event_id=event_id,
+            rows=entry.data["old"],
+            actor=actor,
+            confirm_warnings=True,  # the levels were in use before the edit
+            expected_version=None,
+            now=now,
+            undoing=entry,
+        )
+        entry.undone_at = now
+        entry.save(update_fields=["undone_at"])
+    return undo
+
+
+def _levels_edit(
+    *,
+    event_id: int,
+    rows: list[dict],
+    actor: Actor,
+    confirm_warnings: bool,
+    expected_version: int | None,
+    now: datetime,
+    undoing: LogEntry | None = None,
+) -> tuple[Event, list[str], LogEntry]:
     with transaction.atomic():
         event, clock = _locked_clock(event_id)
         _settle_locked(event, clock, level_durations(event), now)
@@ -185,13 +249,17 @@ def event_levels_edit(
         levels_replace(event.structure, new)
         if not _write(clock, after, before.version):
             raise LevelsError([_("the clock changed meanwhile: try again")], field="version")
-        log_record(
+        summary = _("Levels edited (%(rows)s rows)") % {"rows": len(new)}
+        if undoing is not None:
+            summary = _("Undone: %(action)s") % {"action": undoing.summary}
+        logged = log_record(
             event=event,
             actor=actor,
-            action="structure.edit",
-            summary=_("Levels edited (%(rows)s rows)") % {"rows": len(new)},
+            action=LEVELS_UNDO if undoing is not None else LEVELS_EDIT,
+            summary=summary,
             at=now,
             data={
+                **({"undone": undoing.pk} if undoing is not None else {}),
                 "structure_id": event.structure_id,
                 "old": old,
                 "new": stored_rows(event.structure),
@@ -205,4 +273,4 @@ def event_levels_edit(
             },
         )
         _schedule_after_commit(clock, now)
-    return event, checked.warnings
+    return event, checked.warnings, logged

@@ -6,6 +6,7 @@ archive, delete) span the apps: they are tdsystem/venue's."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,8 +18,9 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.network import public_url
 from tdsystem.engine.clock import ClockError
+from tdsystem.structures.services import StructureError
 
-from . import hooks, rules, selectors, selectors_life, services
+from . import hooks, rules, selectors, selectors_life, services, services_levels
 from .clock_forms import ClockActionForm
 from .forms import EventForm
 from .models import Event
@@ -83,7 +85,7 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("clock", "house_rules"), pk=event_id)
     template = "events/console.html"
     context = _console_context(event)
-    context["can_undo"] = has_right(request.user, "clock")
+    context["can_undo"] = _may_undo(request.user, context["undoable"])
     if request.htmx and request.GET.get("part") in ("clock-panel", "log"):
         template += "#" + request.GET["part"]
     else:
@@ -154,24 +156,40 @@ def clock_control(request: HttpRequest, event_id: int) -> HttpResponse:
     return response
 
 
+def _may_undo(user, entry) -> bool:
+    """A clock action is undone with the clock right; a level edit with the editor's."""
+    if entry is not None and entry.action == services.LEVELS_EDIT:
+        return has_right(user, "events")
+    return has_right(user, "clock")
+
+
 @require_POST
 @staff_required("clock")
 def clock_undo(request: HttpRequest, event_id: int, entry_id: int) -> HttpResponse:
-    """The director undoes the newest clock action from the event log."""
+    """The director undoes the newest clock action or level edit from the event log."""
     event = get_object_or_404(Event, pk=event_id)
+    entry = event.log.filter(pk=entry_id).first()
+    if not _may_undo(request.user, entry):
+        raise PermissionDenied
     error, message = None, None
     try:
-        undo = services.clock_undo(
-            event_id=event.pk, entry_id=entry_id, actor=Actor.of(request.user)
-        )
+        if entry is not None and entry.action == services.LEVELS_EDIT:
+            undo = services_levels.event_levels_undo(
+                event_id=event.pk, entry_id=entry_id, actor=Actor.of(request.user)
+            )
+        else:
+            undo = services.clock_undo(
+                event_id=event.pk, entry_id=entry_id, actor=Actor.of(request.user)
+            )
         message = undo.summary
-    except ClockError as exc:
+    except (ClockError, StructureError) as exc:
         error = str(exc)
     if not request.htmx:
         (messages.error if error else messages.success)(request, error or message)
         return redirect("console:event", event.pk)
-    context = _console_context(event) | {
-        "can_undo": True,
+    context = _console_context(event)
+    context |= {
+        "can_undo": _may_undo(request.user, context["undoable"]),
         "log_error": error,
         "log_message": message,
     }
