@@ -14,7 +14,7 @@ spells its figure out (tests/api check that they agree).
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -692,7 +692,8 @@ class LevelsOut(Out):
 
 # Changing an existing event's entry rules (PATCH /api/events/{id}/entry-rules). The ranges
 # are the console page's form's (events.forms); the service keeps the event's state.
-def _rule_count(what: str) -> int:
+# Left out: unchanged; null only where the column takes it (chips: the starting stack).
+def _rule_count(what: str) -> Any:
     return Field(
         None,
         strict=True,
@@ -702,8 +703,12 @@ def _rule_count(what: str) -> int:
     )
 
 
-def _money(what: str) -> Decimal:
+def _money(what: str) -> Any:
     return Field(None, ge=0, max_digits=12, decimal_places=2, description=what)
+
+
+def _flag(what: str) -> Any:
+    return Field(None, strict=True, description=what)
 
 
 class EntryRulesIn(Schema):
@@ -713,9 +718,7 @@ class EntryRulesIn(Schema):
             "until the clock starts)"
         )
     )
-    reentry_allowed: bool = Field(
-        None, strict=True, description=gettext_noop("true or false: may a busted player re-enter")
-    )
+    reentry_allowed: bool = _flag(gettext_noop("true or false: may a busted player re-enter"))
     reentry_max: int = _rule_count(
         gettext_noop("re-entries per player, a whole number from 0 to 32,767 (0: no limit)")
     )
@@ -778,6 +781,15 @@ class EntryRulesIn(Schema):
     addon_fee: Decimal = _money(
         gettext_noop("the add-on's fee kept by the house, 0 or more, at most 2 decimals")
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _an_object(cls, data):
+        # Every field is optional: a list or a string would otherwise read as "no change".
+        # (django-ninja hands its Schema the body wrapped in its DjangoGetter.)
+        if not isinstance(getattr(data, "_obj", data), dict):
+            raise field_error("", _("the body must be a JSON object"))
+        return data
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"late_registration_end_level": 8, "reentry_max": 3}]}

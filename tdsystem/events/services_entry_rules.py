@@ -126,7 +126,7 @@ def _checked(event: Event, changes: dict[str, Any]) -> None:
     for field, value in changes.items():
         setattr(event, field, value)
     others = [f.name for f in Event._meta.concrete_fields if f.name not in changes]
-    not_rules = [f.name for f in Event._meta.concrete_fields if f.name not in ENTRY_RULE_COLUMNS]
+    not_rules = {f.name for f in Event._meta.concrete_fields if f.name not in ENTRY_RULE_COLUMNS}
     try:
         event.clean_fields(exclude=others)
     except ValidationError as exc:

@@ -48,7 +48,7 @@ def test_it_extends_late_registration_while_the_event_runs_and_logs_before_and_a
     with pytest.raises(EntryRefused):
         services.player_register(event=event, name="Late Lou", actor=ACTOR)
 
-    saved, changed = update(event, late_registration_end_level=4, reentry_max=0)
+    _, changed = update(event, late_registration_end_level=4, reentry_max=0)
 
     assert changed == ["late_registration_end_level"]
     assert Event.objects.get(pk=event.pk).late_registration_end_level == 4
