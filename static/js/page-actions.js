@@ -20,3 +20,13 @@ document.addEventListener("htmx:beforeSwap", function (e) {
     e.detail.isError = false;
   }
 });
+
+// A part of the page that refreshes itself (hx-get on a timer or an event) waits while a
+// panel inside it is open for input (<details data-hold open>, e.g. the table page's
+// "who eliminated them?"), so what the floor has ticked is not wiped; the next refresh
+// after it closes catches up.
+document.addEventListener("htmx:beforeRequest", function (e) {
+  var elt = e.detail.elt;
+  if (e.detail.requestConfig.verb !== "get" || !elt.querySelector) return;
+  if (elt.querySelector("details[data-hold][open]")) e.preventDefault();
+});
