@@ -49,6 +49,7 @@ PAGES = {
     "console:event_delete": "",
     "console:event": "",
     "console:event_rules": "",
+    "console:event_entry_rules": "",
     "console:house_sets": "",
     "console:house_set": "",
     "console:structures": "",
