@@ -111,8 +111,21 @@ try:
 except (zoneinfo.ZoneInfoNotFoundError, ValueError):
     raise ImproperlyConfigured(f"TIME_ZONE={TIME_ZONE!r}: not a known time zone") from None
 USE_TZ = True
-USE_I18N = False
-LANGUAGE_CODE = "en-us"
+# Languages (docs/languages.md): English, Arabic (right to left), Japanese, Vietnamese.
+# The reader's language: ?lang= on any page (kept in the language cookie, so a screen's
+# own refreshes follow), a staff user's saved choice, the cookie, an event's screen
+# language on its public screens, then the browser's Accept-Language.
+USE_I18N = True
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("ar", "العربية"),
+    ("ja", "日本語"),
+    ("vi", "Tiếng Việt"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -142,9 +155,12 @@ MIDDLEWARE = [
     "tdsystem.core.middleware.DatabaseUnavailableMiddleware",
     "tdsystem.core.middleware.BadInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the session and the user: ?lang= and a staff user's saved language.
+    "tdsystem.core.languages.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -173,6 +189,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
             ],
         },
     }

@@ -30,3 +30,9 @@ document.addEventListener("htmx:beforeRequest", function (e) {
   if (e.detail.requestConfig.verb !== "get" || !elt.querySelector) return;
   if (elt.querySelector("details[data-hold][open]")) e.preventDefault();
 });
+
+// A select that acts at once (the language switcher): its form is sent on change.
+document.addEventListener("change", function (e) {
+  var el = e.target;
+  if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.requestSubmit();
+});

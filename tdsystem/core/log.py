@@ -1,13 +1,84 @@
-"""The log of changes: every service that changes something writes one entry here."""
+"""The log of changes: every service that changes something writes one entry here.
+
+An entry's summary is written as a `Text`: a message id marked with `gettext_noop` and its
+parameters. The entry keeps both (`data["message"]`), so each reader sees it in their own
+language (`LogEntry.text`), and `summary` keeps the English sentence for the API, the CSV
+and any reader of the table.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from .actors import Actor
 from .models import LogEntry
+
+MESSAGE_KEY = "message"
+
+
+@dataclass(frozen=True)
+class Text:
+    """A sentence to be read in the reader's language: `Text(gettext_noop("Entry #%(n)s"),
+    n=12)`. A parameter may itself be a Text ("at the first break")."""
+
+    msgid: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, msgid: str, /, **params: Any) -> None:
+        object.__setattr__(self, "msgid", msgid)
+        object.__setattr__(self, "params", params)
+
+    def as_data(self) -> dict:
+        return {
+            "msgid": self.msgid,
+            "params": {
+                k: v.as_data() if isinstance(v, Text) else v for k, v in self.params.items()
+            },
+        }
+
+    def english(self) -> str:
+        return _render(self.as_data(), translate=False)
+
+    def __str__(self) -> str:
+        return _render(self.as_data(), translate=True)
+
+
+def _render(stored: Mapping, *, translate: bool) -> str:
+    msgid = str(stored["msgid"])
+    params = {
+        k: _render(v, translate=translate) if isinstance(v, Mapping) and "msgid" in v else v
+        for k, v in (stored.get("params") or {}).items()
+    }
+    text = gettext(msgid) if translate else msgid
+    return text % params if params else text
+
+
+def text_of(entry: LogEntry) -> Text | str:
+    """An entry's summary as a Text again (to quote it: "Undone: %(action)s"), or the
+    plain summary of an entry written before summaries were Texts."""
+    stored = entry.data.get(MESSAGE_KEY) if isinstance(entry.data, dict) else None
+    if isinstance(stored, Mapping) and "msgid" in stored:
+        return _text_from(stored)
+    return entry.summary
+
+
+def _text_from(stored: Mapping) -> Text:
+    params = {
+        k: _text_from(v) if isinstance(v, Mapping) and "msgid" in v else v
+        for k, v in (stored.get("params") or {}).items()
+    }
+    return Text(str(stored["msgid"]), **params)
+
+
+def render_stored(stored: Mapping) -> str:
+    """A stored Text in the reader's language (the active one)."""
+    return _render(stored, translate=True)
 
 
 def log_record(
@@ -15,11 +86,18 @@ def log_record(
     event,
     actor: Actor,
     action: str,
-    summary: str,
+    summary: Text | str,
     at: datetime | None = None,
     data: dict | None = None,
 ) -> LogEntry:
-    """One entry: `event` is the event it belongs to, or None for a change of the room's."""
+    """One entry: `event` is the event it belongs to, or None for a change of the room's.
+
+    `summary` is a Text (read in each reader's language); a plain string is kept as it is.
+    """
+    data = dict(data or {})
+    if isinstance(summary, Text):
+        data[MESSAGE_KEY] = summary.as_data()
+        summary = summary.english()
     return LogEntry.objects.create(
         event=event,
         at=at or timezone.now(),
@@ -27,5 +105,5 @@ def log_record(
         actor_label=actor.label,
         action=action,
         summary=summary[:300],
-        data=data or {},
+        data=data,
     )

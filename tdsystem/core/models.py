@@ -81,3 +81,30 @@ class LogEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.actor_label}: {self.summary}"
+
+    @property
+    def text(self) -> str:
+        """The summary in the reader's language, when it was written as a `log.Text`."""
+        stored = self.data.get("message") if isinstance(self.data, dict) else None
+        if isinstance(stored, dict) and "msgid" in stored:
+            from .log import render_stored
+
+            try:
+                return render_stored(stored)
+            except (KeyError, TypeError, ValueError):
+                pass  # a translation that does not fit its parameters: the English
+        return self.summary
+
+
+class StaffLanguage(models.Model):
+    """The language a staff user chose with the switcher, kept across logins (the session
+    holds it while signed in: no query a page)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_choice"
+    )
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language}"

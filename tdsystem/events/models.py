@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
@@ -148,6 +149,15 @@ class Event(models.Model):
     addon_fee = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     addon_chips = models.PositiveBigIntegerField(
         null=True, blank=True, help_text=_("Chips the add-on brings; empty: the starting stack.")
+    )
+    # The language of the event's public screens (clock, schedule, seats, poster, draw,
+    # chips) when the reader has not chosen one (?lang=, the switcher): blank follows the
+    # browser's own language.
+    screen_language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("The screens' language unless a screen asks for another (?lang=)."),
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     scheduled_start = models.DateTimeField(null=True, blank=True)

@@ -60,6 +60,7 @@ COPIED_SETTINGS = (
     "rule_set",
     "house_rules",
     "rule_overrides",
+    "screen_language",
 )
 
 

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
 PUBLIC = {
     "home",
     "healthz",
+    "language",  # the language switcher: a cookie, and a signed-in user's own choice
     "login",
     "logout",
     "clock_screen",

@@ -1,0 +1,91 @@
+"""The reader's language (docs/languages.md).
+
+In order, the first that says: `?lang=xx` on the URL (a TV set up once with its venue's
+language; kept in the language cookie so the page's own refreshes follow), the language a
+signed-in staff user chose (saved, and held in the session), the language cookie (the
+switcher's choice on this browser), an event's screen language on that event's public
+screens (`screen_language`), then the browser's Accept-Language (Django's
+LocaleMiddleware), then English.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.signals import user_logged_in
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+
+CODES = frozenset(code for code, _name in settings.LANGUAGES)
+SESSION_KEY = "language"
+PARAM = "lang"
+
+
+def asked(request: HttpRequest) -> str | None:
+    """The language of `?lang=`, when it is one of ours."""
+    code = request.GET.get(PARAM, "")
+    return code if code in CODES else None
+
+
+def chosen(request: HttpRequest) -> str | None:
+    """A language the reader chose: ?lang=, a staff user's choice, or the cookie."""
+    code = asked(request)
+    if code:
+        return code
+    session = getattr(request, "session", None)
+    code = session.get(SESSION_KEY) if session is not None else None
+    if code in CODES:
+        return code
+    code = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    return code if code in CODES else None
+
+
+def use(request: HttpRequest, code: str) -> None:
+    translation.activate(code)
+    request.LANGUAGE_CODE = code  # type: ignore[attr-defined]
+
+
+def screen_language(request: HttpRequest, event_language: str) -> None:
+    """On an event's public screen: the event's screen language, unless the reader chose."""
+    if event_language in CODES and not chosen(request):
+        use(request, event_language)
+
+
+def remember(response: HttpResponse, code: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        httponly=False,
+    )
+
+
+class LanguageMiddleware:
+    """After LocaleMiddleware (cookie, Accept-Language): ?lang= and a staff user's choice."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        code = asked(request)
+        session = getattr(request, "session", None)
+        if not code and session is not None and request.user.is_authenticated:
+            saved = session.get(SESSION_KEY)
+            code = saved if saved in CODES else None
+        if code:
+            use(request, code)
+        response = self.get_response(request)
+        if asked(request) and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != code:
+            remember(response, code)
+        return response
+
+
+@receiver(user_logged_in)
+def _saved_language(sender, request, user, **kwargs) -> None:
+    """A staff user's saved language follows them to every browser they sign in on."""
+    from .models import StaffLanguage
+
+    code = StaffLanguage.objects.filter(user=user).values_list("language", flat=True).first()
+    if code and request is not None and hasattr(request, "session"):
+        request.session[SESSION_KEY] = code

@@ -1,0 +1,61 @@
+"""Log summaries are kept as a message id with its parameters: each reader reads them in
+their own language, and `summary` keeps the English."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+from django.utils.translation import gettext_noop
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import Text, log_record, text_of
+
+pytestmark = pytest.mark.django_db
+ACTOR = Actor(label="dora")
+
+
+def test_a_text_is_stored_with_its_parameters_and_its_english(event):
+    entry = log_record(
+        event=event,
+        actor=ACTOR,
+        action="test.text",
+        summary=Text(gettext_noop("Entry #%(number)s: %(name)s"), number=12, name="Nguyễn"),
+    )
+    assert entry.summary == "Entry #12: Nguyễn"
+    assert entry.data["message"] == {
+        "msgid": "Entry #%(number)s: %(name)s",
+        "params": {"number": 12, "name": "Nguyễn"},
+    }
+    assert entry.text == "Entry #12: Nguyễn"
+
+
+def test_a_text_may_quote_another_and_the_reader_translates_both(event, monkeypatch):
+    first = log_record(
+        event=event, actor=ACTOR, action="a", summary=Text(gettext_noop("Clock paused"))
+    )
+    undo = log_record(
+        event=event,
+        actor=ACTOR,
+        action="b",
+        summary=Text(gettext_noop("Undone: %(action)s"), action=text_of(first)),
+    )
+    assert undo.summary == "Undone: Clock paused"
+    catalogue = {"Undone: %(action)s": "取り消し: %(action)s", "Clock paused": "一時停止"}
+    monkeypatch.setattr("tdsystem.core.log.gettext", lambda s: catalogue.get(s, s))
+    with translation.override("ja"):
+        assert undo.text == "取り消し: 一時停止"
+
+
+def test_an_entry_written_as_plain_text_reads_as_it_was_written(event):
+    entry = log_record(event=event, actor=ACTOR, action="old", summary="Levels edited")
+    assert entry.text == "Levels edited" and text_of(entry) == "Levels edited"
+
+
+def test_a_translation_that_does_not_fit_its_parameters_falls_back_to_the_english(
+    event, monkeypatch
+):
+    entry = log_record(
+        event=event, actor=ACTOR, action="a", summary=Text(gettext_noop("#%(n)s out"), n=3)
+    )
+    monkeypatch.setattr("tdsystem.core.log.gettext", lambda s: "%(missing)s")
+    assert entry.text == "#3 out"
