@@ -19,6 +19,7 @@ from tdsystem.core import csv as export_csv
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import whole_number
+from tdsystem.core.languages import screen_language
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
 from tdsystem.seating.forms import TABLE_NUMBER_MAX
@@ -356,6 +357,7 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
 @require_GET
 def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
+    screen_language(request, event.screen_language)
     bounties = selectors.bounty_totals(event) if event.has_bounties else None
     progressive = event.bounty_type == Event.BountyType.PROGRESSIVE
     context = {

@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET
 
 from tdsystem.core.forms import whole_number
+from tdsystem.core.languages import screen_language
 from tdsystem.core.network import is_loopback_url, public_url
 from tdsystem.events.models import Event
 
@@ -24,6 +25,7 @@ DRAW_PAGE_SECONDS = 10
 def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
     """Search by name or entry number; a single match (or a tapped one) shows in full."""
     event = get_object_or_404(Event, pk=event_id)
+    screen_language(request, event.screen_language)
     query = request.GET.get("q", "")[:80]
     chosen = request.GET.get("entry", "")
     number = whole_number(chosen, high=ENTRY_MAX)
@@ -49,6 +51,7 @@ def qr_svg(data: str) -> str:
 def seat_poster(request: HttpRequest, event_id: int) -> HttpResponse:
     """A page to print and stick on the wall: scan to find your seat."""
     event = get_object_or_404(Event, pk=event_id)
+    screen_language(request, event.screen_language)
     return poster_page(request, event, reverse("seating:lookup", args=[event.pk]))
 
 
@@ -69,6 +72,7 @@ def poster_page(request: HttpRequest, event, path: str) -> HttpResponse:
 def draw_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     """The table draw for venue TVs: every player A to Z, paging by itself."""
     event = get_object_or_404(Event, pk=event_id)
+    screen_language(request, event.screen_language)
     try:
         seconds = max(3, min(60, int(request.GET.get("seconds", DRAW_PAGE_SECONDS))))
     except ValueError:
