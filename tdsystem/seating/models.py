@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -12,12 +14,31 @@ from tdsystem.events.models import Event
 HOLD_REASON_MAX = 80  # why a seat is reserved, or why a player must not move
 
 
-def name_key(name: str) -> str:
-    """A name as a director reads it: case and spacing do not count, accents do.
+# Letters that carry their mark inside them (no decomposition), read as their plain letter
+# when searching: "Đặng" is found by "dang", "Łukasz" by "lukasz".
+_PLAIN_LETTERS = str.maketrans({"đ": "d", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ı": "i"})
+# The kana voicing marks are letters of their own ("ガ" is not "カ"), not accents.
+_KANA_MARKS = {"\u3099", "\u309a"}
 
-    "ann  LEE" is "Ann Lee"; "José" is not "Jose" (the name is kept as entered).
+
+def name_key(name: str) -> str:
+    """A name as a director reads it: case, spacing and width do not count, accents do.
+
+    "ann  LEE" is "Ann Lee"; full-width "ＡＮＮ" is "ANN"; half-width "ｱﾝ" is "アン";
+    "José" is not "Jose" (two names; the name is kept as entered).
     """
-    return " ".join(name.split()).casefold()
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def search_key(text: str) -> str:
+    """A name as a search reads it: name_key without accents or other marks, so "Nguyen"
+    finds "Nguyễn" and "jose" finds "José" (a search may show one name too many, never
+    miss one)."""
+    decomposed = unicodedata.normalize("NFKD", name_key(text))
+    plain = "".join(
+        ch for ch in decomposed if ch in _KANA_MARKS or not unicodedata.category(ch).startswith("M")
+    )
+    return unicodedata.normalize("NFKC", plain.translate(_PLAIN_LETTERS))
 
 
 class Player(models.Model):
@@ -25,6 +46,8 @@ class Player(models.Model):
     # name_key(name), stored and indexed so a registration finds the same name in a field of
     # thousands with one index look-up (Python's casefold: SQLite's LOWER() is ASCII only).
     name_key = models.CharField(max_length=240, db_index=True, editable=False, default="")
+    # search_key(name): what the seat search matches a part of.
+    search_key = models.CharField(max_length=240, editable=False, default="")
     member_id = models.CharField(max_length=40, blank=True)
     note = models.CharField(
         max_length=60,
@@ -46,9 +69,10 @@ class Player(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         self.name_key = name_key(self.name)
+        self.search_key = search_key(self.name)
         fields = kwargs.get("update_fields")
         if fields is not None and "name" in fields:
-            kwargs["update_fields"] = {*fields, "name_key"}
+            kwargs["update_fields"] = {*fields, "name_key", "search_key"}
         super().save(*args, **kwargs)
 
 

@@ -23,7 +23,7 @@ from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
 from .forms import ENTRY_MAX
-from .models import Entry, EventTable, Move
+from .models import Entry, EventTable, Move, search_key
 from .seatmap import engine_table, has_blinds, head_counts
 
 SLIP_MINUTES = 5
@@ -61,7 +61,8 @@ def seat_search(event_id: int, query: str, limit: int = 20) -> list[Entry]:
         exact = entries.filter(number=number).first()
         if exact:
             return [exact]
-    matches = entries.filter(player__name__icontains=query)
+    # Case, width and accents do not count: "nguyen" finds "Nguyễn", "ＡＢＣ" finds "abc".
+    matches = entries.filter(player__search_key__contains=search_key(query))
     return list(matches.order_by("status", "player__name", "number")[:limit])
 
 

@@ -29,7 +29,7 @@ from ..entry_rules import (
     who,
 )
 from ..errors import SeatingError
-from ..models import Entry, Player, Purchase, name_key
+from ..models import Entry, Player, Purchase, name_key, search_key
 from ..seatmap import (
     Applied,
     SeatMap,
@@ -240,7 +240,8 @@ def players_import(
                 )
         first = next_entry_number(event)
         players = Player.objects.bulk_create(
-            Player(name=name, name_key=name_key(name)) for name in names
+            Player(name=name, name_key=name_key(name), search_key=search_key(name))
+            for name in names
         )
         entries = Entry.objects.bulk_create(
             Entry(
