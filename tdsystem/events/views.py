@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.languages import screen_language
 from tdsystem.core.network import public_url
 from tdsystem.engine.clock import ClockError
 from tdsystem.structures.services import StructureError
@@ -38,6 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def schedule(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("clock", "house_rules"), pk=event_id)
+    screen_language(request, event.screen_language)
     rows = selectors.schedule(event)
     starts = selectors.projected_starts(event, event.clock, rows, timezone.now())
     return render(
@@ -74,7 +76,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
             actor=Actor.of(request.user),
             **form.event_settings(),
         )
-        messages.success(request, f"Created {event.name}")
+        messages.success(request, gettext("Created %(name)s") % {"name": event.name})
         return redirect("console:event", event.pk)
     return render(request, "events/event_new.html", {"form": form})
 
@@ -181,7 +183,7 @@ def clock_undo(request: HttpRequest, event_id: int, entry_id: int) -> HttpRespon
             undo = services.clock_undo(
                 event_id=event.pk, entry_id=entry_id, actor=Actor.of(request.user)
             )
-        message = undo.summary
+        message = undo.text
     except (ClockError, StructureError) as exc:
         error = str(exc)
     if not request.htmx:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from tdsystem.core.forms import whole_number
+from tdsystem.core.languages import screen_language
 from tdsystem.events import selectors
 from tdsystem.events.models import Event
 from tdsystem.results.selectors_chips import chip_total, count_rows
@@ -66,6 +67,7 @@ def board(event: Event, top: int | None = None) -> dict:
 @require_GET
 def chips_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
+    screen_language(request, event.screen_language)
     top = whole_number(request.GET.get("top", ""), high=TOP_MAX)  # a TV: ?top=20
     context = {"event": event, "seconds": BOARD_SECONDS, "top": top, **board(event, top)}
     return render(request, f"{PAGE}#board" if request.htmx else PAGE, context)

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from tdsystem.core.languages import screen_language
 from tdsystem.events import selectors
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.selectors_life import current_event_id
@@ -27,6 +28,7 @@ from .screen import layout_of
 def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     """The venue TV: `?layout=clock` (default), `payouts` or `draw` beside the clock."""
     event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
+    screen_language(request, event.screen_language)
     clock = selectors.event_clock_payload(event.pk, timezone.now())
     layout = layout_of(request.GET.get("layout"))
     context = {
