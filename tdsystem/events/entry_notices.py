@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
+from tdsystem.core.log import Text
 from tdsystem.engine import entry_rules as rules
 
 from .models import Event
@@ -22,17 +23,26 @@ def hms(ms: int) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
+_BREAK_WORDS = {
+    1: gettext_noop("the first break"),
+    2: gettext_noop("the second break"),
+    3: gettext_noop("the third break"),
+    4: gettext_noop("the fourth break"),
+    5: gettext_noop("the fifth break"),
+    6: gettext_noop("the sixth break"),
+}
+
+
+def break_text(number: int) -> Text:
+    """The break's name as a log Text, read in each reader's language."""
+    if number in _BREAK_WORDS:
+        return Text(_BREAK_WORDS[number])
+    return Text(gettext_noop("break %(n)s"), n=number)
+
+
 def break_name(number: int) -> str:
     """ "the first break", "the second break"... (for notices and refusals)."""
-    words = {
-        1: gettext("the first break"),
-        2: gettext("the second break"),
-        3: gettext("the third break"),
-        4: gettext("the fourth break"),
-        5: gettext("the fifth break"),
-        6: gettext("the sixth break"),
-    }
-    return words.get(number) or gettext("break %(n)s") % {"n": number}
+    return str(break_text(number))
 
 
 def entry_notices(

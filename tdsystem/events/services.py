@@ -15,10 +15,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import SYSTEM_ACTOR, Actor
 from tdsystem.core.locking import locks_take
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record, text_of
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import clock as clockrules
 
@@ -40,14 +41,20 @@ def _state(clock: Clock) -> clockrules.ClockState:
     )
 
 
-def _level_label(event: Event, index: int) -> str:
+def _level_label(event: Event, index: int) -> Text:
     level = event.structure.levels.filter(position=index).first()
     if level is None:
-        return f"#{index + 1}"
+        return Text(gettext_noop("#%(number)s"), number=index + 1)
     if level.is_break:
-        return f"break ({level.duration_seconds // 60} min)"
+        return Text(gettext_noop("break (%(minutes)s min)"), minutes=level.duration_seconds // 60)
     number = event.structure.levels.filter(position__lte=index, kind="level").count()
-    return f"level {number} ({level.small_blind}/{level.big_blind} ante {level.ante})"
+    return Text(
+        gettext_noop("level %(number)s (%(small)s/%(big)s ante %(ante)s)"),
+        number=number,
+        small=level.small_blind,
+        big=level.big_blind,
+        ante=level.ante,
+    )
 
 
 def _write(clock: Clock, new: clockrules.ClockState, expected_version: int) -> bool:
@@ -90,10 +97,14 @@ def _settle_locked(event: Event, clock: Clock, durations: list[int], now: dateti
         return 0
     for t in transitions:
         if t.to_index is None:
-            label = _level_label(event, t.from_index)
-            summary = f"The last level ran out: the clock stopped at 0:00 ({label})"
+            summary = Text(
+                gettext_noop("The last level ran out: the clock stopped at 0:00 (%(level)s)"),
+                level=_level_label(event, t.from_index),
+            )
         else:
-            summary = f"Level change: {_level_label(event, t.to_index)}"
+            summary = Text(
+                gettext_noop("Level change: %(level)s"), level=_level_label(event, t.to_index)
+            )
         log_record(
             event=event,
             actor=Actor(label=SYSTEM_ACTOR),
@@ -137,14 +148,19 @@ def clock_settle(*, event_id: int, now: datetime | None = None) -> int:
 
 
 ACTION_LABELS = {
-    "start": "Clock started",
-    "pause": "Clock paused",
-    "resume": "Clock resumed",
-    "next": "Next level",
-    "previous": "Previous level",
-    "add_time": "Time changed",
-    "set_time": "Time set",
-    "finish": "Clock stopped: event finished",
+    "start": gettext_noop("Clock started"),
+    "pause": gettext_noop("Clock paused"),
+    "resume": gettext_noop("Clock resumed"),
+    "next": gettext_noop("Next level"),
+    "previous": gettext_noop("Previous level"),
+    "add_time": gettext_noop("Time changed"),
+    "set_time": gettext_noop("Time set"),
+    "finish": gettext_noop("Clock stopped: event finished"),
+}
+# A level step's entry names the level it arrived at, in one sentence.
+_STEP_LABELS = {
+    "next": gettext_noop("Next level: %(level)s"),
+    "previous": gettext_noop("Previous level: %(level)s"),
 }
 
 
@@ -174,10 +190,11 @@ def clock_action(
     """
     if action not in ACTION_LABELS:
         raise clockrules.ClockError(
-            f"unknown action {action!r}: use one of {', '.join(ACTION_LABELS)}"
+            _("unknown action %(action)r: use one of %(actions)s")
+            % {"action": action, "actions": ", ".join(ACTION_LABELS)}
         )
     if action in ("add_time", "set_time") and seconds is None:
-        raise clockrules.ClockError(f"{action} needs a number of seconds")
+        raise clockrules.ClockError(_("%(action)s needs a number of seconds") % {"action": action})
     now = now or timezone.now()
     with transaction.atomic():
         event, clock = _locked_clock(event_id)
@@ -197,15 +214,20 @@ def clock_action(
         else:
             new = clockrules.ACTIONS[action](before, durations, now)
         if not _write(clock, new, before.version):
-            raise clockrules.ClockError("the clock changed meanwhile: try again")
-        summary = ACTION_LABELS[action]
+            raise clockrules.ClockError(_("the clock changed meanwhile: try again"))
+        summary = Text(ACTION_LABELS[action])
         if action == "add_time":
-            sign = "added" if (seconds or 0) > 0 else "removed"
-            summary = f"{abs(seconds or 0)} s {sign}"
+            added = (seconds or 0) > 0
+            summary = Text(
+                gettext_noop("%(seconds)s s added")
+                if added
+                else gettext_noop("%(seconds)s s removed"),
+                seconds=abs(seconds or 0),
+            )
         elif action == "set_time":
-            summary = f"Time left set to {seconds} s"
-        if action in ("next", "previous"):
-            summary += f": {_level_label(event, new.level_index)}"
+            summary = Text(gettext_noop("Time left set to %(seconds)s s"), seconds=seconds)
+        elif action in _STEP_LABELS:
+            summary = Text(_STEP_LABELS[action], level=_level_label(event, new.level_index))
         log_record(
             event=event,
             actor=actor,
@@ -305,7 +327,7 @@ def clock_undo(
         if clock.version != entry.data.get("version"):
             raise clockrules.ClockError(
                 _("The clock has changed since “%(action)s”: it can no longer be undone.")
-                % {"action": entry.summary}
+                % {"action": entry.text}
             )
         previous = entry.data["previous"]
         if previous["status"] == Clock.Status.RUNNING and clock.status != Clock.Status.RUNNING:
@@ -328,7 +350,7 @@ def clock_undo(
             event=event,
             actor=actor,
             action="clock.undo",
-            summary=_("Undone: %(action)s") % {"action": entry.summary},
+            summary=Text(gettext_noop("Undone: %(action)s"), action=text_of(entry)),
             at=now,
             data={"undone": entry.pk, "version": clock.version},
         )
@@ -406,7 +428,7 @@ def event_create(
     from tdsystem.structures.services import structure_copy
 
     if not name.strip():
-        raise ValueError("the event needs a name")
+        raise ValueError(_("the event needs a name"))
     with transaction.atomic():
         structure = structure_copy(template=template, name=f"{name} structure")
         settings_.setdefault("ante_type", template.ante_type)
@@ -420,8 +442,11 @@ def event_create(
             event=event,
             actor=actor,
             action="event.create",
-            summary=_("Event created from the structure %(structure)s, under %(rules)s")
-            % {"structure": template.name, "rules": _rules_name(event)},
+            summary=Text(
+                gettext_noop("Event created from the structure %(structure)s, under %(rules)s"),
+                structure=template.name,
+                rules=_rules_name(event),
+            ),
             data={"rule_set": event.rule_set, "house_rules": event.house_rules_id},
         )
     return event

@@ -18,13 +18,13 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import locks_take
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 
-from .entry_notices import break_name
+from .entry_notices import break_text
 from .models import Event
 
 # The event's entry rule columns (engine/entry_rules.py), in the order the pages show them.
@@ -55,58 +55,96 @@ class EntryRulesError(ValueError):
         self.field = field
 
 
+# The rules' names, as messages: the log keeps them as Texts (each reader's language).
+_NAMES = {
+    "late_registration_end_level": gettext_noop("Late registration"),
+    "reentry_allowed": gettext_noop("Re-entries"),
+    "reentry_max": gettext_noop("Re-entries per player"),
+    "reentry_until_level": gettext_noop("Re-entries until"),
+    "rebuy_until_level": gettext_noop("Rebuys"),
+    "rebuy_threshold": gettext_noop("Rebuy stack limit"),
+    "rebuy_chips": gettext_noop("Chips per rebuy"),
+    "rebuy_price": gettext_noop("Rebuy price"),
+    "rebuy_fee": gettext_noop("Rebuy fee"),
+    "rebuy_max": gettext_noop("Rebuys per player"),
+    "addon_break": gettext_noop("Add-on"),
+    "addon_chips": gettext_noop("Add-on chips"),
+    "addon_price": gettext_noop("Add-on price"),
+    "addon_fee": gettext_noop("Add-on fee"),
+}
+
+
 def _name(field: str) -> str:
-    names = {
-        "late_registration_end_level": _("Late registration"),
-        "reentry_allowed": _("Re-entries"),
-        "reentry_max": _("Re-entries per player"),
-        "reentry_until_level": _("Re-entries until"),
-        "rebuy_until_level": _("Rebuys"),
-        "rebuy_threshold": _("Rebuy stack limit"),
-        "rebuy_chips": _("Chips per rebuy"),
-        "rebuy_price": _("Rebuy price"),
-        "rebuy_fee": _("Rebuy fee"),
-        "rebuy_max": _("Rebuys per player"),
-        "addon_break": _("Add-on"),
-        "addon_chips": _("Add-on chips"),
-        "addon_price": _("Add-on price"),
-        "addon_fee": _("Add-on fee"),
-    }
-    return names[field]
+    return _(_NAMES[field])
 
 
-def _until(level: int, zero: str) -> str:
-    return zero if level == 0 else _("until level %(level)s") % {"level": level}
+def _until(level: int, zero: str) -> Text:
+    return Text(zero) if level == 0 else Text(gettext_noop("until level %(level)s"), level=level)
 
 
-def _per_player(count: int) -> str:
+def _per_player(count: int) -> Text:
     if count == 0:
-        return _("no limit")
-    return ngettext("%(count)s per player", "%(count)s per player", count) % {"count": count}
+        return Text(gettext_noop("no limit"))
+    # A Text has no plural forms: the count stands as a figure ("3 per player").
+    return Text(gettext_noop("%(count)s per player"), count=count)
 
 
-def _chips(value: int | None) -> str:
-    return _("the starting stack") if value is None else f"{value:,}"
+def _chips(value: int | None) -> Text | str:
+    return Text(gettext_noop("the starting stack")) if value is None else f"{value:,}"
 
 
-def value_text(field: str, value: Any) -> str:
-    """A rule's value as the log says it ("until level 6", "no rebuys", "44.00")."""
+def value_text(field: str, value: Any) -> Text | str:
+    """A rule's value as the log says it ("until level 6", "no rebuys", "44.00"): a Text,
+    read in each reader's language (`str()` gives the active one's)."""
     match field:
         case "late_registration_end_level":
-            return _until(value, _("none (until the clock starts)"))
+            return _until(value, gettext_noop("none (until the clock starts)"))
         case "reentry_allowed":
-            return _("allowed") if value else _("not allowed")
+            return Text(gettext_noop("allowed") if value else gettext_noop("not allowed"))
         case "reentry_until_level":
-            return _until(value, _("while late registration is open"))
+            return _until(value, gettext_noop("while late registration is open"))
         case "rebuy_until_level":
-            return _until(value, _("no rebuys"))
+            return _until(value, gettext_noop("no rebuys"))
         case "reentry_max" | "rebuy_max":
             return _per_player(value)
         case "addon_break":
-            return _("no add-on") if value == 0 else _("at %(when)s") % {"when": break_name(value)}
+            if value == 0:
+                return Text(gettext_noop("no add-on"))
+            return Text(gettext_noop("at %(when)s"), when=break_text(value))
         case "rebuy_threshold" | "rebuy_chips" | "addon_chips":
             return _chips(value)
     return f"{Decimal(value):.2f}"
+
+
+def _changes_text(event: Event, before: dict[str, Any], changed: list[str]) -> Text:
+    """ "Rebuys: no rebuys → until level 6; Add-on: ..." as one Text (the rules joined two
+    by two), with the event's status when it is not planned."""
+    parts = [
+        Text(
+            gettext_noop("%(rule)s: %(before)s → %(after)s"),
+            rule=Text(_NAMES[f]),
+            before=value_text(f, before[f]),
+            after=value_text(f, getattr(event, f)),
+        )
+        for f in changed
+    ]
+    summary = parts[-1]
+    for part in reversed(parts[:-1]):
+        summary = Text(gettext_noop("%(first)s; %(rest)s"), first=part, rest=summary)
+    status = _STATUS_WORDS.get(event.status)
+    if status:
+        summary = Text(
+            gettext_noop("%(changes)s (while %(status)s)"), changes=summary, status=Text(status)
+        )
+    return summary
+
+
+# The event's status in a log sentence ("... (while running)").
+_STATUS_WORDS = {
+    Event.Status.RUNNING: gettext_noop("running"),
+    Event.Status.PAUSED: gettext_noop("paused"),
+    Event.Status.FINISHED: gettext_noop("finished"),
+}
 
 
 def _stored(value: Any) -> Any:
@@ -182,25 +220,11 @@ def event_entry_rules_update(
         if not changed:
             return event, []
         event.save(update_fields=changed)
-        summary = "; ".join(
-            _("%(rule)s: %(before)s → %(after)s")
-            % {
-                "rule": _name(f),
-                "before": value_text(f, before[f]),
-                "after": value_text(f, getattr(event, f)),
-            }
-            for f in changed
-        )
-        if event.status != Event.Status.PLANNED:
-            summary = _("%(summary)s (while %(status)s)") % {
-                "summary": summary,
-                "status": event.get_status_display().lower(),
-            }
         log_record(
             event=event,
             actor=actor,
             action="event.entry_rules",
-            summary=summary,
+            summary=_changes_text(event, before, changed),
             data={
                 "before": {f: _stored(before[f]) for f in changed},
                 "after": {f: _stored(getattr(event, f)) for f in changed},

@@ -23,9 +23,10 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record, text_of
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import clock as clockrules
 from tdsystem.structures.editing import (
@@ -249,9 +250,9 @@ def _levels_edit(
         levels_replace(event.structure, new)
         if not _write(clock, after, before.version):
             raise LevelsError([_("the clock changed meanwhile: try again")], field="version")
-        summary = _("Levels edited (%(rows)s rows)") % {"rows": len(new)}
+        summary = Text(gettext_noop("Levels edited (%(rows)s rows)"), rows=len(new))
         if undoing is not None:
-            summary = _("Undone: %(action)s") % {"action": undoing.summary}
+            summary = Text(gettext_noop("Undone: %(action)s"), action=text_of(undoing))
         logged = log_record(
             event=event,
             actor=actor,

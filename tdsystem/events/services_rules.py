@@ -8,16 +8,30 @@ from typing import Any
 from django.db import transaction
 from django.db.models.functions import Lower
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import locks_take
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import rulesets
 
 from .models import Event, HouseRuleSet
-from .rules import set_label
 
 BALANCE_THRESHOLD_MAX = 5
+# The event's status in a log sentence ("... (while running)").
+_STATUS_WORDS = {
+    Event.Status.RUNNING: gettext_noop("running"),
+    Event.Status.PAUSED: gettext_noop("paused"),
+    Event.Status.FINISHED: gettext_noop("finished"),
+}
+
+
+def _set_text(code: str, house: HouseRuleSet | None) -> Text | str:
+    """rules.set_label for the log: read in each reader's language."""
+    name = rulesets.rule_set(code).name
+    if house is None:
+        return name
+    return Text(gettext_noop("%(house)s, based on %(set)s"), house=house.name, set=name)
 
 
 class RulesError(Exception):
@@ -57,8 +71,11 @@ def house_rule_set_create(
             event=None,
             actor=actor,
             action="rules.house.create",
-            summary=_("House set %(name)s created from %(source)s")
-            % {"name": house.name, "source": source},
+            summary=Text(
+                gettext_noop("House set %(name)s created from %(source)s"),
+                name=house.name,
+                source=source,
+            ),
             data={"house": house.pk, "base": base, "overrides": overrides},
         )
     return house
@@ -83,8 +100,14 @@ def house_rule_set_update(
             event=None,
             actor=actor,
             action="rules.house.update",
-            summary=_("House set %(name)s changed (%(count)s settings differ from %(base)s)")
-            % {"name": house.name, "count": len(after), "base": house.base_set.name},
+            summary=Text(
+                gettext_noop(
+                    "House set %(name)s changed (%(count)s settings differ from %(base)s)"
+                ),
+                name=house.name,
+                count=len(after),
+                base=house.base_set.name,
+            ),
             data={
                 "house": house.pk,
                 "before": {"name": before_name, "overrides": before},
@@ -120,7 +143,7 @@ def house_rule_set_delete(*, house_id: int, actor: Actor) -> str:
             event=None,
             actor=actor,
             action="rules.house.delete",
-            summary=_("House set %(name)s deleted") % {"name": name},
+            summary=Text(gettext_noop("House set %(name)s deleted"), name=name),
             data=data,
         )
     return name
@@ -176,15 +199,19 @@ def event_rules_set(
         )
         if before["balance_threshold"] != balance_threshold:
             changed.append("balance_threshold")
-        summary = _("Rules of this event: %(set)s; changed %(what)s") % {
-            "set": set_label(code, house),
-            "what": ", ".join(changed) if changed else _("the rule set"),
-        }
-        if event.status != Event.Status.PLANNED:
-            summary = _("%(summary)s (while %(status)s)") % {
-                "summary": summary,
-                "status": event.get_status_display().lower(),
-            }
+        what = ", ".join(changed) if changed else Text(gettext_noop("the rule set"))
+        summary = Text(
+            gettext_noop("Rules of this event: %(set)s; changed %(what)s"),
+            set=_set_text(code, house),
+            what=what,
+        )
+        if event.status in _STATUS_WORDS:
+            summary = Text(
+                gettext_noop("Rules of this event: %(set)s; changed %(what)s (while %(status)s)"),
+                set=_set_text(code, house),
+                what=what,
+                status=Text(_STATUS_WORDS[event.status]),
+            )
         log_record(
             event=event,
             actor=actor,
