@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.db import DatabaseError
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -67,12 +68,23 @@ class LanguageMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        code = asked(request)
+    @staticmethod
+    def _saved(request: HttpRequest) -> str | None:
+        """A staff user's choice, held in their session (set at login and by the
+        switcher; a logout flushes it). Only a request with a session cookie reads the
+        session, and a database that cannot be reached leaves it to the pages' own
+        handling (the session is read again, and fails there as before)."""
         session = getattr(request, "session", None)
-        if not code and session is not None and request.user.is_authenticated:
+        if session is None or settings.SESSION_COOKIE_NAME not in request.COOKIES:
+            return None
+        try:
             saved = session.get(SESSION_KEY)
-            code = saved if saved in CODES else None
+        except DatabaseError:
+            return None
+        return saved if saved in CODES else None
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        code = asked(request) or self._saved(request)
         if code:
             use(request, code)
         response = self.get_response(request)
