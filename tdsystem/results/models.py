@@ -18,6 +18,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from tdsystem.engine import payouts as payout_rules
 from tdsystem.events.models import Event
@@ -39,7 +40,7 @@ class PayoutPlan(models.Model):
     )
     table = models.CharField(max_length=24, default=DEFAULT_TABLE)
     percentages = models.JSONField(
-        default=list, blank=True, help_text="Custom percentages by place, as strings."
+        default=list, blank=True, help_text=_("Custom percentages by place, as strings.")
     )
     unit = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal(1))
     figured_entries = models.PositiveIntegerField(default=0)
@@ -71,7 +72,7 @@ class HandForHand(models.Model):
         Event, on_delete=models.CASCADE, primary_key=True, related_name="hand_for_hand"
     )
     active = models.BooleanField(default=False)
-    hand = models.PositiveIntegerField(default=0, help_text="The hand being played (1, 2...).")
+    hand = models.PositiveIntegerField(default=0, help_text=_("The hand being played (1, 2...)."))
     minutes_per_hand = models.PositiveSmallIntegerField(default=2)
     clock_paused = models.BooleanField(default=False)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -97,7 +98,7 @@ class HandForHandHand(models.Model):
     started_at = models.DateTimeField()
     completed_at = models.DateTimeField(null=True, blank=True)
     charged_seconds = models.PositiveIntegerField(
-        default=0, help_text="Time taken off the level clock for this hand."
+        default=0, help_text=_("Time taken off the level clock for this hand.")
     )
 
     class Meta:
@@ -160,15 +161,15 @@ class BustOut(models.Model):
     """One report of the floor: who busted, at which table, on which hand; what it moved."""
 
     class Kind(models.TextChoices):
-        HAND = "hand", "Lost a hand"
-        SHORT_BIG_BLIND = "short-bb", "Could not cover the small blind (house rule)"
+        HAND = "hand", _("Lost a hand")
+        SHORT_BIG_BLIND = "short-bb", _("Could not cover the small blind (house rule)")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="bustouts")
     group = models.ForeignKey(BustOutGroup, on_delete=models.CASCADE, related_name="bustouts")
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.HAND)
     table_number = models.PositiveIntegerField()
     hand = models.PositiveIntegerField(
-        help_text="The table's hand number, or the hand-for-hand hand during hand-for-hand."
+        help_text=_("The table's hand number, or the hand-for-hand hand during hand-for-hand.")
     )
     recorded_at = models.DateTimeField(db_index=True)
     recorded_by = models.ForeignKey(
@@ -179,7 +180,7 @@ class BustOut(models.Model):
     rebalance = models.JSONField(
         default=dict,
         blank=True,
-        help_text="What the balancing after it did, and the tables as they were, for undo.",
+        help_text=_("What the balancing after it did, and the tables as they were, for undo."),
     )
     undone_at = models.DateTimeField(null=True, blank=True)
     undone_by = models.CharField(max_length=150, blank=True)
@@ -311,15 +312,15 @@ class Deal(models.Model):
     """
 
     class Method(models.TextChoices):
-        ICM = "icm", "ICM (Malmuth-Harville)"
-        CHIP_CHOP = "chip-chop", "Chip-chop"
+        ICM = "icm", _("ICM (Malmuth-Harville)")
+        CHIP_CHOP = "chip-chop", _("Chip-chop")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="deals")
     method = models.CharField(max_length=10, choices=Method.choices)
     play_for = models.DecimalField(max_digits=12, decimal_places=2, default=Decimal(0))
     unit = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal(1))
     total = models.DecimalField(
-        max_digits=14, decimal_places=2, help_text="The prizes of the places left, all of it."
+        max_digits=14, decimal_places=2, help_text=_("The prizes of the places left, all of it.")
     )
     made_at = models.DateTimeField()
     made_by = models.CharField(max_length=150)

@@ -8,7 +8,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
+from tdsystem.core.log import Text
 from tdsystem.events.models import Event
 
 HOLD_REASON_MAX = 80  # why a seat is reserved, or why a player must not move
@@ -52,7 +54,7 @@ class Player(models.Model):
     note = models.CharField(
         max_length=60,
         blank=True,
-        help_text="Tells two players of the same name apart (e.g. “from Lyon”).",
+        help_text=_("Tells two players of the same name apart (e.g. “from Lyon”)."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -103,7 +105,7 @@ class EventTable(models.Model):
     seats = models.PositiveSmallIntegerField()
     in_play = models.BooleanField(default=True)
     break_rank = models.PositiveIntegerField(
-        default=0, help_text="Tables break in increasing rank (default: highest number first)."
+        default=0, help_text=_("Tables break in increasing rank (default: highest number first).")
     )
     button = models.PositiveSmallIntegerField(null=True, blank=True)
     small_blind = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -112,7 +114,7 @@ class EventTable(models.Model):
     sitting_out = models.JSONField(
         default=list,
         blank=True,
-        help_text="Seats not dealt into the current hand: newcomers waiting for the button.",
+        help_text=_("Seats not dealt into the current hand: newcomers waiting for the button."),
     )
     broken_at = models.DateTimeField(null=True, blank=True)
 
@@ -135,20 +137,20 @@ class Entry(models.Model):
     """One buy-in of a player into an event (a re-entry is a new entry)."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        BUSTED = "busted", "Busted"
+        ACTIVE = "active", _("Active")
+        BUSTED = "busted", _("Busted")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    number = models.PositiveIntegerField(help_text="Entry number within the event.")
+    number = models.PositiveIntegerField(help_text=_("Entry number within the event."))
     is_reentry = models.BooleanField(default=False)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
-    chips = models.PositiveBigIntegerField(help_text="Chips bought into play by this entry.")
+    chips = models.PositiveBigIntegerField(help_text=_("Chips bought into play by this entry."))
     chips_removed = models.PositiveBigIntegerField(
-        default=0, help_text="Chips taken out of play (house-rule elimination)."
+        default=0, help_text=_("Chips taken out of play (house-rule elimination).")
     )
     paid = models.DecimalField(
-        max_digits=12, decimal_places=2, default=0, help_text="Prize-pool share of the buy-ins."
+        max_digits=12, decimal_places=2, default=0, help_text=_("Prize-pool share of the buy-ins.")
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     # RESTRICT, not SET_NULL: a seat without its table would break the check below, and a
@@ -175,7 +177,7 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ["event_id", "number"]
-        verbose_name_plural = "entries"
+        verbose_name_plural = _("entries")
         constraints = [
             models.UniqueConstraint(fields=["event", "number"], name="entry_number_unique"),
             models.UniqueConstraint(
@@ -218,10 +220,10 @@ class Move(models.Model):
     """An instruction to the floor: a player changes seat. Acknowledged once done."""
 
     class Reason(models.TextChoices):
-        BALANCE = "balance", "Balancing"
-        BREAK = "break", "Table break"
-        REDRAW = "redraw", "Redraw"
-        MANUAL = "manual", "Director"
+        BALANCE = "balance", _("Balancing")
+        BREAK = "break", _("Table break")
+        REDRAW = "redraw", _("Redraw")
+        MANUAL = "manual", _("Director")
         RESERVED = "reserved", _("Reserved seat")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="moves")
@@ -243,11 +245,32 @@ class Move(models.Model):
         indexes = [models.Index(fields=["event", "acknowledged_at"], name="move_event_pending")]
 
     def __str__(self) -> str:
-        text = (
-            f"{self.entry.player.name}: table {self.from_table} seat {self.from_seat} "
-            f"to table {self.to_table} seat {self.to_seat}"
+        return str(self.text())
+
+    def text(self) -> Text:
+        """The slip as a sentence in the reader's language (the log keeps it so)."""
+        where = {
+            "name": self.entry.player.name,
+            "from_table": self.from_table,
+            "from_seat": self.from_seat,
+            "to_table": self.to_table,
+            "to_seat": self.to_seat,
+        }
+        if self.dealt_in:
+            return Text(
+                gettext_noop(
+                    "%(name)s: table %(from_table)s seat %(from_seat)s "
+                    "to table %(to_table)s seat %(to_seat)s"
+                ),
+                **where,
+            )
+        return Text(
+            gettext_noop(
+                "%(name)s: table %(from_table)s seat %(from_seat)s "
+                "to table %(to_table)s seat %(to_seat)s (waits for the button)"
+            ),
+            **where,
         )
-        return text if self.dealt_in else f"{text} (waits for the button)"
 
 
 class Purchase(models.Model):
@@ -258,19 +281,19 @@ class Purchase(models.Model):
     """
 
     class Kind(models.TextChoices):
-        ENTRY = "entry", "Buy-in"
-        REENTRY = "reentry", "Re-entry"
-        REBUY = "rebuy", "Rebuy"
-        ADDON = "addon", "Add-on"
+        ENTRY = "entry", _("Buy-in")
+        REENTRY = "reentry", _("Re-entry")
+        REBUY = "rebuy", _("Rebuy")
+        ADDON = "addon", _("Add-on")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="purchases")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="purchases")
     kind = models.CharField(max_length=8, choices=Kind.choices)
     amount = models.DecimalField(
-        max_digits=12, decimal_places=2, help_text="Share of the prize pool."
+        max_digits=12, decimal_places=2, help_text=_("Share of the prize pool.")
     )
     fee = models.DecimalField(
-        max_digits=12, decimal_places=2, default=0, help_text="The house's fee, kept apart."
+        max_digits=12, decimal_places=2, default=0, help_text=_("The house's fee, kept apart.")
     )
     chips = models.PositiveBigIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)

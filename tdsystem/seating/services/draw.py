@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
@@ -37,9 +38,9 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
         list(EventTable.objects.select_for_update().filter(event=event, in_play=True).values("pk"))
         seatmap = SeatMap.read(event)
         if seatmap.drawn:
-            raise SeatingError("the seats are drawn already: use a redraw to draw again")
+            raise SeatingError(gettext("the seats are drawn already: use a redraw to draw again"))
         if not seatmap.tables:
-            raise SeatingError("put tables into play before the draw")
+            raise SeatingError(gettext("put tables into play before the draw"))
         entries = list(
             Entry.objects.select_for_update()
             .filter(event=event, status=Entry.Status.ACTIVE)
@@ -47,7 +48,7 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
             .values_list("pk", flat=True)
         )
         if not entries:
-            raise SeatingError("nobody to seat: register players first")
+            raise SeatingError(gettext("nobody to seat: register players first"))
         draw = engine_call(
             rules.initial_draw, seatmap.engine_tables(), entries, rng, holds=seatmap.holds
         )
@@ -66,7 +67,12 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
             event=event,
             actor=actor,
             action="seats.draw",
-            summary=f"Seat draw: {len(entries)} players at {len(opened)} tables (seed {seed})",
+            summary=Text(
+                gettext_noop("Seat draw: %(players)s players at %(tables)s tables (seed %(seed)s)"),
+                players=len(entries),
+                tables=len(opened),
+                seed=seed,
+            ),
             data={"seed": seed, "entries": len(entries), "tables": opened},
         )
     return len(entries)

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
@@ -27,6 +27,7 @@ from ..seatmap import (
     new_seed,
 )
 from ..selectors import HaltState, table_halts
+from ..texts import text_list
 
 # The most hands a table's count may claim: far beyond any event, and within the 32-bit
 # columns that store hand numbers. The API's schema and the pages' form both state it.
@@ -77,7 +78,9 @@ def table_hand_finish(
             .first()
         )
         if row is None:
-            raise SeatingError(f"table {table_number} is not in play", field="table")
+            raise SeatingError(
+                gettext("table %(table)s is not in play") % {"table": table_number}, field="table"
+            )
         if expected_hand < row.hand_number:
             raise SeatingError(
                 gettext("table %(table)s: hand %(hand)s was already finished")
@@ -95,7 +98,10 @@ def table_hand_finish(
         )
         table = engine_table(row, occupants)
         if table.count < 2:
-            raise SeatingError(f"table {table_number} has {table.count} player: no hand to deal")
+            raise SeatingError(
+                gettext("table %(table)s has %(count)s player: no hand to deal")
+                % {"table": table_number, "count": table.count}
+            )
         pending = list(Move.objects.filter(event=event, acknowledged_at__isnull=True))
         halted = table_halts(event, pending=pending, only=(row, occupants)).get(table_number)
         if halted is not None and not confirm_halted:
@@ -118,25 +124,45 @@ def table_hand_finish(
         row.hand_number += 1
         row.sitting_out = sitting_out
         row.save(update_fields=["button", "small_blind", "big_blind", "hand_number", "sitting_out"])
-        notes = []
+        notes: list[Text] = []
         if new.entry_at(new.button) is None:
-            notes.append("dead button")
+            notes.append(Text(gettext_noop("dead button")))
         if new.entry_at(new.small_blind) is None:
-            notes.append("dead small blind")
+            notes.append(Text(gettext_noop("dead small blind")))
         if new.button == new.small_blind:
-            notes.append("heads-up")
+            notes.append(Text(gettext_noop("heads-up")))
         if sitting_out:
-            notes.append(f"seat {', '.join(map(str, sitting_out))} waits for the button")
+            notes.append(
+                Text(
+                    gettext_noop("seat %(seats)s waits for the button"),
+                    seats=", ".join(map(str, sitting_out)),
+                )
+            )
         if halted is not None:
-            notes.append(f"dealt on at a halted table, {halted.rule}: {halted.reason}")
+            notes.append(_halted_note(halted))
+        positions = Text(
+            gettext_noop(
+                "Table %(table)s, hand %(hand)s: button seat %(button)s, "
+                "blinds seats %(small)s and %(big)s"
+            ),
+            table=table_number,
+            hand=row.hand_number + 1,
+            button=new.button,
+            small=new.small_blind,
+            big=new.big_blind,
+        )
         log_record(
             event=event,
             actor=actor,
             action="table.hand",
             summary=(
-                f"Table {table_number}, hand {row.hand_number + 1}: button seat {new.button}, "
-                f"blinds seats {new.small_blind} and {new.big_blind}"
-                + (f" ({', '.join(notes)})" if notes else "")
+                Text(
+                    gettext_noop("%(sentence)s (%(notes)s)"),
+                    sentence=positions,
+                    notes=text_list(notes),
+                )
+                if notes
+                else positions
             ),
             data={
                 "table": table_number,
@@ -158,14 +184,20 @@ def _stud_hand_finish(
     row.hand_number += 1
     row.sitting_out = []
     row.save(update_fields=["button", "small_blind", "big_blind", "hand_number", "sitting_out"])
-    note = ""
+    summary = Text(
+        gettext_noop("Table %(table)s, hand %(hand)s: stud, no button or blinds"),
+        table=row.number,
+        hand=row.hand_number + 1,
+    )
     if halted is not None:
-        note = f" (dealt on at a halted table, {halted.rule}: {halted.reason})"
+        summary = Text(
+            gettext_noop("%(sentence)s (%(notes)s)"), sentence=summary, notes=_halted_note(halted)
+        )
     log_record(
         event=event,
         actor=actor,
         action="table.hand",
-        summary=f"Table {row.number}, hand {row.hand_number + 1}: stud, no button or blinds{note}",
+        summary=summary,
         data={
             "table": row.number,
             "hand": row.hand_number,
@@ -176,3 +208,11 @@ def _stud_hand_finish(
         },
     )
     return row
+
+
+def _halted_note(halted: HaltState) -> Text:
+    return Text(
+        gettext_noop("dealt on at a halted table, %(rule)s: %(reason)s"),
+        rule=halted.rule,
+        reason=halted.reason,
+    )

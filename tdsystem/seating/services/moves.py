@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 
 from ..errors import SeatingError
 from ..models import Move
@@ -24,13 +25,15 @@ def move_acknowledge(*, event_id: int, move_id: int, actor: Actor) -> Move:
         )
         move = rows.first()
         if move is None:
-            raise SeatingError(f"no move slip {move_id} in this event", field="move")
+            raise SeatingError(
+                gettext("no move slip %(move)s in this event") % {"move": move_id}, field="move"
+            )
         if updated:
             log_record(
                 event=move.event,
                 actor=actor,
                 action="move.ack",
-                summary=f"Move done: {move}",
+                summary=Text(gettext_noop("Move done: %(move)s"), move=move.text()),
                 data={"move": move.pk},
             )
     return move

@@ -9,10 +9,10 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import entry_rules as buyrules
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
@@ -61,6 +61,15 @@ class Enrolment:
     applied: Applied | None
 
 
+# A purchase's kind in the log, read in each reader's language (the model's labels).
+KIND_NAMES = {
+    Purchase.Kind.ENTRY: gettext_noop("Buy-in"),
+    Purchase.Kind.REENTRY: gettext_noop("Re-entry"),
+    Purchase.Kind.REBUY: gettext_noop("Rebuy"),
+    Purchase.Kind.ADDON: gettext_noop("Add-on"),
+}
+
+
 class DuplicateName(SeatingError):
     """A new player whose name is already in the event's field; nothing has changed.
 
@@ -86,7 +95,11 @@ def _where(entry: Entry) -> str:
 
 def describe_entry(entry: Entry) -> str:
     """ "#12 Ann Lee (from Lyon), table 3 seat 4": which entry a warning means."""
-    return f"#{entry.number} {entry.player}, {_where(entry)}"
+    return gettext("#%(number)s %(player)s, %(where)s") % {
+        "number": entry.number,
+        "player": entry.player,
+        "where": _where(entry),
+    }
 
 
 def same_names(event: Event, name: str, note: str = "") -> list[Entry]:
@@ -161,8 +174,12 @@ def player_register(
         if player is not None:
             if Entry.objects.filter(event=event, player=player).exists():
                 if not event.reentry_allowed:
-                    raise SeatingError(f"{player.name} has entered already")
-                raise SeatingError(f"{player.name} has entered already: use a re-entry")
+                    raise SeatingError(
+                        gettext("%(name)s has entered already") % {"name": player.name}
+                    )
+                raise SeatingError(
+                    gettext("%(name)s has entered already: use a re-entry") % {"name": player.name}
+                )
         else:
             if not confirm_duplicate:
                 existing = same_names(event, name, note)
@@ -269,7 +286,12 @@ def players_import(
             event=event,
             actor=actor,
             action="entry.import",
-            summary=f"Registered {len(entries)} players: #{first} to #{entries[-1].number}",
+            summary=Text(
+                gettext_noop("Registered %(count)s players: #%(first)s to #%(last)s"),
+                count=len(entries),
+                first=first,
+                last=entries[-1].number,
+            ),
             data={"first": first, "count": len(entries)},
         )
     return len(entries)
@@ -283,7 +305,9 @@ def entry_reenter(
         event = event_lock(event_id)
         old = Entry.objects.select_related("player").filter(pk=entry_id, event=event).first()
         if old is None:
-            raise SeatingError(f"no entry {entry_id} in this event", field="entry")
+            raise SeatingError(
+                gettext("no entry %(id)s in this event") % {"id": entry_id}, field="entry"
+            )
         if not event.reentry_allowed:
             refuse(
                 buyrules.reentry_refusal(event.entry_rules, moment_read(event), who="", reentries=0)
@@ -323,7 +347,7 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
     if seatmap.drawn:
         tables = seatmap.engine_tables()
         if not any(table.empty_seats for table in tables):
-            raise SeatingError("every seat is taken: put another table into play first")
+            raise SeatingError(gettext("every seat is taken: put another table into play first"))
         # The entry has no id yet; 0 stands in for it (no row has id 0).
         placement = engine_call(rules.seat_new_entry, tables, 0, rng, **button_options(event))
     number = next_entry_number(event)
@@ -341,7 +365,10 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
     except IntegrityError:
         # Only code that bypasses the event lock gets here: the constraints held.
         raise SeatingError(
-            f"the entry of {player.name} clashes with another (player, number or seat): try again"
+            gettext(
+                "the entry of %(name)s clashes with another (player, number or seat): try again"
+            )
+            % {"name": player.name}
         ) from None
     Purchase.objects.create(
         event=event,
@@ -353,21 +380,29 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
         actor_label=actor.label,
     )
     applied = None
-    where = "seat at the draw"
+    where = Text(gettext_noop("seat at the draw"))
     if placement:
         seatmap.seated[entry.pk] = (placement.table, placement.seat)
-        where = f"table {placement.table} seat {placement.seat}"
-        if not placement.dealt_in:
-            where += " (waits for the button)"
+        where = Text(
+            gettext_noop("table %(table)s seat %(seat)s")
+            if placement.dealt_in
+            else gettext_noop("table %(table)s seat %(seat)s (waits for the button)"),
+            table=placement.table,
+            seat=placement.seat,
+        )
         plan = rebalance_plan(event, seatmap, rng)
         if plan.moves or plan.broken:
             applied = plan_apply(seatmap, plan, rng)
-    label = "Re-entry" if kind == Purchase.Kind.REENTRY else "Entry"
+    sentence = (
+        gettext_noop("Re-entry #%(number)s: %(name)s, %(where)s")
+        if kind == Purchase.Kind.REENTRY
+        else gettext_noop("Entry #%(number)s: %(name)s, %(where)s")
+    )
     log_record(
         event=event,
         actor=actor,
         action="entry.reenter" if kind == Purchase.Kind.REENTRY else "entry.register",
-        summary=f"{label} #{number}: {player.name}, {where}",
+        summary=Text(sentence, number=number, name=player.name, where=where),
         data={
             "entry": entry.pk,
             "number": number,
@@ -450,10 +485,22 @@ def entry_purchase(
             event=event,
             actor=actor,
             action=f"entry.{kind}",
-            summary=(
-                f"{purchase.get_kind_display()} for #{entry.number} {entry.player.name}: "
-                f"{chips} chips, {amount} to the prize pool, {price.fee} fee"
-                + (" (not the event's figures)" if overridden else "")
+            summary=Text(
+                gettext_noop(
+                    "%(kind)s for #%(number)s %(name)s: %(chips)s chips, %(amount)s to the "
+                    "prize pool, %(fee)s fee (not the event's figures)"
+                )
+                if overridden
+                else gettext_noop(
+                    "%(kind)s for #%(number)s %(name)s: %(chips)s chips, %(amount)s to the "
+                    "prize pool, %(fee)s fee"
+                ),
+                kind=Text(KIND_NAMES[kind]),
+                number=entry.number,
+                name=entry.player.name,
+                chips=chips,
+                amount=str(amount),
+                fee=str(price.fee),
             ),
             data={
                 "entry": entry.pk,

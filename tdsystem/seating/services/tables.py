@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.events.models import Event
 
 from ..errors import SeatingError
@@ -24,10 +24,12 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
     """Put venue tables into play for the event; the break order becomes highest first."""
     if not MIN_TABLE_SEATS <= seats <= MAX_TABLE_SEATS:
         raise SeatingError(
-            f"a table has {MIN_TABLE_SEATS} to {MAX_TABLE_SEATS} seats", field="seats"
+            gettext("a table has %(low)s to %(high)s seats")
+            % {"low": MIN_TABLE_SEATS, "high": MAX_TABLE_SEATS},
+            field="seats",
         )
     if not numbers or any(number < 1 for number in numbers):
-        raise SeatingError("give table numbers from 1 up", field="numbers")
+        raise SeatingError(gettext("give table numbers from 1 up"), field="numbers")
     wanted = sorted(set(numbers))
     with transaction.atomic():
         event = event_lock(event.pk, venue_tables=wanted)
@@ -45,7 +47,10 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
                 raise SeatingError(_table_taken(number, holder.event), field="numbers")
             old = EventTable.objects.filter(event=event, number=number).first()
             if old and number in seated and old.seats != seats:
-                raise SeatingError(f"players sit at table {number}: its seats cannot change")
+                raise SeatingError(
+                    gettext("players sit at table %(number)s: its seats cannot change")
+                    % {"number": number}
+                )
             table, _ = EventTable.objects.update_or_create(
                 event=event,
                 number=number,
@@ -57,7 +62,11 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
             event=event,
             actor=actor,
             action="tables.setup",
-            summary=f"Tables in play: {_numbers(numbers)} ({seats} seats)",
+            summary=Text(
+                gettext_noop("Tables in play: %(numbers)s (%(seats)s seats)"),
+                numbers=_numbers(numbers),
+                seats=seats,
+            ),
             data={"numbers": sorted(set(numbers)), "seats": seats},
         )
     return created
@@ -162,13 +171,18 @@ def tables_reorder(*, event_id: int, numbers: list[int], actor: Actor) -> list[i
         )
         unknown = [n for n in numbers if n not in in_play]
         if unknown:
-            raise SeatingError(f"not in play: table {_numbers(unknown)}", field="numbers")
+            raise SeatingError(
+                gettext("not in play: table %(numbers)s") % {"numbers": _numbers(unknown)},
+                field="numbers",
+            )
         order = _rank_tables(event, numbers)
         log_record(
             event=event,
             actor=actor,
             action="tables.order",
-            summary=f"Break order: {', '.join(str(n) for n in order)}",
+            summary=Text(
+                gettext_noop("Break order: %(order)s"), order=", ".join(str(n) for n in order)
+            ),
             data={"order": order},
         )
     return order
@@ -184,10 +198,10 @@ def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
             )
         )
         if len(tables) != len(set(numbers)):
-            raise SeatingError("only tables in play can be released", field="numbers")
+            raise SeatingError(gettext("only tables in play can be released"), field="numbers")
         occupied = Entry.objects.filter(table__in=tables, status=Entry.Status.ACTIVE)
         if occupied.exists():
-            raise SeatingError("players sit at that table: break or balance it first")
+            raise SeatingError(gettext("players sit at that table: break or balance it first"))
         EventTable.objects.filter(pk__in=[t.pk for t in tables]).update(
             in_play=False, button=None, small_blind=None, big_blind=None
         )
@@ -196,6 +210,6 @@ def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
             event=event,
             actor=actor,
             action="tables.release",
-            summary=f"Tables released: {_numbers(numbers)}",
+            summary=Text(gettext_noop("Tables released: %(numbers)s"), numbers=_numbers(numbers)),
             data={"numbers": sorted(set(numbers))},
         )
