@@ -5,7 +5,7 @@ from django.urls import include, path
 from tdsystem.api.main import api
 from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
-from tdsystem.core import views_language
+from tdsystem.core import views_catalog, views_language
 from tdsystem.events import views as events_views
 from tdsystem.venue import views_chips, views_screens
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("", events_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("language", views_language.language_choose, name="language"),
+    path("jsi18n/<str:code>.js", views_catalog.js_catalog, name="js_catalog"),
     path("health/banner", core_views.health_banner, name="health_banner"),
     path("login/", core_auth.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -6,9 +6,16 @@
  */
 (function () {
   "use strict";
-  // Every word a person reads comes from the template's translated block.
-  const T = JSON.parse(document.getElementById("clock-text").textContent);
-  const tr = (text, args) => text.replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m));
+  // Every word a person reads comes from Django's JavaScript catalog (/jsi18n/<language>.js,
+  // loaded first); without it the clock still counts, in English.
+  const gettext = window.gettext || ((s) => s);
+  const interpolate = window.interpolate || ((s, args) => s.replace(/%\((\w+)\)s/g, (m, k) => (k in args ? args[k] : m)));
+  const tr = (text, args) => interpolate(text, args, true);
+  const STATUS = {
+    "not-started": gettext("Not started"), running: gettext("Running"),
+    paused: gettext("Paused"), finished: gettext("Finished"),
+  };
+  const BANNER = { "not-started": gettext("NOT STARTED"), paused: gettext("PAUSED"), finished: gettext("TOURNAMENT COMPLETE") };
 
   const root = document.body;
   const url = root.dataset.clockUrl;
@@ -20,8 +27,16 @@
   let lastKey = null, warnedKey = null, wakeLock = null;
 
   const $ = (id) => document.getElementById(id);
-  const fmt = (n) => (n === null || n === undefined) ? "–" : Number(n).toLocaleString("en-US");
+  // Numbers in the page's language, in Western digits everywhere (an Arabic screen's blinds
+  // and clock stay the digits the players read on their chips).
+  const LOCALE = `${document.documentElement.lang || "en"}-u-nu-latn`;
+  let numberFormat;
+  try { numberFormat = new Intl.NumberFormat(LOCALE); } catch (e) { numberFormat = new Intl.NumberFormat("en-US"); }
+  const fmt = (n) => (n === null || n === undefined) ? "–" : numberFormat.format(Number(n));
   const money = (a) => fmt(Math.round(Number(a)));
+  let oneDecimal;
+  try { oneDecimal = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); } catch (e) { oneDecimal = null; }
+  const fmt1 = (x) => (oneDecimal ? oneDecimal.format(x) : x.toFixed(1));
   function hms(ms) {
     const s = Math.max(0, Math.ceil(ms / 1000));
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
@@ -39,9 +54,9 @@
   // The venue's time of day (its TIME_ZONE), from the server's clock, not the screen's.
   let dayFormat;
   try {
-    dayFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: root.dataset.timeZone });
+    dayFormat = new Intl.DateTimeFormat(LOCALE, { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: root.dataset.timeZone });
   } catch (e) {
-    dayFormat = new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    dayFormat = new Intl.DateTimeFormat(LOCALE, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   }
 
   function remaining() {
@@ -71,11 +86,11 @@
 
   function lateRegText(left) {
     if (!data.late_registration_level) return null;  // the event has no late registration
-    if (!data.late_registration_open) return [T.late_reg_closed, ""];
-    const sub = tr(T.late_reg_level, { n: data.late_registration_level });
+    if (!data.late_registration_open) return [gettext("Late registration closed"), ""];
+    const sub = tr(gettext("at the end of level %(n)s"), { n: data.late_registration_level });
     const ms = data.ms_to_late_registration_end;
-    if (ms === null || ms === undefined) return [T.late_reg_open, sub];
-    return [tr(T.late_reg_in, { time: hms(since(ms, left)) }), sub];
+    if (ms === null || ms === undefined) return [gettext("Open"), sub];
+    return [tr(gettext("Closes in %(time)s"), { time: hms(since(ms, left)) }), sub];
   }
 
   /* Entry notices (late registration, rebuys, add-on, re-entries): the server's words;
@@ -83,7 +98,7 @@
   let noticesKey = "";
   function noticeText(n, left) {
     if (n.code === "late-registration" && n.params && n.params.ms !== null && n.params.ms !== undefined) {
-      return tr(T.notice_late_in, { time: hms(since(n.params.ms, left)) });
+      return tr(gettext("Late registration closes in %(time)s"), { time: hms(since(n.params.ms, left)) });
     }
     return n.text;
   }
@@ -156,7 +171,7 @@
       return li;
     }));
     setText("rot-payouts-label", all.length > ROTATOR_PLACES
-      ? tr(T.payouts_range, { from: from + 1, to: from + shown.length, paid: all.length }) : T.payouts);
+      ? tr(gettext("Payouts %(from)s–%(to)s of %(paid)s"), { from: from + 1, to: from + shown.length, paid: all.length }) : gettext("Payouts"));
   }
   function rotate() {
     const full = rotator.items.filter(itemFull);
@@ -177,7 +192,7 @@
     const leader = data.chip_leader;
     setText("rot-colour-up", data.next_break && data.next_break.note ? data.next_break.note : "");
     setText("rot-leader-name", leader ? leader.player : "");
-    setText("rot-leader-chips", leader ? (leader.table ? tr(T.leader_at, { table: leader.table, chips: fmt(leader.chips) }) : tr(T.leader_chips, { chips: fmt(leader.chips) })) : "");
+    setText("rot-leader-chips", leader ? (leader.table ? tr(gettext("Table %(table)s · %(chips)s"), { table: leader.table, chips: fmt(leader.chips) }) : tr(gettext("%(chips)s chips"), { chips: fmt(leader.chips) })) : "");
   }
 
   /* The moves ticker: every slip, a page of as many as fit on the line at a time. */
@@ -242,7 +257,7 @@
       }));
     }
     $("payout-empty").hidden = all.length > 0;
-    setText("payout-page", pages > 1 ? tr(T.page_of, { page: payoutTable.page + 1, pages: pages }) : "");
+    setText("payout-page", pages > 1 ? tr(gettext("page %(page)s of %(pages)s"), { page: payoutTable.page + 1, pages: pages }) : "");
   }
 
   function show(d) {
@@ -252,13 +267,13 @@
     data = d;
     root.classList.remove("running", "not-started");
     if (d.status === "running" || d.status === "not-started") root.classList.add(d.status);
-    setText("status", T.status[d.status] || d.status);
-    setText("banner", T.banner[d.status] || "");
+    setText("status", STATUS[d.status] || d.status);
+    setText("banner", BANNER[d.status] || "");
     $("status").className = "badge " + d.status;
-    setText("level-label", d.on_break ? T.break : tr(T.level, { n: d.level }));
+    setText("level-label", d.on_break ? gettext("Break") : tr(gettext("Level %(n)s"), { n: d.level }));
     setText("sb", fmt(d.small_blind)); setText("bb", fmt(d.big_blind));
     setText("ante", d.ante ? fmt(d.ante) : "–");
-    setText("ante-kind", d.ante_type === "each" ? T.ante : d.ante_type === "button" ? T.button_ante : T.bb_ante);
+    setText("ante-kind", d.ante_type === "each" ? gettext("Ante") : d.ante_type === "button" ? gettext("Button ante") : gettext("BB ante"));
     setText("min-raise", fmt(d.min_raise_to));
     const maxBox = $("max-raise-box");
     if (d.max_raise_to !== null && d.max_raise_to !== undefined) { maxBox.hidden = false; setText("max-raise", fmt(d.max_raise_to)); }
@@ -266,15 +281,15 @@
     setText("assumption", d.max_raise_to ? d.schedule_assumption : "");
     setText("players", `${fmt(d.players_left)} / ${fmt(d.entries)}`);
     setText("avg", fmt(d.average_stack));
-    setText("avg-bb", d.average_stack && d.big_blind ? `${(d.average_stack / d.big_blind).toFixed(1)} BB` : "");
+    setText("avg-bb", d.average_stack && d.big_blind ? tr(gettext("%(bb)s BB"), { bb: fmt1(d.average_stack / d.big_blind) }) : "");
     setText("pool", money(d.prize_pool));
     const n = d.next;
-    setText("next-label", n ? tr(T.next_level_n, { n: n.level }) : T.next_level);
+    setText("next-label", n ? tr(gettext("Next level %(n)s"), { n: n.level }) : gettext("Next level"));
     setText("next", n ? `${fmt(n.small_blind)} / ${fmt(n.big_blind)}` : "–");
-    setText("next-ante", n ? (n.ante ? tr(T.ante_n, { ante: fmt(n.ante) }) : T.no_ante) : T.last_level);
+    setText("next-ante", n ? (n.ante ? tr(gettext("ante %(ante)s"), { ante: fmt(n.ante) }) : gettext("no ante")) : gettext("last level"));
     setText("break-note", d.break_note || "");
     const args = n ? { n: n.level, sb: fmt(n.small_blind), bb: fmt(n.big_blind), ante: fmt(n.ante) } : null;
-    setText("resume", n ? tr(n.ante ? T.resume_ante : T.resume, args) : T.no_next_level);
+    setText("resume", n ? tr(n.ante ? gettext("Next level %(n)s: %(sb)s / %(bb)s, ante %(ante)s") : gettext("Next level %(n)s: %(sb)s / %(bb)s"), args) : gettext("No more levels in the schedule"));
     updateMoves(d.moves || []);
     refreshRotator();
     showPayoutTable();
@@ -312,7 +327,7 @@
 
   function setSound(on) {
     soundOn = on;
-    $("sound").textContent = soundOn ? T.sound_on : T.sound_off;
+    $("sound").textContent = soundOn ? gettext("Sound on") : gettext("Tap for sound");
     $("sound").setAttribute("aria-pressed", soundOn ? "true" : "false");
   }
 

@@ -2,6 +2,8 @@
 // action rows' player names in step with the seat names, copy the hand as JSON.
 (function () {
   "use strict";
+  // Words from Django's JavaScript catalog (/jsi18n/<language>.js), English without it.
+  var gettext = window.gettext || function (s) { return s; };
 
   function markInvalid(result) {
     var form = document.getElementById("ruling-form");
@@ -39,7 +41,7 @@
     var input = evt.target;
     if (!input.matches || !input.matches("input[name=seat_name]")) return;
     var seat = input.getAttribute("data-seat");
-    var label = input.value.trim() || "(no name)";
+    var label = input.value.trim() || gettext("(no name)");
     document.querySelectorAll('select[name=act_player] option[value="' + seat + '"]').forEach(function (opt) {
       opt.textContent = label;
     });
@@ -50,7 +52,7 @@
     if (!button) return;
     var area = document.querySelector(button.getAttribute("data-copy"));
     if (!area) return;
-    var done = function () { button.textContent = "Copied"; };
+    var done = function () { button.textContent = gettext("Copied"); };
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(area.value).then(done, function () { area.select(); });
     } else {

@@ -9,11 +9,13 @@
   var progress = document.getElementById("progress");
   var seconds = Math.max(3, parseInt(body.dataset.seconds, 10) || 10);
   var rows = JSON.parse(document.getElementById("seat-data").textContent);
-  // The words come translated from the page (templates/seating/_draw_text.html).
-  var T = JSON.parse(document.getElementById("draw-text").textContent);
-  function tr(text, args) {
-    return text.replace(/\{(\w+)\}/g, function (m, k) { return args && k in args ? args[k] : m; });
-  }
+  // The words come from Django's JavaScript catalog (/jsi18n/<language>.js, loaded first);
+  // without it the screen still runs, in English.
+  var gettext = window.gettext || function (s) { return s; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var interpolate = window.interpolate || function (s, args) {
+    return s.replace(/%\((\w+)\)s/g, function (m, k) { return k in args ? args[k] : m; });
+  };
   var page = 0;
   var layout = null;
 
@@ -85,9 +87,9 @@
 
   function header() {
     var el = cell("div", "p head", "");
-    el.appendChild(cell("span", "name", T.player));
-    el.appendChild(cell("span", "t", T.table));
-    el.appendChild(cell("span", "s", T.seat));
+    el.appendChild(cell("span", "name", gettext("Player")));
+    el.appendChild(cell("span", "t", gettext("Table")));
+    el.appendChild(cell("span", "s", gettext("Seat")));
     return el;
   }
 
@@ -104,15 +106,15 @@
     var slice = rows.slice(start, start + layout.perPage);
     var fragment = document.createDocumentFragment();
     if (!rows.length) {
-      fragment.appendChild(cell("p", "muted", T.none_yet));
+      fragment.appendChild(cell("p", "muted", gettext("No seats drawn yet.")));
     }
     for (var i = 0; i < slice.length; i++) {
       if (i % (layout.perColumn - 1) === 0) fragment.appendChild(header());
       fragment.appendChild(row(slice[i]));
     }
     board.replaceChildren(fragment);
-    pageLabel.textContent = tr(T.page_of, { page: page + 1, pages: pages() });
-    countLabel.textContent = rows.length;
+    pageLabel.textContent = interpolate(gettext("page %(page)s of %(pages)s"), { page: page + 1, pages: pages() }, true);
+    countLabel.textContent = interpolate(ngettext("%(n)s player", "%(n)s players", rows.length), { n: rows.length }, true);
     progress.style.transition = "none";
     progress.style.width = "0";
     void progress.offsetWidth; // restart the bar's animation from empty

@@ -3,19 +3,31 @@
 from __future__ import annotations
 
 from django import template
+from django.utils import numberformat
+from django.utils.formats import get_format
 
 register = template.Library()
 
 
 @register.filter
 def chips(value) -> str:
-    """1234567 -> "1,234,567"; None -> "–"."""
+    """1234567 -> "1,234,567" (the reader's grouping: "1.234.567" in Vietnamese), in
+    Western digits in every language; None -> "–"."""
     if value is None or value == "":
         return "–"
     try:
-        return f"{round(float(value)):,}"
+        whole = round(float(value))
     except (TypeError, ValueError):
         return str(value)
+    # Grouped always, in threes where the locale's formats leave grouping out (ar, vi):
+    # a chip count read from across the room needs its thousands marked.
+    return numberformat.format(
+        whole,
+        get_format("DECIMAL_SEPARATOR"),
+        grouping=get_format("NUMBER_GROUPING") or 3,
+        thousand_sep=get_format("THOUSAND_SEPARATOR"),
+        force_grouping=True,
+    )
 
 
 @register.filter
