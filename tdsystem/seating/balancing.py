@@ -16,9 +16,10 @@ import random
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import rulesets
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
@@ -34,6 +35,7 @@ from .seatmap import (
     new_seed,
     plan_apply,
 )
+from .texts import SEMICOLONS, text_list
 
 REDRAW_TABLE_COUNTS = (1, 2, 3)
 
@@ -194,7 +196,7 @@ def tables_redraw(
     slip with reason "redraw", and each table a fresh button by draw.
     """
     if table_count not in REDRAW_TABLE_COUNTS:
-        raise SeatingError("redraw into 1, 2 or 3 tables", field="tables")
+        raise SeatingError(gettext("redraw into 1, 2 or 3 tables"), field="tables")
     seed = new_seed(rng_seed)
     rng = random.Random(seed)
     with transaction.atomic():
@@ -239,12 +241,20 @@ def redraw_refusal(event: Event, tables, table_count: int) -> str | None:
     settings = event.rules
     final = final_table_size(event, settings)
     if table_count == 1 and final is None:
-        return f"no final table size for {event.seats_per_table}-handed tables"
+        return gettext("no final table size for %(seats)s-handed tables") % {
+            "seats": event.seats_per_table
+        }
     capacity = (final or 0) if table_count == 1 else table_count * event.seats_per_table
     if len(playing) < table_count:
-        return f"only {len(playing)} table(s) in play"
+        return ngettext(
+            "only %(count)s table in play", "only %(count)s tables in play", len(playing)
+        ) % {"count": len(playing)}
     if players > capacity:
-        return f"{players} players do not fit {table_count} table(s) of {capacity // table_count}"
+        return ngettext(
+            "%(players)s players do not fit %(count)s table of %(seats)s",
+            "%(players)s players do not fit %(count)s tables of %(seats)s",
+            table_count,
+        ) % {"players": players, "count": table_count, "seats": capacity // table_count}
     return None
 
 
@@ -279,15 +289,33 @@ def _redraw_plan(event: Event, seatmap: SeatMap, tables, table_count: int, rng) 
     )
 
 
-def _summary(event: Event, kind: str, moves: list[Move], broken: list[int]) -> str:
+def _summary(event: Event, kind: str, moves: list[Move], broken: list[int]) -> Text:
     if kind == "redraw":
         tables = sorted({m.to_table for m in moves})
-        label = "Final table redraw" if len(tables) == 1 else "Redraw"
-        rule = _redraw_rule(event, len(tables))
-        return f"{label}: {len(moves)} players to table {', '.join(map(str, tables))} ({rule})"
+        return Text(
+            gettext_noop("Final table redraw: %(players)s players to table %(tables)s (%(rule)s)")
+            if len(tables) == 1
+            else gettext_noop("Redraw: %(players)s players to table %(tables)s (%(rule)s)"),
+            players=len(moves),
+            tables=", ".join(map(str, tables)),
+            rule=_redraw_rule(event, len(tables)),
+        )
     if broken:
-        return f"Table {', '.join(map(str, broken))} breaks: {len(moves)} move slips"
-    return "Balancing: " + "; ".join(
-        f"table {m.from_table} seat {m.from_seat} to table {m.to_table} seat {m.to_seat}"
+        return Text(
+            gettext_noop("Table %(tables)s breaks: %(moves)s move slips"),
+            tables=", ".join(map(str, broken)),
+            moves=len(moves),
+        )
+    slips = [
+        Text(
+            gettext_noop(
+                "table %(from_table)s seat %(from_seat)s to table %(to_table)s seat %(to_seat)s"
+            ),
+            from_table=m.from_table,
+            from_seat=m.from_seat,
+            to_table=m.to_table,
+            to_seat=m.to_seat,
+        )
         for m in moves
-    )
+    ]
+    return Text(gettext_noop("Balancing: %(moves)s"), moves=text_list(slips, SEMICOLONS))

@@ -8,16 +8,21 @@ from django.utils.translation import gettext_noop
 
 from tdsystem.core.log import Text
 
+# Translators: the separator of a short list, e.g. "dead button, heads-up".
+COMMAS = gettext_noop("%(first)s, %(rest)s")
+# Translators: the separator of a list of longer items, e.g. of moves
+# "table 3 seat 2 to table 5 seat 9; table 4 seat 1 to table 5 seat 7".
+SEMICOLONS = gettext_noop("%(first)s; %(rest)s")
 
-def text_list(items: Sequence[Text | str | int]) -> Text | str:
-    """Items as one list ("3, 5, 7"), each separator translated ("3、5、7" in Japanese):
-    a Text of the first item and the list of the rest."""
+
+def text_list(items: Sequence[Text | str | int], pattern: str = COMMAS) -> Text | str:
+    """Items as one list ("dead button, heads-up"), each separator translated ("、" in
+    Japanese): a Text of the first item and the list of the rest."""
     if not items:
         return ""
     if len(items) == 1:
         return items[0] if isinstance(items[0], (Text, str)) else str(items[0])
-    # Translators: the separator of a list, e.g. of table numbers "3, 5, 7".
-    return Text(gettext_noop("%(first)s, %(rest)s"), first=items[0], rest=text_list(items[1:]))
+    return Text(pattern, first=items[0], rest=text_list(items[1:], pattern))
 
 
 def numbers_list(numbers: Iterable[int]) -> str:

@@ -13,10 +13,10 @@ import random
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
@@ -103,8 +103,10 @@ def _check_seat(event: Event, entry: Entry, seat: int, table: int | None) -> Non
         )
 
 
-def _where(seat: int, table: int | None) -> str:
-    return f"table {table} seat {seat}" if table is not None else f"seat {seat} at any table"
+def _where(seat: int, table: int | None) -> Text:
+    if table is None:
+        return Text(gettext_noop("seat %(seat)s at any table"), seat=seat)
+    return Text(gettext_noop("table %(table)s seat %(seat)s"), table=table, seat=seat)
 
 
 def entry_reserve(
@@ -140,10 +142,21 @@ def entry_reserve(
             event=event,
             actor=actor,
             action="entry.reserve",
-            summary=(
-                f"Reserved seat ({event.cite('reserved_seat')}) for #{entry.number} "
-                f"{entry.player.name}: {_where(seat, table)} ({reason})"
-                + (f"; {sum(len(a.moves) for a in applied)} move slips" if applied else "")
+            summary=Text(
+                gettext_noop(
+                    "Reserved seat (%(rule)s) for #%(number)s %(name)s: %(where)s (%(reason)s); "
+                    "%(moves)s move slips"
+                )
+                if applied
+                else gettext_noop(
+                    "Reserved seat (%(rule)s) for #%(number)s %(name)s: %(where)s (%(reason)s)"
+                ),
+                rule=event.cite("reserved_seat"),
+                number=entry.number,
+                name=entry.player.name,
+                where=_where(seat, table),
+                reason=reason,
+                **({"moves": sum(len(a.moves) for a in applied)} if applied else {}),
             ),
             data={
                 "entry": entry.pk,
@@ -199,10 +212,14 @@ def entry_reserve_clear(*, event_id: int, entry_id: int, actor: Actor) -> Entry:
             event=event,
             actor=actor,
             action="entry.reserve_clear",
-            summary=(
-                f"No reserved seat for #{entry.number} {entry.player.name} any more "
-                f"(was {_where(entry.reserved_seat, entry.reserved_table)}, "
-                f"{entry.reserve_reason})"
+            summary=Text(
+                gettext_noop(
+                    "No reserved seat for #%(number)s %(name)s any more (was %(where)s, %(reason)s)"
+                ),
+                number=entry.number,
+                name=entry.player.name,
+                where=_where(entry.reserved_seat, entry.reserved_table),
+                reason=entry.reserve_reason,
             ),
             data={"entry": entry.pk, "before": before},
         )
@@ -223,11 +240,22 @@ def entry_do_not_move(
             return entry
         before = [entry.do_not_move, entry.do_not_move_reason]
         Entry.objects.filter(pk=entry.pk).update(do_not_move=do_not_move, do_not_move_reason=reason)
-        who = f"#{entry.number} {entry.player.name}"
         summary = (
-            f"Do not move {who} when balancing ({reason})"
+            Text(
+                gettext_noop("Do not move #%(number)s %(name)s when balancing (%(reason)s)"),
+                number=entry.number,
+                name=entry.player.name,
+                reason=reason,
+            )
             if do_not_move
-            else f"{who} may be moved to balance again (was: {before[1]})"
+            else Text(
+                gettext_noop(
+                    "#%(number)s %(name)s may be moved to balance again (was: %(reason)s)"
+                ),
+                number=entry.number,
+                name=entry.player.name,
+                reason=before[1],
+            )
         )
         log_record(
             event=event,
