@@ -25,7 +25,9 @@ def parse_numbers(text: str, *, limit: int = 500) -> list[int]:
             continue
         match = RANGE.match(part)
         if not match:
-            raise forms.ValidationError(f"“{part}” is not a table number or a range like 1-12")
+            raise forms.ValidationError(
+                _("“%(part)s” is not a table number or a range like 1-12") % {"part": part}
+            )
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if low < 1 or high < low or high > TABLE_NUMBER_MAX:
@@ -35,7 +37,7 @@ def parse_numbers(text: str, *, limit: int = 500) -> list[int]:
             )
         numbers.extend(range(low, high + 1))
         if len(numbers) > limit:
-            raise forms.ValidationError(f"at most {limit} tables at once")
+            raise forms.ValidationError(_("at most %(limit)s tables at once") % {"limit": limit})
     return list(dict.fromkeys(numbers))
 
 
@@ -50,7 +52,7 @@ class RegisterForm(forms.Form):
         max_length=120,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
     )
-    member_id = forms.CharField(max_length=40, required=False, label="Member id (optional)")
+    member_id = forms.CharField(max_length=40, required=False, label=_("Member id (optional)"))
     note = forms.CharField(
         max_length=60,
         required=False,
@@ -64,7 +66,7 @@ class RegisterForm(forms.Form):
 
 class ImportForm(forms.Form):
     names = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 6}), help_text="One player per line."
+        widget=forms.Textarea(attrs={"rows": 6}), help_text=_("One player per line.")
     )
     confirm_duplicates = forms.BooleanField(
         required=False, label=_("Import duplicate names anyway")
@@ -76,19 +78,19 @@ class ImportForm(forms.Form):
 
 
 class TablesForm(forms.Form):
-    numbers = NumbersField(label="Table numbers", help_text="For example 1-12, 15")
+    numbers = NumbersField(label=_("Table numbers"), help_text=_("For example 1-12, 15"))
     seats = forms.IntegerField(min_value=6, max_value=10)
 
 
 class BreakOrderForm(forms.Form):
     numbers = NumbersField(
-        label="Break first", required=False, help_text="Tables in the order they break"
+        label=_("Break first"), required=False, help_text=_("Tables in the order they break")
     )
 
 
 class PurchaseForm(forms.Form):
     kind = forms.ChoiceField(
-        choices=[(Purchase.Kind.REBUY, "Rebuy"), (Purchase.Kind.ADDON, "Add-on")]
+        choices=[(Purchase.Kind.REBUY, _("Rebuy")), (Purchase.Kind.ADDON, _("Add-on"))]
     )
     chips = forms.IntegerField(min_value=1, required=False)
     amount = forms.DecimalField(min_value=0, max_digits=12, decimal_places=2, required=False)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from django.db import connection
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tdsystem.core.locking import locks_take
 from tdsystem.engine import seating as rules
@@ -47,7 +48,7 @@ def event_lock(event_id: int, *, venue_tables: Iterable[int] = ()) -> Event:
     locks_take(venue_tables=venue_tables, event=event_id)
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
-        raise SeatingError(f"no event {event_id}", field="event")
+        raise SeatingError(gettext("no event %(id)s") % {"id": event_id}, field="event")
     return event
 
 
@@ -338,4 +339,4 @@ def _lock_entries(seatmap: SeatMap, expected: dict[int, tuple[int, int]]) -> Non
         if status == Entry.Status.ACTIVE
     }
     if found != expected:
-        raise SeatingError("the seating changed meanwhile: nothing was done, try again")
+        raise SeatingError(gettext("the seating changed meanwhile: nothing was done, try again"))

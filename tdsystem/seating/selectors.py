@@ -265,11 +265,11 @@ class SeatRow:
         if self.entry is not None:
             return ""
         if self.button and self.small_blind:
-            return "dead button and small blind"
+            return _("dead button and small blind")
         if self.button:
-            return "dead button"
+            return _("dead button")
         if self.small_blind:
-            return "dead small blind"
+            return _("dead small blind")
         return ""
 
 
@@ -501,11 +501,14 @@ def seating_overview(
     if table is not None:
         where = next((i for i, t in enumerate(tallies) if t.number == table), None)
         if where is None:
-            refused = f"Table {table} is not in play."
+            refused = _("Table %(table)s is not in play.") % {"table": table}
         else:
             page, marked = where // size + 1, table
     if page > pages:
-        refused = refused or f"There is no page {page}: the tables fill {pages}."
+        refused = refused or _("There is no page %(page)s: the tables fill %(pages)s.") % {
+            "page": page,
+            "pages": pages,
+        }
         page = pages
     page = max(page, 1)
     shown = tallies[(page - 1) * size : page * size]
