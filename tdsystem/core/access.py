@@ -11,9 +11,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .actors import Actor
-from .log import log_record
+from .log import Text, log_record
 from .models import ApiToken, LogEntry, hash_token
 
 DIRECTOR = "director"
@@ -113,17 +114,18 @@ def refusal_record(request: HttpRequest, right: str, user=None) -> None:
     """
     actor = Actor.of(user or request.user)
     path = request.path[:200]
-    summary = _("%(user)s was refused %(method)s %(path)s (needs the right %(right)s)") % {
-        "user": actor.label,
-        "method": request.method,
-        "path": path,
-        "right": right,
-    }
+    summary = Text(
+        gettext_noop("%(user)s was refused %(method)s %(path)s (needs the right %(right)s)"),
+        user=actor.label,
+        method=request.method,
+        path=path,
+        right=right,
+    )
     recent = LogEntry.objects.filter(
         event=None,
         action="access.refused",
         actor=actor.user,
-        summary=summary[:300],
+        summary=summary.english()[:300],
         at__gte=timezone.now() - REFUSAL_LOG_QUIET,
     )
     if recent.exists():

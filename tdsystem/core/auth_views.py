@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from tdsystem.core.actors import Actor
@@ -137,5 +137,9 @@ def tokens(request: HttpRequest) -> HttpResponse:
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(_visible_tokens(request.user), pk=token_id)
     if api_token_revoke(token=token, actor=Actor.of(request.user)):
-        messages.success(request, f"Token {token.prefix}… of {token.user} revoked")
+        messages.success(
+            request,
+            gettext("Token %(token)s… of %(user)s revoked")
+            % {"token": token.prefix, "user": token.user},
+        )
     return redirect("tokens")

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import connection
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from .models import Heartbeat
 
@@ -37,13 +38,13 @@ def check_worker() -> tuple[bool, str]:
     except Exception as exc:
         return False, f"{type(exc).__name__}"
     if beat is None:
-        return False, "no heartbeat yet"
+        return False, gettext("no heartbeat yet")
     age = timezone.now() - beat.seen_at
     limit = timedelta(seconds=settings.WORKER_HEARTBEAT_SECONDS * 3 + 5)
     seconds = int(age.total_seconds())
     if age > limit:
-        return False, f"last heartbeat {seconds} s ago"
-    return True, f"heartbeat {seconds} s ago"
+        return False, gettext("last heartbeat %(seconds)s s ago") % {"seconds": seconds}
+    return True, gettext("heartbeat %(seconds)s s ago") % {"seconds": seconds}
 
 
 def health(database: tuple[bool, str] | None = None) -> dict:
@@ -51,7 +52,9 @@ def health(database: tuple[bool, str] | None = None) -> dict:
     database = database or check_database()
     # The worker's heartbeat lives in the database: without it there is nothing to read,
     # and asking again would make the answer wait for the pool's timeout a second time.
-    worker = check_worker() if database[0] else (False, "unknown: the database is unreachable")
+    worker = (
+        check_worker() if database[0] else (False, gettext("unknown: the database is unreachable"))
+    )
     parts = {"database": database, "broker": check_broker(), "worker": worker}
     return {
         "ok": all(ok for ok, _ in parts.values()),

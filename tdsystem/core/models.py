@@ -7,6 +7,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 def hash_token(raw: str) -> str:
@@ -20,7 +21,7 @@ class ApiToken(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
     label = models.CharField(max_length=80, blank=True)
-    prefix = models.CharField(max_length=8, help_text="First characters, to recognise it.")
+    prefix = models.CharField(max_length=8, help_text=_("First characters, to recognise it."))
     key_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
@@ -59,7 +60,7 @@ class LogEntry(models.Model):
     event = models.ForeignKey(
         "events.Event", null=True, blank=True, on_delete=models.CASCADE, related_name="log"
     )
-    at = models.DateTimeField(db_index=True, help_text="When the change took effect.")
+    at = models.DateTimeField(db_index=True, help_text=_("When the change took effect."))
     recorded_at = models.DateTimeField(auto_now_add=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,

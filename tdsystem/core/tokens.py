@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 
 from .models import ApiToken, hash_token
 
@@ -32,8 +32,11 @@ def api_token_create(*, user, label: str, actor: Actor) -> tuple[ApiToken, str]:
             event=None,
             actor=actor,
             action="token.create",
-            summary=_("API token %(token)s created for %(user)s")
-            % {"token": _name(token), "user": user.get_username()},
+            summary=Text(
+                gettext_noop("API token %(token)s created for %(user)s"),
+                token=_name(token),
+                user=user.get_username(),
+            ),
             data={"token_id": token.pk, "user": user.get_username(), "label": token.label},
         )
     return token, raw
@@ -50,8 +53,11 @@ def api_token_revoke(*, token: ApiToken, actor: Actor) -> bool:
                 event=None,
                 actor=actor,
                 action="token.revoke",
-                summary=_("API token %(token)s of %(user)s revoked")
-                % {"token": _name(token), "user": token.user.get_username()},
+                summary=Text(
+                    gettext_noop("API token %(token)s of %(user)s revoked"),
+                    token=_name(token),
+                    user=token.user.get_username(),
+                ),
                 data={"token_id": token.pk, "user": token.user.get_username()},
             )
     return bool(revoked)

@@ -46,31 +46,31 @@ class HouseRuleSet(models.Model):
 
 class Event(models.Model):
     class Status(models.TextChoices):
-        PLANNED = "planned", "Planned"
-        RUNNING = "running", "Running"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Finished"
+        PLANNED = "planned", _("Planned")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
 
     class Game(models.TextChoices):
-        HOLDEM = "holdem", "Texas Hold'em"
-        OMAHA = "omaha", "Omaha"
-        OMAHA_HILO = "omaha-hilo", "Omaha Hi-Lo"
-        SHORT_DECK = "short-deck", "Short Deck"
-        STUD = "stud", "Seven-card stud"
+        HOLDEM = "holdem", _("Texas Hold'em")
+        OMAHA = "omaha", _("Omaha")
+        OMAHA_HILO = "omaha-hilo", _("Omaha Hi-Lo")
+        SHORT_DECK = "short-deck", _("Short Deck")
+        STUD = "stud", _("Seven-card stud")
         # Rotating games: the ruling page lets the floor pick the blind games or stud.
-        MIXED = "mixed", "Mixed games"
+        MIXED = "mixed", _("Mixed games")
 
     class IncompleteRaise(models.TextChoices):
-        FULL_BET = "full-bet", "Full-bet rule"
-        HALF_BET = "half-bet", "Half-bet rule (limit)"
+        FULL_BET = "full-bet", _("Full-bet rule")
+        HALF_BET = "half-bet", _("Half-bet rule (limit)")
 
     class PotLimitPreflop(models.TextChoices):
-        TRUE_POT = "true-pot", "True pot"
-        ASSUMED_CALL = "assumed-call", "Assumed call"
+        TRUE_POT = "true-pot", _("True pot")
+        ASSUMED_CALL = "assumed-call", _("Assumed call")
 
     class ButtonRule(models.TextChoices):
-        DEAD = "dead", "Dead button"
-        MOVING = "moving", "Moving button"
+        DEAD = "dead", _("Dead button")
+        MOVING = "moving", _("Moving button")
 
     class BountyType(models.TextChoices):
         NONE = "none", _("No bounties")
@@ -99,13 +99,14 @@ class Event(models.Model):
         max_length=16, choices=PotLimitPreflop.choices, default=PotLimitPreflop.TRUE_POT
     )
     bb_must_cover_sb = models.BooleanField(
-        default=False, help_text="House rule: a big blind who cannot cover the small blind is out."
+        default=False,
+        help_text=_("House rule: a big blind who cannot cover the small blind is out."),
     )
     button_rule = models.CharField(
         max_length=8, choices=ButtonRule.choices, default=ButtonRule.DEAD
     )
     balance_threshold = models.PositiveSmallIntegerField(
-        default=1, help_text="A table is short when it has more than this many players fewer."
+        default=1, help_text=_("A table is short when it has more than this many players fewer.")
     )
     # The rule set the event follows (engine/rulesets.py), chosen at creation, and the
     # settings where the room differs from it ({setting: value}, checked by the engine).
@@ -259,10 +260,10 @@ class Clock(models.Model):
     """
 
     class Status(models.TextChoices):
-        NOT_STARTED = "not-started", "Not started"
-        RUNNING = "running", "Running"
-        PAUSED = "paused", "Paused"
-        FINISHED = "finished", "Finished"
+        NOT_STARTED = "not-started", _("Not started")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
 
     event = models.OneToOneField(
         Event, on_delete=models.CASCADE, primary_key=True, related_name="clock"

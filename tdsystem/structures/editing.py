@@ -13,12 +13,13 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 
 from .models import LEVEL_FIELDS, Level, Structure
-from .services import CSV_COLUMNS, Checked, StructureError, check_levels
+from .services import CSV_COLUMNS, Checked, StructureError, check_levels, warning_message
 
 # The editor's columns, as the page posts them (one value per row for each): the CSV's.
 ROW_FIELDS = tuple(CSV_COLUMNS)
@@ -107,7 +108,7 @@ def checked_or_refuse(rows: list[dict], *, fixed_limit: bool, confirm_warnings: 
         raise LevelsError(checked.errors)
     if checked.warnings and not confirm_warnings:
         raise LevelsError(
-            [f"warning: {w} (confirm to save anyway)" for w in checked.warnings],
+            [warning_message(w) for w in checked.warnings],
             field="confirm_warnings",
         )
     return checked
@@ -151,8 +152,11 @@ def structure_levels_edit(
             event=None,
             actor=actor,
             action="structure.edit",
-            summary=_("Structure %(name)s edited (%(levels)s rows)")
-            % {"name": structure.name, "levels": len(checked.levels)},
+            summary=Text(
+                gettext_noop("Structure %(name)s edited (%(levels)s rows)"),
+                name=structure.name,
+                levels=len(checked.levels),
+            ),
             data={
                 "structure_id": structure.pk,
                 "old": old,

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine.structure_gen import Proposal, Row, structure_generate
 
 from .models import AnteType, Structure
@@ -159,8 +159,11 @@ def structure_generated_save(
             event=None,
             actor=actor,
             action="structure.generate",
-            summary=gettext("Structure %(name)s generated (%(levels)s levels)")
-            % {"name": structure.name, "levels": len(proposal.levels)},
+            summary=Text(
+                gettext_noop("Structure %(name)s generated (%(levels)s levels)"),
+                name=structure.name,
+                levels=len(proposal.levels),
+            ),
             data={
                 "structure_id": structure.pk,
                 "entries": entries,

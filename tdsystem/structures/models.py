@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Betting(models.TextChoices):
-    NO_LIMIT = "no-limit", "No-limit"
-    POT_LIMIT = "pot-limit", "Pot-limit"
-    FIXED_LIMIT = "fixed-limit", "Fixed-limit"
+    NO_LIMIT = "no-limit", _("No-limit")
+    POT_LIMIT = "pot-limit", _("Pot-limit")
+    FIXED_LIMIT = "fixed-limit", _("Fixed-limit")
 
 
 class AnteType(models.TextChoices):
-    EACH = "each", "Every player"
-    BIG_BLIND = "big-blind", "Big blind ante (blind first)"
-    BIG_BLIND_ANTE_FIRST = "big-blind-ante-first", "Big blind ante (ante first)"
-    BUTTON = "button", "Button ante"
+    EACH = "each", _("Every player")
+    BIG_BLIND = "big-blind", _("Big blind ante (blind first)")
+    BIG_BLIND_ANTE_FIRST = "big-blind-ante-first", _("Big blind ante (ante first)")
+    BUTTON = "button", _("Button ante")
 
 
 class Structure(models.Model):
@@ -43,8 +44,8 @@ class Structure(models.Model):
 
 class Level(models.Model):
     class Kind(models.TextChoices):
-        LEVEL = "level", "Level"
-        BREAK = "break", "Break"
+        LEVEL = "level", _("Level")
+        BREAK = "break", _("Break")
 
     structure = models.ForeignKey(Structure, on_delete=models.CASCADE, related_name="levels")
     position = models.PositiveIntegerField()

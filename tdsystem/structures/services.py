@@ -12,11 +12,11 @@ from decimal import Decimal
 from typing import cast
 
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core import csv as export_csv
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 
 from .models import AnteType, Level, Structure
 
@@ -38,6 +38,21 @@ class StructureError(ValueError):
     def __init__(self, errors: list[str]):
         super().__init__("; ".join(errors))
         self.errors = errors
+
+
+class WarningMessage(str):
+    """A warning not confirmed yet, in the reader's language: a page offers to save anyway
+    when every message it got is one (whatever the language's words)."""
+
+
+def warning_message(warning: str) -> WarningMessage:
+    return WarningMessage(
+        gettext("warning: %(warning)s (confirm to save anyway)") % {"warning": warning}
+    )
+
+
+def only_warnings(messages: list[str]) -> bool:
+    return bool(messages) and all(isinstance(m, WarningMessage) for m in messages)
 
 
 @dataclass
@@ -64,33 +79,81 @@ def _show(value) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _not_whole(what: str, value) -> str:
+    return gettext("%(what)s: %(value)s is not a whole number") % {"what": what, "value": value}
+
+
+def _bad_kind(row: int, kind) -> str:
+    return gettext("row %(row)s: kind %(kind)s must be 'level' or 'break'") % {
+        "row": row,
+        "kind": _show(kind),
+    }
+
+
+# A row's field in a message: "level 3: small blind".
+_FIELD_NAMES = {
+    "note": gettext_noop("%(where)s: note"),
+    "small_blind": gettext_noop("%(where)s: small blind"),
+    "big_blind": gettext_noop("%(where)s: big blind"),
+    "ante": gettext_noop("%(where)s: ante"),
+    "small_bet": gettext_noop("%(where)s: small bet"),
+    "big_bet": gettext_noop("%(where)s: big bet"),
+}
+# A blind lower than the level before's: one sentence for each blind.
+_DECREASES = (
+    (
+        "small_blind",
+        gettext_noop(
+            "%(where)s: the small blind %(value)s is lower than the level before (%(before)s): "
+            "blinds never decrease"
+        ),
+    ),
+    (
+        "big_blind",
+        gettext_noop(
+            "%(where)s: the big blind %(value)s is lower than the level before (%(before)s): "
+            "blinds never decrease"
+        ),
+    ),
+)
+
+
+def _field(where: str, name: str) -> str:
+    return gettext(_FIELD_NAMES[name]) % {"where": where}
+
+
 def _number(value, what: str, errors: list[str], *, required: bool = True) -> Decimal | None:
     """A finite number from JSON (int, float) or text ("12,500"), or None with an error."""
     if value in (None, ""):
         if required:
-            errors.append(f"{what}: missing")
+            errors.append(gettext("%(what)s: missing") % {"what": what})
         return None
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
-        errors.append(f"{what}: {_show(value)} is not a whole number")
+        errors.append(_not_whole(what, _show(value)))
         return None
     if isinstance(value, str):
         value = value.strip().replace(",", "").replace("_", "")
         if not DECIMAL_TEXT.fullmatch(value):
-            errors.append(f"{what}: {_show(value)} is not a whole number")
+            errors.append(_not_whole(what, _show(value)))
             return None
         if len(value) > 20:
-            errors.append(f"{what}: {value[:20]}... is too large")
+            errors.append(
+                gettext("%(what)s: %(value)s... is too large") % {"what": what, "value": value[:20]}
+            )
             return None
     try:
         number = Decimal(str(value))
     except ArithmeticError:
-        errors.append(f"{what}: {_show(value)} is not a whole number")
+        errors.append(_not_whole(what, _show(value)))
         return None
     if not number.is_finite():
-        errors.append(f"{what}: {_show(value)} is not a finite number")
+        errors.append(
+            gettext("%(what)s: %(value)s is not a finite number")
+            % {"what": what, "value": _show(value)}
+        )
         return None
     if number < 0:
-        errors.append(f"{what}: {value} is negative")
+        errors.append(gettext("%(what)s: %(value)s is negative") % {"what": what, "value": value})
         return None
     return number
 
@@ -102,17 +165,20 @@ def _int(
     if number is None:
         return None
     if number != number.to_integral_value():
-        errors.append(f"{what}: {value} is not a whole number")
+        errors.append(_not_whole(what, value))
         return None
     if number > most:
-        errors.append(f"{what}: {int(number):,} is more than {most:,}")
+        errors.append(
+            gettext("%(what)s: %(value)s is more than %(most)s")
+            % {"what": what, "value": f"{int(number):,}", "most": f"{most:,}"}
+        )
         return None
     return int(number)
 
 
 def _seconds(row: dict, where: str, errors: list[str]) -> int | None:
     """duration_seconds, or duration_minutes (7.5 is 7 min 30 s, as export writes it)."""
-    what = f"{where}: duration"
+    what = gettext("%(where)s: duration") % {"where": where}
     seconds = row.get("duration_seconds")
     minutes = row.get("duration_minutes")
     if seconds in (None, "") and minutes not in (None, ""):
@@ -120,12 +186,15 @@ def _seconds(row: dict, where: str, errors: list[str]) -> int | None:
         if number is None:
             return None
         if number * 60 != (number * 60).to_integral_value():
-            errors.append(f"{what}: {minutes} minutes is not a whole number of seconds")
+            errors.append(
+                gettext("%(what)s: %(minutes)s minutes is not a whole number of seconds")
+                % {"what": what, "minutes": minutes}
+            )
             return None
         seconds = number * 60
     seconds = _int(seconds, what, errors, most=DURATION_MAX)
     if seconds is not None and seconds <= 0:
-        errors.append(f"{where}: the duration must be more than 0")
+        errors.append(gettext("%(where)s: the duration must be more than 0") % {"where": where})
         return None
     return seconds
 
@@ -136,10 +205,15 @@ def _text(value, what: str, errors: list[str], *, most: int) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = str(value)  # a CSV-minded note such as 25
     if not isinstance(value, str):
-        errors.append(f"{what}: expected text, not {_show(value)}")
+        errors.append(
+            gettext("%(what)s: expected text, not %(value)s")
+            % {"what": what, "value": _show(value)}
+        )
         return ""
     if len(value) > most:
-        errors.append(f"{what}: longer than {most} characters")
+        errors.append(
+            gettext("%(what)s: longer than %(most)s characters") % {"what": what, "most": most}
+        )
     return value
 
 
@@ -148,28 +222,36 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
     checked = Checked(levels=[])
     errors, warnings = checked.errors, checked.warnings
     if not rows:
-        errors.append("the structure has no levels")
+        errors.append(gettext("the structure has no levels"))
         return checked
     if len(rows) > LEVELS_MAX:
-        errors.append(f"the structure has {len(rows):,} rows: at most {LEVELS_MAX:,}")
+        errors.append(
+            gettext("the structure has %(rows)s rows: at most %(most)s")
+            % {"rows": f"{len(rows):,}", "most": f"{LEVELS_MAX:,}"}
+        )
         return checked
     previous: dict | None = None
     number = 0
     for i, row in enumerate(rows, start=1):
         if not isinstance(row, dict):
-            errors.append(f"row {i}: expected an object with the level's fields")
+            errors.append(
+                gettext("row %(row)s: expected an object with the level's fields") % {"row": i}
+            )
             continue
         kind = row.get("kind") or "level"
         if not isinstance(kind, str):
-            errors.append(f"row {i}: kind {_show(kind)} must be 'level' or 'break'")
+            errors.append(_bad_kind(i, kind))
             continue
         kind = kind.strip().lower()
         if kind not in ("level", "break"):
-            errors.append(f"row {i}: kind {_show(kind)} must be 'level' or 'break'")
+            errors.append(_bad_kind(i, kind))
             continue
-        where = f"row {i} (break)" if kind == "break" else f"level {number + 1}"
+        if kind == "break":
+            where = gettext("row %(row)s (break)") % {"row": i}
+        else:
+            where = gettext("level %(number)s") % {"number": number + 1}
         seconds = _seconds(row, where, errors)
-        note = _text(row.get("note"), f"{where}: note", errors, most=NOTE_MAX)
+        note = _text(row.get("note"), _field(where, "note"), errors, most=NOTE_MAX)
         if kind == "break":
             checked.levels.append(
                 {
@@ -185,11 +267,13 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
             )
             continue
         number += 1
-        sb = _int(row.get("small_blind"), f"{where}: small blind", errors)
-        bb = _int(row.get("big_blind"), f"{where}: big blind", errors)
-        ante = _int(row.get("ante") or 0, f"{where}: ante", errors)
-        small_bet = _int(row.get("small_bet"), f"{where}: small bet", errors, required=fixed_limit)
-        big_bet = _int(row.get("big_bet"), f"{where}: big bet", errors, required=fixed_limit)
+        sb = _int(row.get("small_blind"), _field(where, "small_blind"), errors)
+        bb = _int(row.get("big_blind"), _field(where, "big_blind"), errors)
+        ante = _int(row.get("ante") or 0, _field(where, "ante"), errors)
+        small_bet = _int(
+            row.get("small_bet"), _field(where, "small_bet"), errors, required=fixed_limit
+        )
+        big_bet = _int(row.get("big_bet"), _field(where, "big_bet"), errors, required=fixed_limit)
         level = {
             "kind": "level",
             "small_blind": sb,
@@ -204,28 +288,44 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
         if sb is None or bb is None:
             continue
         if bb == 0:
-            errors.append(f"{where}: the big blind must be more than 0")
+            errors.append(
+                gettext("%(where)s: the big blind must be more than 0") % {"where": where}
+            )
         elif sb >= bb:
-            errors.append(f"{where}: the small blind {sb:,} must be less than the big blind {bb:,}")
+            errors.append(
+                gettext("%(where)s: the small blind %(sb)s must be less than the big blind %(bb)s")
+                % {"where": where, "sb": f"{sb:,}", "bb": f"{bb:,}"}
+            )
         if small_bet is not None and big_bet is not None and big_bet < small_bet:
-            errors.append(f"{where}: the big bet {big_bet:,} is less than the small bet")
+            errors.append(
+                gettext("%(where)s: the big bet %(bet)s is less than the small bet")
+                % {"where": where, "bet": f"{big_bet:,}"}
+            )
         if previous is not None:
-            for key, label in (("small_blind", "small blind"), ("big_blind", "big blind")):
+            for key, message in _DECREASES:
                 if (
                     level[key] is not None
                     and previous[key] is not None
                     and level[key] < previous[key]
                 ):
                     errors.append(
-                        f"{where}: the {label} {level[key]:,} is lower than the level before "
-                        f"({previous[key]:,}): blinds never decrease"
+                        gettext(message)
+                        % {
+                            "where": where,
+                            "value": f"{level[key]:,}",
+                            "before": f"{previous[key]:,}",
+                        }
                     )
             if previous["big_blind"] and bb > previous["big_blind"] * 2.5:
                 warnings.append(
-                    f"{where}: the big blind jumps from {previous['big_blind']:,} to {bb:,}"
+                    gettext("%(where)s: the big blind jumps from %(before)s to %(bb)s")
+                    % {"where": where, "before": f"{previous['big_blind']:,}", "bb": f"{bb:,}"}
                 )
         if ante is not None and ante > bb:
-            warnings.append(f"{where}: the ante {ante:,} is larger than the big blind {bb:,}")
+            warnings.append(
+                gettext("%(where)s: the ante %(ante)s is larger than the big blind %(bb)s")
+                % {"where": where, "ante": f"{ante:,}", "bb": f"{bb:,}"}
+            )
         previous = level
     _check_ratio_pattern(checked)
     return checked
@@ -248,18 +348,26 @@ def _check_ratio_pattern(checked: Checked) -> None:
         if lv["small_blind"] and lv["big_blind"] and lv["big_blind"] / lv["small_blind"] != usual:
             expected = int(lv["small_blind"] * usual)
             checked.warnings.append(
-                f"level {number}: the big blind {lv['big_blind']:,} breaks the pattern of the "
-                f"other levels (big blind = {usual:g} x small blind would be {expected:,})"
+                gettext(
+                    "level %(number)s: the big blind %(bb)s breaks the pattern of the other "
+                    "levels (big blind = %(ratio)s x small blind would be %(expected)s)"
+                )
+                % {
+                    "number": number,
+                    "bb": f"{lv['big_blind']:,}",
+                    "ratio": f"{usual:g}",
+                    "expected": f"{expected:,}",
+                }
             )
 
 
 def _refuse_constant(name: str):
-    raise StructureError([f"{name} is not a number: give whole numbers"])
+    raise StructureError([gettext("%(name)s is not a number: give whole numbers") % {"name": name}])
 
 
 def _check_text(text: str) -> None:
     if "\x00" in text:
-        raise StructureError(["the import contains a NUL character: is it a text file?"])
+        raise StructureError([gettext("the import contains a NUL character: is it a text file?")])
 
 
 def parse_json(text: str) -> dict:
@@ -267,17 +375,24 @@ def parse_json(text: str) -> dict:
     try:
         data = json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
-        raise StructureError([f"not valid JSON: {exc.msg} at line {exc.lineno}"]) from None
+        raise StructureError(
+            [
+                gettext("not valid JSON: %(error)s at line %(line)s")
+                % {"error": exc.msg, "line": exc.lineno}
+            ]
+        ) from None
     except RecursionError:
-        raise StructureError(["the JSON is nested too deeply"]) from None
+        raise StructureError([gettext("the JSON is nested too deeply")]) from None
     except StructureError:
         raise
     except ValueError:  # a whole number of more than 4,300 digits
-        raise StructureError(["the JSON holds a number too large to read"]) from None
+        raise StructureError([gettext("the JSON holds a number too large to read")]) from None
     if isinstance(data, list):
         data = {"levels": data}
     if not isinstance(data, dict) or not isinstance(data.get("levels"), list):
-        raise StructureError(['expected {"name": ..., "levels": [...]} or a list of levels'])
+        raise StructureError(
+            [gettext('expected {"name": ..., "levels": [...]} or a list of levels')]
+        )
     return data
 
 
@@ -287,14 +402,17 @@ def parse_csv(text: str) -> dict:
         reader = csv.DictReader(io.StringIO(text.strip()))
         if not reader.fieldnames or "big_blind" not in reader.fieldnames:
             raise StructureError(
-                [f"the CSV needs a header row with the columns {', '.join(CSV_COLUMNS)}"]
+                [
+                    gettext("the CSV needs a header row with the columns %(columns)s")
+                    % {"columns": ", ".join(CSV_COLUMNS)}
+                ]
             )
         # Columns past the header's (restkey None) are dropped.
         rows = [
             {k: export_csv.uncell(v) for k, v in row.items() if k is not None} for row in reader
         ]
     except csv.Error as exc:
-        raise StructureError([f"not valid CSV: {exc}"]) from None
+        raise StructureError([gettext("not valid CSV: %(error)s") % {"error": exc}]) from None
     return {"levels": rows}
 
 
@@ -316,7 +434,10 @@ def structure_import(
     name = _text(name or data.get("name"), "name", errors, most=NAME_MAX)
     ante_type = ante_type or data.get("ante_type") or AnteType.EACH
     if not isinstance(ante_type, str) or ante_type not in AnteType.values:
-        errors.append(f"ante type {_show(ante_type)} must be one of {', '.join(AnteType.values)}")
+        errors.append(
+            gettext("ante type %(value)s must be one of %(choices)s")
+            % {"value": _show(ante_type), "choices": ", ".join(AnteType.values)}
+        )
     stack = starting_stack or data.get("starting_stack") or 10_000
     stack = _int(stack, "starting stack", errors)
     if stack == 0:
@@ -339,8 +460,12 @@ def structure_import(
             event=None,
             actor=actor,
             action="structure.import",
-            summary=gettext("Structure %(name)s imported (%(levels)s levels, %(format)s)")
-            % {"name": structure.name, "levels": levels, "format": "JSON" if is_json else "CSV"},
+            summary=Text(
+                gettext_noop("Structure %(name)s imported (%(levels)s levels, %(format)s)"),
+                name=structure.name,
+                levels=levels,
+                format="JSON" if is_json else "CSV",
+            ),
             data={
                 "structure_id": structure.pk,
                 "levels": levels,
@@ -404,15 +529,20 @@ def structure_create(
     checked = check_levels(levels, fixed_limit=fixed_limit)
     problems = list(checked.errors)
     if not name.strip():
-        problems.insert(0, "the structure needs a name")
+        problems.insert(0, gettext("the structure needs a name"))
     elif len(name.strip()) > NAME_MAX:
-        problems.insert(0, f"the name is longer than {NAME_MAX} characters")
+        problems.insert(
+            0, gettext("the name is longer than %(most)s characters") % {"most": NAME_MAX}
+        )
     if ante_type not in AnteType.values:
-        problems.append(f"ante type {ante_type!r} must be one of {', '.join(AnteType.values)}")
+        problems.append(
+            gettext("ante type %(value)r must be one of %(choices)s")
+            % {"value": ante_type, "choices": ", ".join(AnteType.values)}
+        )
     if problems:
         raise StructureError(problems)
     if checked.warnings and not confirm_warnings:
-        raise StructureError([f"warning: {w} (confirm to save anyway)" for w in checked.warnings])
+        raise StructureError([warning_message(w) for w in checked.warnings])
     structure = Structure.objects.create(
         name=name.strip(),
         ante_type=ante_type,

@@ -39,7 +39,7 @@ def structure_list(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if not has_right(request.user, "events"):
-            return HttpResponse("Only a director may import structures.", status=403)
+            return HttpResponse(_("Only a director may import structures."), status=403)
         text = request.POST.get("data", "")
         upload = request.FILES.get("file")
         try:
@@ -61,11 +61,11 @@ def structure_list(request: HttpRequest) -> HttpResponse:
                 errors=errors,
                 data=text,
                 name=request.POST.get("name", ""),
-                needs_confirm=all(e.startswith("warning:") for e in errors),
+                needs_confirm=services.only_warnings(errors),
             )
             status = 200 if context["needs_confirm"] else 400
         else:
-            messages.success(request, f"Imported {structure.name}")
+            messages.success(request, _("Imported %(name)s") % {"name": structure.name})
             return redirect("console:structure", structure.pk)
     context["structures"] = Structure.objects.filter(is_template=True).prefetch_related("levels")
     return render(request, "structures/list.html", context, status=status)
@@ -100,7 +100,7 @@ def editor_render(
     **context,
 ) -> HttpResponse:
     """The editor page (or, for htmx, its form): shared by a template's and an event's."""
-    needs_confirm = bool(errors) and all(e.startswith("warning:") for e in errors or [])
+    needs_confirm = services.only_warnings(errors or [])
     focus = editing.focus_after(context.pop("operation", ""), len(rows))
     context.update(
         rows=editing.editor_table(rows, current=current, focus=focus),
@@ -160,7 +160,7 @@ def structure_export(request: HttpRequest, structure_id: int, fmt: str) -> HttpR
     elif fmt == "csv":
         body, ctype = services.to_csv(structure), "text/csv"
     else:
-        return HttpResponse("Export as .json or .csv", status=404)
+        return HttpResponse(_("Export as .json or .csv"), status=404)
     response = HttpResponse(body, content_type=ctype)
     slug = "".join(c if c.isalnum() else "-" for c in structure.name.lower()).strip("-")
     response["Content-Disposition"] = f'attachment; filename="{slug}.{fmt}"'

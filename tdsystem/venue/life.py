@@ -11,10 +11,11 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import locks_take
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import may_delete
 from tdsystem.events.services import event_create
@@ -101,8 +102,10 @@ def event_tables_release(*, event_id: int, actor: Actor) -> list[int]:
             event=event,
             actor=actor,
             action="tables.release",
-            summary=_("Tables given back to the venue: %(numbers)s")
-            % {"numbers": ", ".join(map(str, numbers))},
+            summary=Text(
+                gettext_noop("Tables given back to the venue: %(numbers)s"),
+                numbers=", ".join(map(str, numbers)),
+            ),
             data={"numbers": numbers, "reason": event.status},
         )
     return numbers
@@ -151,8 +154,9 @@ def event_copy(
             event=event,
             actor=actor,
             action="event.copy",
-            summary=_("Copied from %(name)s (event %(id)s)")
-            % {"name": source.name, "id": source.pk},
+            summary=Text(
+                gettext_noop("Copied from %(name)s (event %(id)s)"), name=source.name, id=source.pk
+            ),
             data={"source": source.pk, "tables": sorted(set(numbers or []))},
         )
     return event
@@ -171,7 +175,12 @@ def event_archive(*, event_id: int, actor: Actor) -> Event:
             raise EventError(_("%(name)s is archived already.") % {"name": event.name})
         event.archived_at = timezone.now()
         Event.objects.filter(pk=event.pk).update(archived_at=event.archived_at)
-        log_record(event=event, actor=actor, action="event.archive", summary=_("Event archived"))
+        log_record(
+            event=event,
+            actor=actor,
+            action="event.archive",
+            summary=Text(gettext_noop("Event archived")),
+        )
     # Events that finished before tables were given back at the end still hold theirs.
     event_tables_release(event_id=event.pk, actor=actor)
     return event
@@ -188,7 +197,7 @@ def event_unarchive(*, event_id: int, actor: Actor) -> Event:
             event=event,
             actor=actor,
             action="event.unarchive",
-            summary=_("Event taken out of the archive"),
+            summary=Text(gettext_noop("Event taken out of the archive")),
         )
     return event
 
@@ -230,8 +239,12 @@ def event_delete(*, event_id: int, actor: Actor) -> dict:
             event=None,
             actor=actor,
             action="event.delete",
-            summary=_("Deleted the event %(name)s (id %(id)s, %(entries)s entries)")
-            % {"name": record["name"], "id": record["event_id"], "entries": record["entries"]},
+            summary=Text(
+                gettext_noop("Deleted the event %(name)s (id %(id)s, %(entries)s entries)"),
+                name=record["name"],
+                id=record["event_id"],
+                entries=record["entries"],
+            ),
             data=record,
         )
     return record

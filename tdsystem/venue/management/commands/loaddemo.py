@@ -16,10 +16,11 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.access import ROLES
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.events.models import Event
 from tdsystem.events.services import event_create
 from tdsystem.seating import services as seating
@@ -32,7 +33,7 @@ DEMO_SEED = 2018
 # The demo plays on numbers of its own, so a director's first event finds tables 1, 2, 3
 # free even while the demo is still running.
 DEMO_TABLES = [101, 102, 103]
-DEMO_NOTE = (
+DEMO_NOTE = gettext_noop(
     "This demo event plays at tables 101, 102 and 103, so tables 1 and up stay free for "
     "your own events. Finish it or delete it when you no longer need it."
 )
@@ -144,5 +145,5 @@ class Command(BaseCommand):
         for name in PLAYERS:
             seating.player_register(event=event, name=name, actor=actor)
         seating.seats_draw(event=event, actor=actor, seed=DEMO_SEED)
-        log_record(event=event, actor=actor, action="event.note", summary=DEMO_NOTE)
+        log_record(event=event, actor=actor, action="event.note", summary=Text(DEMO_NOTE))
         return event
