@@ -142,7 +142,7 @@ def test_it_busts_a_player_from_the_entry_panel_and_balances(client, event, floo
     body = response.content.decode()
     assert 'id="entry-panel"' in body and "<html" not in body
     assert f"#{out.number} T2S4 is out: 17th place; 1 move slip" in body
-    assert "Move: <b>T1S8</b> table 1 seat 8 → <b>table 2 seat 4</b>" in body
+    assert "Move: <b><bdi>T1S8</bdi></b> table 1 seat 8 → <b>table 2 seat 4</b>" in body
     assert "Out in place <b>17</b>" in body
     triggers = response["HX-Trigger"]
     assert "seating-changed" in triggers and "results-changed" in triggers
@@ -281,7 +281,7 @@ def test_it_acknowledges_a_slip_and_answers_with_the_slip(client, event, floor_p
     response = htmx(client, f"/console/events/{event.pk}/moves/{move.pk}/ack")
     assert 'class="slip done"' in response.content.decode()
     page = client.get(f"/console/events/{event.pk}/moves/").content.decode()
-    assert "done" in page and "by fred" in page
+    assert "done" in page and "by <bdi>fred</bdi>" in page
 
 
 # Public pages -----------------------------------------------------------------------------------
