@@ -55,6 +55,9 @@ PAGES = {
     "console:structures": "",
     "console:structure": "",
     "console:structure_generator": "",
+    "console:structure_edit": "",
+    "console:event_levels": "",
+    "chips_screen": "",
     "clock_screen": "",
     "schedule": "",
     "api:openapi-view": "",
@@ -68,6 +71,7 @@ PAGES = {
     "results:page": "",
     "results:console": "",
     "results:payouts": "",
+    "results:chip_history": "",
     "results:deal": "",
     "screen_poster": "",
 }
@@ -80,6 +84,8 @@ SKIP = {
     "screen_clock": "a redirect to the current event's clock screen (covered here); "
     "test_screen_follow.py shoots the no-event page",
     "screen_schedule": "a redirect to the current event's schedule (covered here)",
+    "js_catalog": "the scripts' translation catalogue (JavaScript), not a page",
+    "screen_chips": "a redirect to the current event's chip counts (covered here)",
     "screen_seats": "a redirect to the current event's seat lookup (covered here)",
     "screen_draw": "a redirect to the current event's draw screen (covered here)",
 }
