@@ -24,6 +24,7 @@ from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
 from tdsystem.seating.forms import TABLE_NUMBER_MAX
 from tdsystem.seating.services import TableHalted
+from tdsystem.seating.texts import SEMICOLONS, text_list
 from tdsystem.seating.views_console import entry_answer
 
 from . import selectors, services
@@ -171,17 +172,35 @@ def _recorded(done: services.Recorded) -> str:
         ties.setdefault((f.place, f.place_to), []).append(f)
     parts = []
     for (place, place_to), finishes in ties.items():
-        names = " and ".join(f"#{f.entry.number} {f.entry.player.name}" for f in finishes)
+        names = _names([f"#{f.entry.number} {f.entry.player.name}" for f in finishes])
         prize = sum(f.prize for f in finishes)
-        each = f", {finishes[0].prize:,} each" if len(finishes) > 1 else f", prize {prize:,}"
+        values = {
+            "names": names,
+            "place": ordinal(place),
+            "low": place,
+            "high": place_to,
+            "prize": f"{prize:,}",
+            "each": f"{finishes[0].prize:,}",
+        }
         if place == place_to:
-            parts.append(f"{names} is out: {ordinal(place)} place" + (each if prize else ""))
+            text = (
+                gettext("%(names)s is out: %(place)s place, prize %(prize)s")
+                if prize
+                else gettext("%(names)s is out: %(place)s place")
+            )
         elif len(finishes) == place_to - place + 1:
-            text = f"{names} are out: they tie for places {place}-{place_to}"
-            parts.append(text + (each if prize else ""))
+            text = (
+                gettext("%(names)s are out: they tie for places %(low)s-%(high)s, %(each)s each")
+                if prize
+                else gettext("%(names)s are out: they tie for places %(low)s-%(high)s")
+            )
         else:  # the rest of the tie was reported by another table (hand-for-hand)
-            text = f"{names} is out: shares places {place}-{place_to}"
-            parts.append(text + (f", prize {prize:,}" if prize else ""))
+            text = (
+                gettext("%(names)s is out: shares places %(low)s-%(high)s, prize %(prize)s")
+                if prize
+                else gettext("%(names)s is out: shares places %(low)s-%(high)s")
+            )
+        parts.append(text % values)
     for f in done.finishes:  # the rule set ranks by the stack after the big blind ante
         if f.entry_id in done.antes:
             parts.append(
@@ -192,11 +211,26 @@ def _recorded(done: services.Recorded) -> str:
                     "ante": f"{done.antes[f.entry_id]:,}",
                 }
             )
-    text = "; ".join(parts)
+    text = str(text_list(parts, SEMICOLONS))
     if done.winner:
         winner = done.winner.entry
-        text += f". #{winner.number} {winner.player.name} wins ({done.winner.prize:,})!"
+        text = gettext("%(text)s. #%(number)s %(name)s wins (%(prize)s)!") % {
+            "text": text,
+            "number": winner.number,
+            "name": winner.player.name,
+            "prize": f"{done.winner.prize:,}",
+        }
     return text
+
+
+def _names(names: list[str]) -> str:
+    """ "#3 Bo and #9 Cy", "#3 Bo, #5 Di and #9 Cy" in the reader's language."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s") % {
+        "names": str(text_list(names[:-1])),
+        "last": names[-1],
+    }
 
 
 @require_POST
@@ -209,10 +243,14 @@ def bustout_undo(request: HttpRequest, event_id: int, bustout_id: int) -> HttpRe
         )
     except ResultsError as exc:
         return _answer(request, event, "recent", str(exc))
-    names = ", ".join(f"#{e.number} {e.player.name}" for e in undone.entries)
-    message = f"Undone: {names} back in their seats"
+    names = str(text_list([f"#{e.number} {e.player.name}" for e in undone.entries]))
+    message = gettext("Undone: %(names)s back in their seats") % {"names": names}
     if undone.moves_reverted:
-        message += f"; {undone.moves_reverted} move slip(s) withdrawn"
+        message = ngettext(
+            "Undone: %(names)s back in their seats; %(count)s move slip withdrawn",
+            "Undone: %(names)s back in their seats; %(count)s move slips withdrawn",
+            undone.moves_reverted,
+        ) % {"names": names, "count": undone.moves_reverted}
     return _answer(request, event, "recent", None, message)
 
 
@@ -226,7 +264,10 @@ def short_big_blind(request: HttpRequest, event_id: int) -> HttpResponse:
     entry = event.entries.filter(number=form.cleaned_data["entry"]).first()
     try:
         if entry is None:
-            raise ResultsError(f"no entry #{form.cleaned_data['entry']} in this event")
+            raise ResultsError(
+                gettext("no entry #%(number)s in this event")
+                % {"number": form.cleaned_data["entry"]}
+            )
         done = services.bustout_short_big_blind(
             event_id=event.pk,
             entry_id=entry.pk,
@@ -284,12 +325,14 @@ def hand_for_hand(request: HttpRequest, event_id: int) -> HttpResponse:
             hfh = services.handforhand_start(
                 event_id=event.pk, actor=actor, minutes_per_hand=form.cleaned_data["minutes"]
             )
-            message = f"Hand-for-hand: deal hand {hfh.hand} at every table"
+            message = gettext("Hand-for-hand: deal hand %(hand)s at every table") % {
+                "hand": hfh.hand
+            }
         elif action == "stop":
             services.handforhand_stop(event_id=event.pk, actor=actor)
-            message = "Hand-for-hand is over: tables play on at their own pace"
+            message = gettext("Hand-for-hand is over: tables play on at their own pace")
         else:
-            raise ResultsError("start or stop?")
+            raise ResultsError(gettext("start or stop?"))
     except ResultsError as exc:
         return _answer(request, event, "hfh", str(exc))
     return _answer(request, event, "hfh", None, message)
@@ -317,12 +360,20 @@ def hand_finished(request: HttpRequest, event_id: int, number: int) -> HttpRespo
         extra = {"halted": halted} if isinstance(exc.__cause__, TableHalted) else {}
         return _answer(request, event, "hfh", str(exc), **extra)
     if report.completed:
-        message = f"Hand {report.hand} is finished everywhere: deal hand {report.hand + 1}"
+        message = gettext("Hand %(hand)s is finished everywhere: deal hand %(next)s") % {
+            "hand": report.hand,
+            "next": report.hand + 1,
+        }
     elif report.hand:
-        waiting = ", ".join(map(str, report.waiting_for))
-        message = f"Table {number} finished hand {report.hand}; waiting for table {waiting}"
+        message = gettext(
+            "Table %(table)s finished hand %(hand)s; waiting for table %(waiting)s"
+        ) % {
+            "table": number,
+            "hand": report.hand,
+            "waiting": ", ".join(map(str, report.waiting_for)),
+        }
     else:
-        message = f"Table {number}: next hand"
+        message = gettext("Table %(table)s: next hand") % {"table": number}
     return _answer(request, event, "hfh", None, message)
 
 
@@ -342,7 +393,7 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
         except ResultsError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, str(exc))
         else:
-            messages.success(request, "Payouts saved; prizes worked out again")
+            messages.success(request, gettext("Payouts saved; prizes worked out again"))
             return redirect("results:payouts", event.pk)
     prizes = selectors.prizes_now(event, plan)
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 
 from django import template
+from django.utils.translation import pgettext_lazy
 
 from ..services import standings
 
@@ -13,13 +14,24 @@ register = template.Library()
 
 @register.filter
 def ordinal(value) -> str:
-    """1 -> "1st", 12 -> "12th", 23 -> "23rd"."""
+    """1 -> "1st", 12 -> "12th", 23 -> "23rd" in English; in another language the pattern
+    its translators give each English ending ("%(n)s位" for all four in Japanese)."""
     try:
         n = int(value)
     except (TypeError, ValueError):
         return str(value)
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    pattern = ORDINALS[0] if 10 <= n % 100 <= 20 else ORDINALS.get(n % 10, ORDINALS[0])
+    return str(pattern) % {"n": n}
+
+
+# Translators: a place in a tournament, "1st", "21st": the number is %(n)s. In a language
+# without English endings, give the same pattern to all four (e.g. "%(n)s位", "thứ %(n)s").
+ORDINALS = {
+    1: pgettext_lazy("ordinal", "%(n)sst"),
+    2: pgettext_lazy("ordinal", "%(n)snd"),
+    3: pgettext_lazy("ordinal", "%(n)srd"),
+    0: pgettext_lazy("ordinal", "%(n)sth"),
+}
 
 
 @register.filter
