@@ -58,7 +58,7 @@ class DatabaseUnavailableMiddleware:
         response: HttpResponse
         if wants_json(request):
             response = JsonResponse(
-                {"error": "the database is unreachable; try again shortly"}, status=503
+                {"error": _("the database is unreachable; try again shortly")}, status=503
             )
         else:
             response = HttpResponse(render_to_string("503_database.html"), status=503)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -118,7 +119,15 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
     )
     template = forms.ModelChoiceField(
         queryset=Structure.objects.filter(is_template=True),
-        help_text="The event gets its own copy of the template's levels.",
+        label=_("Template"),
+        help_text=_("The event gets its own copy of the template's levels."),
+    )
+    # Blank: each screen follows its browser's language; a screen's ?lang= still wins.
+    screen_language = forms.ChoiceField(
+        label=_("Screen language"),
+        required=False,
+        choices=[("", _("Follow each screen's browser")), *settings.LANGUAGES],
+        help_text=_("The language of the event's public screens unless a screen asks for another."),
     )
 
     class Meta:
@@ -139,18 +148,29 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
             "pot_limit_preflop",
             "bb_must_cover_sb",
             "scheduled_start",
+            "screen_language",
             *ENTRY_RULE_FIELDS,
         ]
         widgets = {"scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"})}
         labels = {
-            "buy_in": "Buy-in (to the prize pool)",
-            "fee": "Fee (kept by the house)",
+            "name": _("Name"),
+            "game": _("Game"),
+            "betting": _("Betting"),
+            "ante_type": _("Ante type"),
+            "starting_stack": _("Starting stack"),
+            "buy_in": _("Buy-in (to the prize pool)"),
+            "fee": _("Fee (kept by the house)"),
             "bounty_type": _("Bounties"),
             "bounty_amount": _("Bounty per entry (part of the buy-in)"),
-            "bb_must_cover_sb": "House rule: a big blind who cannot cover the small blind is out",
+            "seats_per_table": _("Seats per table"),
+            "button_rule": _("Button rule"),
+            "bb_must_cover_sb": _(
+                "House rule: a big blind who cannot cover the small blind is out"
+            ),
+            "scheduled_start": _("Scheduled start"),
             **ENTRY_RULE_LABELS,
-            "pot_limit_preflop": "Pot-limit preflop",
-            "incomplete_raise": "Incomplete all-in raises",
+            "pot_limit_preflop": _("Pot-limit preflop"),
+            "incomplete_raise": _("Incomplete all-in raises"),
         }
 
     def __init__(self, *args, **kwargs):
@@ -159,13 +179,13 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
         ante = self.fields["ante_type"]
         ante.required = False
         ante.choices = [
-            ("", "The template's ante type"),
+            ("", _("The template's ante type")),
             *Event._meta.get_field("ante_type").choices,
         ]
         ante.initial = ""
         self.fields["starting_stack"].required = False
         self.fields["starting_stack"].initial = None
-        self.fields["starting_stack"].help_text = "Empty: the template's starting stack."
+        self.fields["starting_stack"].help_text = _("Empty: the template's starting stack.")
         # In place of the column's 0..2**63 bounds: a stack of 0 chips is no stack.
         message = _("The starting stack is 1 to %(most)s chips.") % {"most": f"{STACK_MAX:,}"}
         self.fields["starting_stack"].validators = [
@@ -190,7 +210,7 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
     def clean_seats_per_table(self) -> int:
         seats = self.cleaned_data["seats_per_table"]
         if not 6 <= seats <= 10:
-            raise forms.ValidationError("Tables have 6 to 10 seats.")
+            raise forms.ValidationError(_("Tables have 6 to 10 seats."))
         return seats
 
     def clean(self):
@@ -198,9 +218,9 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
         data = self.cleaned_data
         buy_in, fee = data.get("buy_in"), data.get("fee")
         if buy_in is not None and buy_in < 0:
-            self.add_error("buy_in", "The buy-in cannot be negative.")
+            self.add_error("buy_in", _("The buy-in cannot be negative."))
         if fee is not None and fee < 0:
-            self.add_error("fee", "The fee cannot be negative.")
+            self.add_error("fee", _("The fee cannot be negative."))
         self._clean_bounty(data)
         return data
 

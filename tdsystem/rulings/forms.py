@@ -49,24 +49,24 @@ def _seat_of(value: object) -> int | None:
 class TableForm(forms.Form):
     """The event (a prefill aid only) and the table settings the engine needs."""
 
-    event = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
-    level = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
+    event = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Event"))
+    level = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Level"))
     game = forms.ChoiceField(choices=GAMES, required=False, label=_("Game"))
-    structure = forms.ChoiceField(choices=Betting.choices)
-    small_blind = ChipsField(required=False, label="Small blind")
-    big_blind = ChipsField(minimum=1, label="Big blind")
-    ante = ChipsField(required=False)
-    ante_type = forms.ChoiceField(choices=AnteType.choices, label="Ante paid by")
-    small_bet = ChipsField(required=False, minimum=1, label="Small bet")
-    big_bet = ChipsField(required=False, minimum=1, label="Big bet")
-    raise_cap = ChipsField(required=False, label="Raise cap")
+    structure = forms.ChoiceField(choices=Betting.choices, label=_("Structure"))
+    small_blind = ChipsField(required=False, label=_("Small blind"))
+    big_blind = ChipsField(minimum=1, label=_("Big blind"))
+    ante = ChipsField(required=False, label=_("Ante"))
+    ante_type = forms.ChoiceField(choices=AnteType.choices, label=_("Ante paid by"))
+    small_bet = ChipsField(required=False, minimum=1, label=_("Small bet"))
+    big_bet = ChipsField(required=False, minimum=1, label=_("Big bet"))
+    raise_cap = ChipsField(required=False, label=_("Raise cap"))
     incomplete_raise = forms.ChoiceField(
-        choices=Event.IncompleteRaise.choices, label="Short all-in raise"
+        choices=Event.IncompleteRaise.choices, label=_("Short all-in raise")
     )
     pot_limit_preflop = forms.ChoiceField(
-        choices=Event.PotLimitPreflop.choices, label="Pot limit preflop"
+        choices=Event.PotLimitPreflop.choices, label=_("Pot limit preflop")
     )
-    bb_must_cover_sb = forms.BooleanField(required=False, label="BB must cover SB")
+    bb_must_cover_sb = forms.BooleanField(required=False, label=_("BB must cover SB"))
     dead_small_blind = forms.BooleanField(
         required=False,
         label=_("No small blind this hand (dead small blind)"),
@@ -120,9 +120,9 @@ class TableForm(forms.Form):
     def __init__(self, *args, events=(), levels=(), **kwargs) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
-        self.fields["event"].choices = [("", "No event"), *events]
-        self.fields["level"].choices = [("", "Level"), *levels]
-        self.fields["raise_cap"].widget.attrs["placeholder"] = "none"
+        self.fields["event"].choices = [("", _("No event")), *events]
+        self.fields["level"].choices = [("", _("Level")), *levels]
+        self.fields["raise_cap"].widget.attrs["placeholder"] = _("none")
         for name in ("dead_small_blind", "dead_button"):
             help_id = f"help-{name.replace('_', '-')}"
             self.fields[name].widget.attrs["aria-describedby"] = help_id
@@ -149,7 +149,11 @@ class TableForm(forms.Form):
         prefill, not the ruling)."""
         return tuple(
             Problem(
-                f"{self.fields[name].label or name.capitalize()}: {' '.join(errors)}",
+                _("%(field)s: %(errors)s")
+                % {
+                    "field": self.fields[name].label or name.capitalize(),
+                    "errors": " ".join(errors),
+                },
                 (f"id_{name}",),
             )
             for name, errors in self.errors.items()

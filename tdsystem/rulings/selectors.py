@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from tdsystem.core.forms import whole_number
 from tdsystem.events.models import Event
 from tdsystem.structures.models import Level
@@ -83,9 +85,18 @@ def _current(event: Event, rows: list[Level]) -> int | None:
 
 
 def _label(lv: Level, number: int) -> str:
-    ante = f" · ante {lv.ante:,}" if lv.ante else ""
-    bets = f" · bets {lv.small_bet:,}/{lv.big_bet:,}" if lv.small_bet and lv.big_bet else ""
-    return f"Level {number}: {lv.small_blind:,}/{lv.big_blind:,}{ante}{bets}"
+    parts = [
+        gettext("Level %(number)s: %(small)s/%(big)s")
+        % {"number": number, "small": f"{lv.small_blind:,}", "big": f"{lv.big_blind:,}"}
+    ]
+    if lv.ante:
+        parts.append(gettext("ante %(ante)s") % {"ante": f"{lv.ante:,}"})
+    if lv.small_bet and lv.big_bet:
+        parts.append(
+            gettext("bets %(small)s/%(big)s")
+            % {"small": f"{lv.small_bet:,}", "big": f"{lv.big_bet:,}"}
+        )
+    return " · ".join(parts)
 
 
 def _settings(event: Event, seg: Level | None) -> dict[str, str]:

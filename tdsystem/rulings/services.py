@@ -325,24 +325,48 @@ def _stud_hand(settings: TableSettings, players: list[dict], actions: list[dict]
 
 def _players(seats: Sequence[SeatRow], problems: list[Problem]) -> list[dict] | None:
     if len(seats) < MIN_SEATS:
-        problems.append(Problem(f"A hand needs at least {MIN_SEATS} players.", ("seats",)))
+        problems.append(
+            Problem(
+                gettext("A hand needs at least %(count)s players.") % {"count": MIN_SEATS},
+                ("seats",),
+            )
+        )
     if len(seats) > MAX_SEATS:
-        problems.append(Problem(f"A table has at most {MAX_SEATS} seats.", ("seats",)))
+        problems.append(
+            Problem(
+                gettext("A table has at most %(count)s seats.") % {"count": MAX_SEATS}, ("seats",)
+            )
+        )
     players, seen, ok = [], set(), len(problems) == 0
     for i, seat in enumerate(seats):
         name = " ".join(seat.name.split())
-        label = f"Seat {i + 1}" + (f" ({name})" if name and name != f"Seat {i + 1}" else "")
+        if name and name != f"Seat {i + 1}":
+            label = gettext("Seat %(number)s (%(name)s)") % {"number": i + 1, "name": name}
+        else:
+            label = gettext("Seat %(number)s") % {"number": i + 1}
         if not name:
-            problems.append(Problem(f"{label}: enter a name.", (f"seat-{i}-name",)))
+            problems.append(
+                Problem(gettext("%(seat)s: enter a name.") % {"seat": label}, (f"seat-{i}-name",))
+            )
             ok = False
         elif name.casefold() in seen:
-            problems.append(Problem(f"{label}: the name is used twice.", (f"seat-{i}-name",)))
+            problems.append(
+                Problem(
+                    gettext("%(seat)s: the name is used twice.") % {"seat": label},
+                    (f"seat-{i}-name",),
+                )
+            )
             ok = False
         seen.add(name.casefold())
         try:
             stack = parse_chips(seat.stack, minimum=1)
         except ValueError as err:
-            problems.append(Problem(f"{label}: stack: {err}.", (f"seat-{i}-stack",)))
+            problems.append(
+                Problem(
+                    gettext("%(seat)s: stack: %(error)s.") % {"seat": label, "error": err},
+                    (f"seat-{i}-stack",),
+                )
+            )
             ok = False
             continue
         players.append({"name": name, "stack": stack})
@@ -353,22 +377,43 @@ def _action(row: ActionRow, i: int, names: Sequence[str], problems: list[Problem
     target = (f"action-{i}",)
     seat = _index(row.player.strip())
     if seat is None or seat >= len(names) or not names[seat]:
-        problems.append(Problem(f"Action {i + 1}: choose the player who acted.", target))
+        problems.append(
+            Problem(
+                gettext("Action %(number)s: choose the player who acted.") % {"number": i + 1},
+                target,
+            )
+        )
         return None
     do = row.do.strip()
     if do not in DOS:
-        problems.append(Problem(f"Action {i + 1}: choose what {names[seat]} did.", target))
+        problems.append(
+            Problem(
+                gettext("Action %(number)s: choose what %(name)s did.")
+                % {"number": i + 1, "name": names[seat]},
+                target,
+            )
+        )
         return None
     action: dict[str, Any] = {"player": names[seat], "do": do}
     if do in ("bet", "raise"):
-        name, past = names[seat], "bet" if do == "bet" else "raised"
+        name = names[seat]
         if not row.to.strip():
-            problems.append(Problem(f"Action {i + 1}: enter the total {name} {past} to.", target))
+            if do == "bet":
+                message = gettext("Action %(number)s: enter the total %(name)s bet to.")
+            else:
+                message = gettext("Action %(number)s: enter the total %(name)s raised to.")
+            problems.append(Problem(message % {"number": i + 1, "name": name}, target))
             return None
         try:
             action["to"] = parse_chips(row.to, minimum=1)
         except ValueError as err:
-            problems.append(Problem(f"Action {i + 1}: {name}'s {do}: {err}.", target))
+            if do == "bet":
+                message = gettext("Action %(number)s: %(name)s's bet: %(error)s.")
+            else:
+                message = gettext("Action %(number)s: %(name)s's raise: %(error)s.")
+            problems.append(
+                Problem(message % {"number": i + 1, "name": name, "error": err}, target)
+            )
             return None
     return action
 
@@ -460,14 +505,21 @@ def _ask(hand: dict[str, Any]) -> tuple[dict[str, Any] | None, Exception | None]
 def _problem_of(err: Exception, draft: HandDraft) -> Problem:
     if not isinstance(err, RuleError):
         return Problem(
-            "The rules engine could not rule on this hand (an error in the engine: "
-            f"{type(err).__name__}). Copy the hand as JSON below and report it."
+            gettext(
+                "The rules engine could not rule on this hand (an error in the engine: "
+                "%(error)s). Copy the hand as JSON below and report it."
+            )
+            % {"error": type(err).__name__}
         )
     rule = f" ({err.rule})" if err.rule else ""
     index = err.action_index
     if index is not None and index < len(draft.action_rows):
         row = draft.action_rows[index]
-        return Problem(f"Action {row + 1}: {err.message}{rule}", (f"action-{row}",))
+        return Problem(
+            gettext("Action %(number)s: %(message)s") % {"number": row + 1, "message": err.message}
+            + rule,
+            (f"action-{row}",),
+        )
     return Problem(f"{err.message}{rule}", _targets_of(err.message))
 
 
@@ -516,7 +568,7 @@ def ruling_display(ruling: Mapping[str, Any], *, hand: Mapping[str, Any]) -> dic
     pots = [
         {
             **pot,
-            "label": "Main pot" if k == 0 else f"Side pot {k}",
+            "label": gettext("Main pot") if k == 0 else gettext("Side pot %(n)s") % {"n": k},
             "who": _eligible_words(pot["eligible"], in_hand),
         }
         for k, pot in enumerate(ruling["pots"])
@@ -542,9 +594,18 @@ def _eligible_words(eligible: list[str], in_hand: list[str]) -> str:
     left_out = [name for name in in_hand if name not in eligible]
     if len(eligible) > 3 and set(eligible) <= set(in_hand):
         if not left_out:
-            return f"all {len(eligible)} players in the hand"
-        if len(left_out) <= 2:
-            return f"all but {' and '.join(left_out)} ({len(eligible)} players)"
+            return gettext("all %(count)s players in the hand") % {"count": len(eligible)}
+        if len(left_out) == 1:
+            return gettext("all but %(name)s (%(count)s players)") % {
+                "name": left_out[0],
+                "count": len(eligible),
+            }
+        if len(left_out) == 2:
+            return gettext("all but %(first)s and %(second)s (%(count)s players)") % {
+                "first": left_out[0],
+                "second": left_out[1],
+                "count": len(eligible),
+            }
     return ", ".join(eligible)
 
 
@@ -555,20 +616,26 @@ def _next_display(
     low, high, call = nxt["min_raise_to"], nxt["max_raise_to"], nxt["call"]
     # No wager yet this round: a bet, not a raise (stud's bring-in is a wager).
     opens = nxt["check"] and street not in ("preflop", "third")
-    verb, word = ("bet", "Bet") if opens else ("raise", "Raise to")
-    taps = [{"do": "fold", "label": "Fold"}]
+    verb = "bet" if opens else "raise"
+    word = gettext("Bet %(amount)s") if opens else gettext("Raise to %(amount)s")
+    pot = gettext("Bet %(amount)s (pot)") if opens else gettext("Raise to %(amount)s (pot)")
+    taps = [{"do": "fold", "label": gettext("Fold")}]
     if nxt["check"]:
-        taps.append({"do": "check", "label": "Check"})
+        taps.append({"do": "check", "label": gettext("Check")})
+    elif call >= me["stack"]:
+        taps.append(
+            {"do": "call", "label": gettext("Call %(amount)s (all-in)") % {"amount": f"{call:,}"}}
+        )
     else:
-        all_in = " (all-in)" if call >= me["stack"] else ""
-        taps.append({"do": "call", "label": f"Call {call:,}{all_in}"})
+        taps.append({"do": "call", "label": gettext("Call %(amount)s") % {"amount": f"{call:,}"}})
     if low is not None:
-        taps.append({"do": verb, "to": low, "label": f"{word} {low:,}"})
+        taps.append({"do": verb, "to": low, "label": word % {"amount": f"{low:,}"}})
         if high is not None and high > low:
             if structure == "no-limit":  # the no-limit maximum is the whole stack
-                taps.append({"do": "all-in", "label": f"All-in ({high:,})"})
+                label = gettext("All-in (%(amount)s)") % {"amount": f"{high:,}"}
+                taps.append({"do": "all-in", "label": label})
             else:
-                taps.append({"do": verb, "to": high, "label": f"{word} {high:,} (pot)"})
+                taps.append({"do": verb, "to": high, "label": pot % {"amount": f"{high:,}"}})
     return {**nxt, "seat": me["seat"], "verb": verb, "taps": taps}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils import numberformat
 from django.utils.formats import get_format
+from django.utils.translation import gettext
 
 register = template.Library()
 
@@ -43,4 +44,6 @@ def hms(ms) -> str:
 
 @register.filter
 def minutes(seconds) -> str:
-    return f"{int(seconds) // 60} min" if seconds else "–"
+    if not seconds:
+        return "–"
+    return gettext("%(minutes)s min") % {"minutes": int(seconds) // 60}
