@@ -20,9 +20,10 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
@@ -31,6 +32,7 @@ from tdsystem.seating.balancing import Rebalance, tables_rebalance
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.seatmap import update_rows
+from tdsystem.seating.texts import SEMICOLONS, text_list
 from tdsystem.structures.models import AnteType
 
 from ..errors import ResultsError
@@ -129,21 +131,41 @@ def bustout_short_big_blind(
         event = event_lock(event_id)
         if not event.bb_must_cover_sb:
             raise ResultsError(
-                "this event does not play the house rule: a short big blind is all in "
-                "for what is left (D8)"
+                gettext(
+                    "this event does not play the house rule: a short big blind is all in "
+                    "for what is left (D8)"
+                )
             )
         (entry,) = _lock_entries(event, [entry_id])
-        need, blinds = _small_blind_due(event)
+        need, small_blind, ante = _small_blind_due(event)
         if chips >= need:
-            raise ResultsError(
-                f"{chips:,} chips cover the {blinds}: the big blind posts and plays on",
-                field="chips",
+            values = {"chips": f"{chips:,}", "blind": f"{small_blind:,}", "ante": f"{ante:,}"}
+            text = (
+                gettext(
+                    "%(chips)s chips cover the small blind of %(blind)s and the ante of "
+                    "%(ante)s: the big blind posts and plays on"
+                )
+                if ante
+                else gettext(
+                    "%(chips)s chips cover the small blind of %(blind)s: the big blind posts "
+                    "and plays on"
+                )
             )
+            raise ResultsError(text % values, field="chips")
         table = entry.table
         if table and table.big_blind is not None and table.big_blind != entry.seat:
             raise ResultsError(
-                f"#{entry.number} {entry.player.name} is in seat {entry.seat}; the big "
-                f"blind at table {table.number} is seat {table.big_blind}",
+                gettext(
+                    "#%(number)s %(name)s is in seat %(seat)s; the big blind at table "
+                    "%(table)s is seat %(big)s"
+                )
+                % {
+                    "number": entry.number,
+                    "name": entry.player.name,
+                    "seat": entry.seat,
+                    "table": table.number,
+                    "big": table.big_blind,
+                },
                 field="entry",
             )
         hfh = HandForHand.objects.filter(event=event, active=True).first()
@@ -174,14 +196,15 @@ def _level_now(event: Event):
     )
     rows = schedule(event)
     if not rows:
-        raise ResultsError("the event has no levels")
+        raise ResultsError(gettext("the event has no levels"))
     state, _ = clockrules.settle(state, [s.duration_seconds for s in rows], timezone.now())
     index = min(state.level_index, len(rows) - 1)
     return next((s for s in rows[index:] if not s.is_break), rows[index])
 
 
-def _small_blind_due(event: Event) -> tuple[int, str]:
-    """What the big blind must hold under the house rule: the small blind and own ante."""
+def _small_blind_due(event: Event) -> tuple[int, int, int]:
+    """What the big blind must hold under the house rule (the small blind and own ante),
+    the small blind, and the ante."""
     level = _level_now(event)
     own_ante = event.ante_type in (
         AnteType.EACH,
@@ -189,10 +212,7 @@ def _small_blind_due(event: Event) -> tuple[int, str]:
         AnteType.BIG_BLIND_ANTE_FIRST,
     )
     ante = level.ante if own_ante else 0
-    text = f"small blind of {level.small_blind:,}"
-    if ante:
-        text += f" and the ante of {ante:,}"
-    return level.small_blind + ante, text
+    return level.small_blind + ante, level.small_blind, ante
 
 
 # The work of a report ----------------------------------------------------------------------
@@ -201,16 +221,16 @@ def _small_blind_due(event: Event) -> tuple[int, str]:
 def _entry_ids(entry_ids: Sequence[int]) -> list[int]:
     ids = list(entry_ids)
     if not ids:
-        raise ResultsError("name at least one player who is out", field="entries")
+        raise ResultsError(gettext("name at least one player who is out"), field="entries")
     if len(set(ids)) != len(ids):
-        raise ResultsError("a player is named twice", field="entries")
+        raise ResultsError(gettext("a player is named twice"), field="entries")
     return ids
 
 
 def _lock_entries(event: Event, ids: Sequence[int]) -> list[Entry]:
     """The entries, locked in primary-key order (after the event's row)."""
     if event.status == Event.Status.FINISHED:  # before "no seat": the winner's seat went back
-        raise ResultsError("the event has finished")
+        raise ResultsError(gettext("the event has finished"))
     entries = list(
         Entry.objects.select_for_update(of=("self",))
         .select_related("player", "table")
@@ -219,13 +239,25 @@ def _lock_entries(event: Event, ids: Sequence[int]) -> list[Entry]:
     )
     missing = set(ids) - {e.pk for e in entries}
     if missing:
-        raise ResultsError(f"no entry {min(missing)} in this event", field="entries")
+        raise ResultsError(
+            gettext("no entry %(id)s in this event") % {"id": min(missing)}, field="entries"
+        )
     for entry in entries:
         if entry.status != Entry.Status.ACTIVE:
-            place = f" (place {entry.place})" if entry.place else ""
-            raise ResultsError(f"#{entry.number} {entry.player.name} is already out{place}")
+            values = {"number": entry.number, "name": entry.player.name, "place": entry.place}
+            raise ResultsError(
+                (
+                    gettext("#%(number)s %(name)s is already out (place %(place)s)")
+                    if entry.place
+                    else gettext("#%(number)s %(name)s is already out")
+                )
+                % values
+            )
         if entry.table is None:
-            raise ResultsError(f"#{entry.number} {entry.player.name} has no seat yet")
+            raise ResultsError(
+                gettext("#%(number)s %(name)s has no seat yet")
+                % {"number": entry.number, "name": entry.player.name}
+            )
     return entries
 
 
@@ -239,8 +271,11 @@ def _stacks(
         if value is None:
             if required:
                 raise ResultsError(
-                    f"give the chips #{entry.number} {entry.player.name} had at the start "
-                    "of the hand: several players out on one hand finish by starting stack",
+                    gettext(
+                        "give the chips #%(number)s %(name)s had at the start of the hand: "
+                        "several players out on one hand finish by starting stack"
+                    )
+                    % {"number": entry.number, "name": entry.player.name},
                     field="stacks",
                 )
             out[entry.pk] = None
@@ -263,13 +298,14 @@ def _bust(
     chips_removed: int = 0,
 ) -> Recorded:
     if event.status == Event.Status.FINISHED:
-        raise ResultsError("the event has finished")
+        raise ResultsError(gettext("the event has finished"))
     table = _table_of(entries, table_number)
     now = timezone.now()
     fld = standings.field_read(event)
     if len(entries) >= fld.active:
         raise ResultsError(
-            f"{len(entries)} cannot be out when {fld.active} are left: one must win",
+            gettext("%(out)s cannot be out when %(left)s are left: one must win")
+            % {"out": len(entries), "left": fld.active},
             field="entries",
         )
     plan = standings.plan_for(event)
@@ -324,7 +360,9 @@ def _bust(
             Finish.objects.bulk_create(rows)
     except IntegrityError:
         # Only a change that skipped the event's lock can get here: the constraints hold.
-        raise ResultsError("one of these players is already out, or the place is taken") from None
+        raise ResultsError(
+            gettext("one of these players is already out, or the place is taken")
+        ) from None
     _leave_seats(entries, rows, now, chips_removed)
     if placed is None:
         standings.standings_refresh(event=event, plan=plan, field=_after(fld, entries))
@@ -356,15 +394,22 @@ def _table_of(entries: Sequence[Entry], table_number: int | None) -> EventTable:
         if strangers:
             e = strangers[0]
             raise ResultsError(
-                f"#{e.number} {e.player.name} sits at table {_seated_at(e).number}, "
-                f"not table {table_number}",
+                gettext("#%(number)s %(name)s sits at table %(table)s, not table %(asked)s")
+                % {
+                    "number": e.number,
+                    "name": e.player.name,
+                    "table": _seated_at(e).number,
+                    "asked": table_number,
+                },
                 field="table",
             )
     tables = {_seated_at(e).number for e in entries}
     if len(tables) > 1:
         raise ResultsError(
-            f"these players sit at tables {', '.join(map(str, sorted(tables)))}: "
-            "record each table's bust-out on its own",
+            gettext(
+                "these players sit at tables %(tables)s: record each table's bust-out on its own"
+            )
+            % {"tables": ", ".join(map(str, sorted(tables)))},
             field="entries",
         )
     return _seated_at(entries[0])
@@ -494,7 +539,9 @@ def _group_for(
         number = hfh.hand if hand is None else hand
         if not 1 <= number <= hfh.hand:
             raise ResultsError(
-                f"the hand-for-hand hand is 1 to {hfh.hand} (the one being played)", field="hand"
+                gettext("the hand-for-hand hand is 1 to %(hand)s (the one being played)")
+                % {"hand": hfh.hand},
+                field="hand",
             )
         group = BustOutGroup.objects.filter(event=event, hfh_hand=number).first()
         if group is not None:
@@ -518,7 +565,9 @@ def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | Non
     try:
         result = tables_rebalance(event_id=event.pk, actor=actor, rng_seed=rng_seed)
     except SeatingError as exc:
-        raise ResultsError(f"the tables could not be balanced: {exc}") from exc
+        raise ResultsError(
+            gettext("the tables could not be balanced: %(reason)s") % {"reason": exc}
+        ) from exc
     if result.kind is None:
         return result
     BustOutMove.objects.bulk_create(BustOutMove(bustout=bustout, move=m) for m in result.moves)
@@ -558,7 +607,12 @@ def _crown(event, plan, fld, hfh, bustout, actor, now) -> Finish:
         event=event,
         actor=actor,
         action="event.winner",
-        summary=f"#{winner.number} {winner.player.name} wins ({prize} prize)",
+        summary=Text(
+            gettext_noop("#%(number)s %(name)s wins (%(prize)s prize)"),
+            number=winner.number,
+            name=winner.player.name,
+            prize=str(prize),
+        ),
         at=now,
         data={"entry": winner.pk, "prize": str(prize)},
     )
@@ -567,30 +621,39 @@ def _crown(event, plan, fld, hfh, bustout, actor, now) -> Finish:
 
 def _log(event, actor, recorded: Recorded, table, hand_no, hfh, now: datetime) -> None:
     names = {f.entry_id: f for f in recorded.finishes}
-    parts = []
+    parts: list[Text | str] = []
     for f in recorded.finishes:
-        entry = f.entry
-        prize = f", prize {f.prize}" if f.prize else ""
-        paid = recorded.antes.get(f.entry_id)
-        ante = (
-            f" ({recorded.stacks_typed[f.entry_id]:,} before the hand, {f.starting_stack:,} "
-            f"after the {paid:,} big blind ante)"
-            if paid
-            else ""
-        )
-        parts.append(f"#{entry.number} {entry.player.name} {f.place_label}{prize}{ante}")
-    where = f"table {table.number}, " + (
-        f"hand-for-hand hand {hand_no}" if hfh else f"hand {hand_no}"
+        parts.append(_finish_text(f, recorded))
+    where = Text(
+        gettext_noop("table %(table)s, hand-for-hand hand %(hand)s")
+        if hfh
+        else gettext_noop("table %(table)s, hand %(hand)s"),
+        table=table.number,
+        hand=hand_no,
     )
     rule = _rule_cited(event, recorded, hfh)
     kind = recorded.bustout.kind
     short = kind == BustOut.Kind.SHORT_BIG_BLIND
-    label = "Out (short big blind, chips removed)" if short else "Out"
+    sentence = {
+        (False, False): gettext_noop("Out, %(where)s: %(finishes)s"),
+        (False, True): gettext_noop("Out, %(where)s (%(rule)s): %(finishes)s"),
+        (True, False): gettext_noop(
+            "Out (short big blind, chips removed), %(where)s: %(finishes)s"
+        ),
+        (True, True): gettext_noop(
+            "Out (short big blind, chips removed), %(where)s (%(rule)s): %(finishes)s"
+        ),
+    }[(short, bool(rule))]
     log_record(
         event=event,
         actor=actor,
         action="bustout.record",
-        summary=f"{label}, {where}{f' ({rule})' if rule else ''}: " + "; ".join(parts),
+        summary=Text(
+            sentence,
+            where=where,
+            finishes=text_list(parts, SEMICOLONS),
+            **({"rule": rule} if rule else {}),
+        ),
         at=now,
         data={
             "bustout": recorded.bustout.pk,
@@ -605,6 +668,34 @@ def _log(event, actor, recorded: Recorded, table, hand_no, hfh, now: datetime) -
             "antes": {str(e): paid for e, paid in recorded.antes.items()},
         },
     )
+
+
+def _finish_text(f: Finish, recorded: Recorded) -> Text:
+    """One player's finish in the log: "#12 Ann 17, prize 300 (41,000 before the hand,
+    40,000 after the 1,000 big blind ante)"."""
+    paid = recorded.antes.get(f.entry_id)
+    sentence = {
+        (False, False): gettext_noop("#%(number)s %(name)s %(place)s"),
+        (True, False): gettext_noop("#%(number)s %(name)s %(place)s, prize %(prize)s"),
+        (False, True): gettext_noop(
+            "#%(number)s %(name)s %(place)s (%(before)s before the hand, %(after)s after the "
+            "%(ante)s big blind ante)"
+        ),
+        (True, True): gettext_noop(
+            "#%(number)s %(name)s %(place)s, prize %(prize)s (%(before)s before the hand, "
+            "%(after)s after the %(ante)s big blind ante)"
+        ),
+    }[(bool(f.prize), bool(paid))]
+    values: dict = {"number": f.entry.number, "name": f.entry.player.name, "place": f.place_label}
+    if f.prize:
+        values["prize"] = str(f.prize)
+    if paid:
+        values |= {
+            "before": f"{recorded.stacks_typed[f.entry_id]:,}",
+            "after": f"{f.starting_stack:,}",
+            "ante": f"{paid:,}",
+        }
+    return Text(sentence, **values)
 
 
 def _rule_cited(event: Event, recorded: Recorded, hfh: HandForHand | None) -> str:
