@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import HANDFORHAND, clock_action
@@ -80,13 +80,17 @@ def handforhand_start(
     with transaction.atomic():
         event = event_lock(event_id)
         if event.status == Event.Status.FINISHED:
-            raise ResultsError("the event has finished")
+            raise ResultsError(gettext("the event has finished"))
         hfh, _ = HandForHand.objects.get_or_create(event=event)
         if hfh.active:
-            raise ResultsError(f"hand-for-hand is on already (hand {hfh.hand})")
+            raise ResultsError(
+                gettext("hand-for-hand is on already (hand %(hand)s)") % {"hand": hfh.hand}
+            )
         tables = playing_tables(event)
         if len(tables) < 2:
-            raise ResultsError("hand-for-hand needs two tables or more: one table plays as one")
+            raise ResultsError(
+                gettext("hand-for-hand needs two tables or more: one table plays as one")
+            )
         number = HandForHandHand.objects.filter(event=event).order_by("-number").first()
         hfh.hand = (number.number if number else 0) + 1
         hfh.active, hfh.started_at, hfh.stopped_at = True, now, None
@@ -101,10 +105,15 @@ def handforhand_start(
             event=event,
             actor=actor,
             action="hfh.start",
-            summary=(
-                f"Hand-for-hand starts at {len(tables)} tables: hand {hfh.hand}; at most "
-                f"{hfh.minutes_per_hand} min off the clock per hand "
-                f"({event.cite('hand_for_hand')})"
+            summary=Text(
+                gettext_noop(
+                    "Hand-for-hand starts at %(tables)s tables: hand %(hand)s; at most "
+                    "%(minutes)s min off the clock per hand (%(rule)s)"
+                ),
+                tables=len(tables),
+                hand=hfh.hand,
+                minutes=hfh.minutes_per_hand,
+                rule=event.cite("hand_for_hand"),
             ),
             at=now,
             data={"hand": hfh.hand, "tables": tables, "minutes": hfh.minutes_per_hand},
@@ -127,7 +136,7 @@ def handforhand_stop(*, event_id: int, actor: Actor) -> HandForHand:
         event = event_lock(event_id)
         hfh = HandForHand.objects.filter(event=event, active=True).first()
         if hfh is None:
-            raise ResultsError("hand-for-hand is not on")
+            raise ResultsError(gettext("hand-for-hand is not on"))
         hand = HandForHandHand.objects.filter(event=event, number=hfh.hand).first()
         charge = 0
         if hand is not None and hand.completed_at is None:
@@ -141,7 +150,7 @@ def handforhand_stop(*, event_id: int, actor: Actor) -> HandForHand:
             event=event,
             actor=actor,
             action="hfh.stop",
-            summary=f"Hand-for-hand ends after hand {hfh.hand}",
+            summary=Text(gettext_noop("Hand-for-hand ends after hand %(hand)s"), hand=hfh.hand),
             at=now,
             data={"hand": hfh.hand, "charged_seconds": charge},
         )
@@ -180,8 +189,15 @@ def handforhand_hand_finish(
         if hand.reports.filter(table_number=table_number).exists():
             waiting = _waiting(event, hand)
             raise ResultsError(
-                f"table {table_number} has finished hand-for-hand hand {hand.number}: "
-                f"wait for table {', '.join(map(str, waiting))}"
+                gettext(
+                    "table %(table)s has finished hand-for-hand hand %(hand)s: "
+                    "wait for table %(waiting)s"
+                )
+                % {
+                    "table": table_number,
+                    "hand": hand.number,
+                    "waiting": ", ".join(map(str, waiting)),
+                }
             )
         table = _finish(event_id, table_number, actor, expected_hand, confirm_halted)
         HandForHandReport.objects.create(
@@ -247,10 +263,18 @@ def _complete(event, hfh: HandForHand, hand: HandForHandHand, actor, now) -> int
         event=event,
         actor=actor,
         action="hfh.hand",
-        summary=(
-            f"Hand-for-hand hand {hand.number} finished at every table"
-            + (f" ({charge} s off the clock)" if charge else "")
-            + f": deal hand {hfh.hand}"
+        summary=Text(
+            gettext_noop(
+                "Hand-for-hand hand %(hand)s finished at every table (%(seconds)s s off the "
+                "clock): deal hand %(next)s"
+            )
+            if charge
+            else gettext_noop(
+                "Hand-for-hand hand %(hand)s finished at every table: deal hand %(next)s"
+            ),
+            hand=hand.number,
+            next=hfh.hand,
+            **({"seconds": charge} if charge else {}),
         ),
         at=now,
         data={"hand": hand.number, "charged_seconds": charge},

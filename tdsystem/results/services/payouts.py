@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import payouts as rules
 
 from ..errors import ResultsError
@@ -24,13 +25,15 @@ def unit_check(unit: Decimal | str | int) -> Decimal:
     try:
         value = Decimal(str(unit))
     except (InvalidOperation, ValueError):
-        raise ResultsError("the rounding unit must be a number", field="unit") from None
+        raise ResultsError(gettext("the rounding unit must be a number"), field="unit") from None
     if not value.is_finite() or value <= 0:
-        raise ResultsError("the rounding unit must be above 0 (e.g. 1, 5 or 0.01)", field="unit")
+        raise ResultsError(
+            gettext("the rounding unit must be above 0 (e.g. 1, 5 or 0.01)"), field="unit"
+        )
     if value % CENT:
-        raise ResultsError("the rounding unit is a whole number of cents", field="unit")
+        raise ResultsError(gettext("the rounding unit is a whole number of cents"), field="unit")
     if value > Decimal(100_000):
-        raise ResultsError("the rounding unit is at most 100,000", field="unit")
+        raise ResultsError(gettext("the rounding unit is at most 100,000"), field="unit")
     return value
 
 
@@ -44,7 +47,9 @@ def payout_plan_update(
 ) -> PayoutPlan:
     """Change the payout plan; every prize already awarded is worked out again."""
     if table not in TABLE_NAMES:
-        raise ResultsError(f"choose one of: {', '.join(TABLE_NAMES)}", field="table")
+        raise ResultsError(
+            gettext("choose one of: %(names)s") % {"names": ", ".join(TABLE_NAMES)}, field="table"
+        )
     unit = unit_check(unit)
     custom: list[str] = []
     if table == CUSTOM:
@@ -53,7 +58,7 @@ def payout_plan_update(
         except rules.PayoutError as exc:
             raise ResultsError(str(exc), field="percentages") from None
         if len(custom) > 1000:
-            raise ResultsError("at most 1,000 paid places", field="percentages")
+            raise ResultsError(gettext("at most 1,000 paid places"), field="percentages")
     with transaction.atomic():
         event = event_lock(event_id)
         plan = standings.plan_for(event)
@@ -66,12 +71,23 @@ def payout_plan_update(
         changed = standings.standings_refresh(
             event=event, plan=plan, field=standings.field_read(event)
         )
-        shown = "custom: " + " / ".join(custom) + " %" if custom else table
+        shown = (
+            Text(gettext_noop("custom: %(percentages)s %%"), percentages=" / ".join(custom))
+            if custom
+            else table
+        )
         log_record(
             event=event,
             actor=actor,
             action="payouts.plan",
-            summary=f"Payouts: {shown}, rounded to {unit}; {changed} prize(s) worked out again",
+            summary=Text(
+                gettext_noop(
+                    "Payouts: %(plan)s, rounded to %(unit)s; %(count)s prize(s) worked out again"
+                ),
+                plan=shown,
+                unit=str(unit),
+                count=changed,
+            ),
             data={"table": table, "percentages": custom, "unit": str(unit)},
         )
     return plan
@@ -90,7 +106,14 @@ def standings_update(*, event_id: int, actor: Actor) -> int:
             event=event,
             actor=actor,
             action="payouts.refresh",
-            summary=f"Field {fld.entries} entries, pool {fld.pool}: {changed} finish(es) updated",
+            summary=Text(
+                gettext_noop(
+                    "Field %(entries)s entries, pool %(pool)s: %(count)s finish(es) updated"
+                ),
+                entries=fld.entries,
+                pool=str(fld.pool),
+                count=changed,
+            ),
             data={"entries": fld.entries, "pool": str(fld.pool), "changed": changed},
         )
     return changed

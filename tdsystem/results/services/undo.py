@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable, Move
+from tdsystem.seating.texts import SEMICOLONS, text_list
 
 from ..errors import ResultsError
 from ..models import BustOut, Finish
@@ -46,16 +48,20 @@ def bustout_undo(*, event_id: int, bustout_id: int, actor: Actor) -> Undone:
             .first()
         )
         if bustout is None:
-            raise ResultsError(f"no bust-out {bustout_id} in this event", field="bustout")
+            raise ResultsError(
+                gettext("no bust-out %(id)s in this event") % {"id": bustout_id}, field="bustout"
+            )
         if bustout.undone_at is not None:
             raise ResultsError(
-                f"this bust-out was undone already ({bustout.undone_by}, "
-                f"{timezone.localtime(bustout.undone_at):%H:%M})"
+                gettext("this bust-out was undone already (%(who)s, %(at)s)")
+                % {"who": bustout.undone_by, "at": f"{timezone.localtime(bustout.undone_at):%H:%M}"}
             )
         if event.status == Event.Status.FINISHED:
             raise ResultsError(
-                "the event has finished and its clock is stopped: a finished event cannot "
-                "be reopened"
+                gettext(
+                    "the event has finished and its clock is stopped: a finished event cannot "
+                    "be reopened"
+                )
             )
         finishes = list(
             bustout.finishes.filter(undone_at__isnull=True, is_winner=False).select_related(
@@ -87,7 +93,7 @@ def _tables(event, finishes, moves, snapshot) -> dict[int, EventTable]:
 
 def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
     if any(f.from_table is None for f in finishes):
-        raise ResultsError("a table these players sat at no longer exists")
+        raise ResultsError(gettext("a table these players sat at no longer exists"))
     numbers = {bustout.table_number} | {m.from_table for m in moves} | {m.to_table for m in moves}
     later = (
         BustOut.objects.filter(event=event, undone_at__isnull=True, pk__gt=bustout.pk)
@@ -101,22 +107,33 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
     )
     if later is not None:
         raise ResultsError(
-            f"there has been a later bust-out at table {later.table_number} "
-            f"({timezone.localtime(later.recorded_at):%H:%M}): undo that one first"
+            gettext(
+                "there has been a later bust-out at table %(table)s (%(at)s): undo that one first"
+            )
+            % {"table": later.table_number, "at": f"{timezone.localtime(later.recorded_at):%H:%M}"}
         )
     done = [m for m in moves if m.acknowledged_at]
     if done:
         m = done[0]
         raise ResultsError(
-            f"the move of {m.entry.player.name} to table {m.to_table} seat {m.to_seat} "
-            "has been carried out: move the player back by hand first"
+            gettext(
+                "the move of %(name)s to table %(table)s seat %(seat)s has been carried out: "
+                "move the player back by hand first"
+            )
+            % {"name": m.entry.player.name, "table": m.to_table, "seat": m.to_seat}
         )
     for number in broken:
         table = tables.get(number)
         if table is None or table.in_play:
-            raise ResultsError(f"table {number} broke then and has been put into play again")
+            raise ResultsError(
+                gettext("table %(table)s broke then and has been put into play again")
+                % {"table": number}
+            )
         if EventTable.objects.filter(venue_table=table.venue_table_id, in_play=True).exists():
-            raise ResultsError(f"table {number} broke then and is in use by another event now")
+            raise ResultsError(
+                gettext("table %(table)s broke then and is in use by another event now")
+                % {"table": number}
+            )
     movers = {m.entry_id: m for m in moves}
     seated = {
         e.pk: e
@@ -130,8 +147,10 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
         where = (entry.table.number if entry.table else None, entry.seat)
         if entry.status != Entry.Status.ACTIVE or where != (move.to_table, move.to_seat):
             raise ResultsError(
-                f"{entry.player.name} has moved or busted since the move to table "
-                f"{move.to_table} seat {move.to_seat}"
+                gettext(
+                    "%(name)s has moved or busted since the move to table %(table)s seat %(seat)s"
+                )
+                % {"name": entry.player.name, "table": move.to_table, "seat": move.to_seat}
             )
     # A re-entry first: it is the reason, even when the new entry sits in the old seat.
     players = [f.entry for f in finishes]
@@ -144,8 +163,8 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
     )
     if again is not None:
         raise ResultsError(
-            f"{again.player.name} has re-entered (entry #{again.number}): "
-            "undo would give them two entries"
+            gettext("%(name)s has re-entered (entry #%(number)s): undo would give them two entries")
+            % {"name": again.player.name, "number": again.number}
         )
     # The seats the undo fills, once the movers have left the seats they were given.
     wanted = {(f.from_table.number, f.from_seat): f.entry for f in finishes}
@@ -154,7 +173,7 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
     for (number, seat), entry in wanted.items():
         table = tables.get(number)
         if table is None or (not table.in_play and number not in broken):
-            raise ResultsError(f"table {number} is no longer in play")
+            raise ResultsError(gettext("table %(table)s is no longer in play") % {"table": number})
         taken = (
             Entry.objects.filter(table=table, seat=seat, status=Entry.Status.ACTIVE)
             .exclude(pk__in=leaving)
@@ -163,8 +182,16 @@ def _refuse_conflicts(event, bustout, finishes, moves, tables, broken) -> None:
         )
         if taken is not None:
             raise ResultsError(
-                f"table {number} seat {seat} is taken by {taken.player.name} since: "
-                f"{entry.player.name} cannot sit down there again"
+                gettext(
+                    "table %(table)s seat %(seat)s is taken by %(taken)s since: %(name)s cannot "
+                    "sit down there again"
+                )
+                % {
+                    "table": number,
+                    "seat": seat,
+                    "taken": taken.player.name,
+                    "name": entry.player.name,
+                }
             )
 
 
@@ -211,17 +238,27 @@ def _apply(event, bustout, finishes, moves, tables, snapshot, broken, actor) -> 
 
 
 def _log(event, bustout, entries, moves, broken, actor) -> None:
-    who = "; ".join(
-        f"#{e.number} {e.player.name} back to table {e.table.number} seat {e.seat}" for e in entries
-    )
-    extra = f"; {len(moves)} move slip(s) taken back" if moves else ""
+    parts: list[Text | str] = [
+        Text(
+            gettext_noop("#%(number)s %(name)s back to table %(table)s seat %(seat)s"),
+            number=e.number,
+            name=e.player.name,
+            table=e.table.number,
+            seat=e.seat,
+        )
+        for e in entries
+    ]
+    if moves:
+        parts.append(Text(gettext_noop("%(count)s move slip(s) taken back"), count=len(moves)))
     if broken:
-        extra += f"; table {', '.join(map(str, broken))} back in play"
+        parts.append(
+            Text(gettext_noop("table %(tables)s back in play"), tables=", ".join(map(str, broken)))
+        )
     log_record(
         event=event,
         actor=actor,
         action="bustout.undo",
-        summary=f"Bust-out undone: {who}{extra}",
+        summary=Text(gettext_noop("Bust-out undone: %(what)s"), what=text_list(parts, SEMICOLONS)),
         data={
             "bustout": bustout.pk,
             "entries": [e.pk for e in entries],
