@@ -29,6 +29,7 @@ def js_catalog(request: HttpRequest, code: str) -> HttpResponse:
     if code not in _built:
         with translation.override(code):
             answer = _catalog(request)
+        assert isinstance(answer, HttpResponse)  # the catalog renders at once, no streaming
         _built[code] = (answer.content, answer["Content-Type"])
     content, content_type = _built[code]
     response = HttpResponse(content, content_type=content_type)
