@@ -22,11 +22,13 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAME = "نور"
 ROW = f'#table-1 li:has(button.name:has-text("{NAME}"))'  # her row in the table card
 
-# The box of the glyphs of `text` inside `root`: its <bdi> when it has one, else a range
-# over the text itself (what the reader sees, whatever the markup around it).
-TEXT_BOX = """([root, text]) => {
-  const el = root;
+# The boxes Chromium draws, measured together (the health banner may come in and move the
+# page between two measurements): for [element, null] the element's box; for [element, text]
+# the box of the text's glyphs inside it: its <bdi> when it has one, else a range over the
+# text itself (what the reader sees, whatever the markup around it).
+BOXES = """(targets) => targets.map(([el, text]) => {
   const box = (r) => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+  if (text === null) return box(el.getBoundingClientRect());
   for (const bdi of el.querySelectorAll("bdi")) {
     if (bdi.textContent.trim() === text) return box(bdi.getBoundingClientRect());
   }
@@ -40,25 +42,16 @@ TEXT_BOX = """([root, text]) => {
     return box(range.getBoundingClientRect());
   }
   return null;
-}"""
+})"""
 
 
-def text_box(page, root: str, text: str) -> dict:
-    found = page.evaluate(TEXT_BOX, [page.locator(root).first.element_handle(), text])
-    assert found, f"{text!r} not found in {root}"
+def boxes(page, *targets: tuple[str, str | None]) -> list[dict]:
+    """boxes(page, (selector, None), (selector, "text"), ...): one box per target."""
+    handles = [[page.locator(sel).first.element_handle(), text] for sel, text in targets]
+    found = page.evaluate(BOXES, handles)
+    for (sel, text), one in zip(targets, found, strict=True):
+        assert one, f"{text!r} not found in {sel}"
     return found
-
-
-def box(page, selector: str) -> dict:
-    found = page.locator(selector).first.bounding_box()
-    assert found, f"{selector} is not shown"
-    left, top = found["x"], found["y"]
-    return {
-        "left": left,
-        "right": left + found["width"],
-        "top": top,
-        "bottom": top + found["height"],
-    }
 
 
 def same_line(a: dict, b: dict) -> bool:
@@ -98,20 +91,20 @@ def test_it_mirrors_the_seating_console_in_arabic(live_server, new_page, nour):
     assert page.locator("html").get_attribute("lang") == "ar"
 
     # The top bar: the brand at the right edge, the nav to its left.
-    bar, brand, nav = box(page, ".topbar"), box(page, ".topbar .brand"), box(page, ".topbar nav")
+    bar, brand, nav = boxes(
+        page, (".topbar", None), (".topbar .brand", None), (".topbar nav", None)
+    )
     assert bar["right"] - brand["right"] < 40, "the brand starts the bar at its right edge"
     assert nav["right"] <= brand["left"], "the nav follows the brand, to its left"
 
     # A table card: the seat number to the right of the name.
-    seat = box(page, ROW + " .s")
-    name = text_box(page, ROW, NAME)
+    seat, name = boxes(page, (ROW + " .s", None), (ROW, NAME))
     assert page.locator(ROW + " .s").inner_text() == "9"
     assert same_line(seat, name) and seat["left"] >= name["right"]
 
     # The entry panel: the name, then "#2" to its left.
     open_entry(page, entry)
-    name = text_box(page, "#entry-panel h3", NAME)
-    number = text_box(page, "#entry-panel h3", f"#{entry.number}")
+    name, number = boxes(page, ("#entry-panel h3", NAME), ("#entry-panel h3", f"#{entry.number}"))
     assert same_line(name, number) and number["right"] <= name["left"]
     screenshot(page, "rtl/seating-console-tablet", full_page=True)
 
@@ -131,12 +124,10 @@ def test_it_keeps_an_arabic_name_before_its_number_in_english(live_server, new_p
     login(page, live_server, director.username, PASSWORD)
     page.goto(f"{live_server.url}/console/events/{event.pk}/seating/?lang=en")
     assert page.locator("html").get_attribute("dir") == "ltr"
-    seat = box(page, ROW + " .s")
-    name = text_box(page, ROW, NAME)
+    seat, name = boxes(page, (ROW + " .s", None), (ROW, NAME))
     assert same_line(seat, name) and seat["right"] <= name["left"]
     open_entry(page, entry)
-    name = text_box(page, "#entry-panel h3", NAME)
-    number = text_box(page, "#entry-panel h3", f"#{entry.number}")
+    name, number = boxes(page, ("#entry-panel h3", NAME), ("#entry-panel h3", f"#{entry.number}"))
     assert same_line(name, number) and name["right"] <= number["left"], (
         "an Arabic name in an English line stays before its entry number"
     )
@@ -150,11 +141,12 @@ def test_it_mirrors_the_table_page_in_arabic(live_server, new_page, nour):
         login(page, live_server, director.username, PASSWORD)
         page.goto(f"{live_server.url}/console/events/{event.pk}/tables/1/?lang=ar")
         assert page.locator("html").get_attribute("dir") == "rtl"
-        row = page.locator(".seats li", has=page.locator(".n", has_text="9"))
-        seat = row.locator(".n").bounding_box()
-        name = page.evaluate(TEXT_BOX, [row.element_handle(), NAME])
-        assert seat and name, "seat 9 and its player are shown"
-        assert seat["x"] >= name["right"], "the seat number stands to the right of the name"
+        row = "ol.seats > li:nth-child(9)"  # every seat has its row: the 9th is seat 9
+        assert page.locator(row + " .n").inner_text() == "9"
+        seat, name = boxes(page, (row + " .n", None), (row + " .who", NAME))
+        assert same_line(seat, name) and seat["left"] >= name["right"], (
+            "the seat number stands to the right of the name"
+        )
         width, inner, culprits = page.evaluate(WIDTH)
         assert width <= inner + 1, f"wider than a phone in Arabic: {culprits}"
         screenshot(page, f"rtl/table-page-{size}", full_page=True)
@@ -169,11 +161,11 @@ def test_it_keeps_the_clock_figures_left_to_right_in_arabic(live_server, new_pag
         page.wait_for_function(
             "() => /\\d:\\d\\d/.test(document.querySelector('#time').textContent)"
         )
-        small, big = box(page, "#sb"), box(page, "#bb")
+        small, big = boxes(page, ("#sb", None), ("#bb", None))
         assert small["right"] <= big["left"], "100 / 200: the small blind reads first, on the left"
         # "Next level 100 / 200": the figures in their order, not "200 / 100".
         nxt = page.locator("#next").inner_text()
         first, second = (part.strip() for part in nxt.split("/"))
-        left, right = text_box(page, "#next", first), text_box(page, "#next", second)
+        left, right = boxes(page, ("#next", first), ("#next", second))
         assert left["right"] <= right["left"], f"{nxt!r} reads left to right"
         screenshot(page, f"rtl/clock-screen-{size}")
