@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django import forms
 from django.utils.text import format_lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import WholeNumberField, whole_number
@@ -18,15 +19,15 @@ from .models import CUSTOM, PayoutPlan
 from .services import MAX_CHIPS, MINUTES_PER_HAND_MAX, TABLE_NAMES
 
 TABLE_LABELS = {
-    "top-10-percent": "Standard: top 10% paid",
-    "top-15-percent": "Standard: top 15% paid",
-    "top-20-percent": "Standard: top 20% paid",
-    "winner-takes-all": "Winner takes all",
-    "top-2": "Top 2 (65 / 35)",
-    "top-3": "Top 3 (50 / 30 / 20)",
-    "top-4": "Top 4 (40 / 30 / 20 / 10)",
-    "top-5": "Top 5 (38 / 25 / 17 / 12 / 8)",
-    CUSTOM: "Custom percentages",
+    "top-10-percent": _("Standard: top 10% paid"),
+    "top-15-percent": _("Standard: top 15% paid"),
+    "top-20-percent": _("Standard: top 20% paid"),
+    "winner-takes-all": _("Winner takes all"),
+    "top-2": _("Top 2 (65 / 35)"),
+    "top-3": _("Top 3 (50 / 30 / 20)"),
+    "top-4": _("Top 4 (40 / 30 / 20 / 10)"),
+    "top-5": _("Top 5 (38 / 25 / 17 / 12 / 8)"),
+    CUSTOM: _("Custom percentages"),
 }
 
 
@@ -154,19 +155,19 @@ class HandForHandForm(forms.Form):
 class PayoutPlanForm(forms.Form):
     table = forms.ChoiceField(
         choices=[(name, TABLE_LABELS.get(name, name)) for name in TABLE_NAMES],
-        label="Payout table",
+        label=_("Payout table"),
     )
     percentages = forms.CharField(
         required=False,
-        label="Custom percentages, best place first",
+        label=_("Custom percentages, best place first"),
         widget=forms.Textarea(attrs={"rows": 3, "placeholder": "50, 30, 20"}),
     )
     unit = forms.DecimalField(
         min_value=Decimal("0.01"),
         max_digits=10,
         decimal_places=2,
-        label="Round prizes to",
-        help_text="e.g. 1, 5 or 0.01; the odd amount goes to the best places",
+        label=_("Round prizes to"),
+        help_text=_("e.g. 1, 5 or 0.01; the odd amount goes to the best places"),
     )
 
     @classmethod
@@ -186,7 +187,7 @@ class PayoutPlanForm(forms.Form):
         data["percentages"] = parts
         if data.get("table") == CUSTOM:
             if not parts:
-                self.add_error("percentages", "Give the percentages of the paid places.")
+                self.add_error("percentages", _("Give the percentages of the paid places."))
             else:
                 try:
                     check_custom(parts)
@@ -200,5 +201,7 @@ def first_error(form: forms.Form) -> tuple[str | None, str]:
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else None
         text = errors[0]
-        return (None if name == "__all__" else name), (f"{label}: {text}" if label else text)
-    return None, "check the form"
+        if label:
+            text = gettext("%(field)s: %(error)s") % {"field": label, "error": text}
+        return (None if name == "__all__" else name), text
+    return None, gettext("check the form")

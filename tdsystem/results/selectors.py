@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db.models import Count, Prefetch, Q, Sum
+from django.utils.translation import gettext
 
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
@@ -133,14 +134,14 @@ class Overview:
     @property
     def bubble(self) -> str:
         if self.winner:
-            return "The event is over"
+            return gettext("The event is over")
         if not self.paid:
-            return "No payouts set"
+            return gettext("No payouts set")
         if self.to_the_money > 1:
-            return f"{self.to_the_money} players to the money"
+            return gettext("%(count)s players to the money") % {"count": self.to_the_money}
         if self.to_the_money == 1:
-            return "On the bubble: the next player out wins nothing"
-        return "In the money"
+            return gettext("On the bubble: the next player out wins nothing")
+        return gettext("In the money")
 
 
 def overview(event: Event) -> Overview:

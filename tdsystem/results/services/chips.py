@@ -13,9 +13,10 @@ from collections.abc import Mapping
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.seating.models import Entry
 
 from ..errors import ResultsError
@@ -106,8 +107,10 @@ def _check(entry: Entry | None, number: int, chips: int, table: int | None) -> N
         )
 
 
-def _summary(done: list[ChipCount], table: int | None) -> str:
+def _summary(done: list[ChipCount], table: int | None) -> Text:
     counts = ", ".join(f"#{c.entry.number} {c.chips:,}" for c in done)
     if table is None:
-        return _("Chip counts: %(counts)s") % {"counts": counts}
-    return _("Chip counts at table %(table)s: %(counts)s") % {"table": table, "counts": counts}
+        return Text(gettext_noop("Chip counts: %(counts)s"), counts=counts)
+    return Text(
+        gettext_noop("Chip counts at table %(table)s: %(counts)s"), table=table, counts=counts
+    )

@@ -17,9 +17,10 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import log_record
+from tdsystem.core.log import Text, log_record
 from tdsystem.engine import deals as rules
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
@@ -190,12 +191,21 @@ def deal_make(
             for r in preview.rows
         )
         shares = ", ".join(f"#{r.entry.number} {r.amount:,}" for r in preview.rows)
-        kept = f"; {play_for:,} played for" if play_for else ""
         log_record(
             event=event,
             actor=actor,
             action="results.deal",
-            summary=f"Deal ({method}) of {len(preview.rows)} players: {shares}{kept}",
+            summary=Text(
+                gettext_noop(
+                    "Deal (%(method)s) of %(players)s players: %(shares)s; %(kept)s played for"
+                )
+                if play_for
+                else gettext_noop("Deal (%(method)s) of %(players)s players: %(shares)s"),
+                method=method,
+                players=len(preview.rows),
+                shares=shares,
+                **({"kept": f"{play_for:,}"} if play_for else {}),
+            ),
             data={
                 "deal": deal.pk,
                 "method": method,
@@ -242,7 +252,11 @@ def deal_cancel(*, event_id: int, actor: Actor) -> Deal:
             event=event,
             actor=actor,
             action="results.deal_cancel",
-            summary=f"Deal ({deal.method}) of {deal.made_at:%H:%M} cancelled",
+            summary=Text(
+                gettext_noop("Deal (%(method)s) of %(at)s cancelled"),
+                method=deal.method,
+                at=f"{deal.made_at:%H:%M}",
+            ),
             data={"deal": deal.pk},
         )
     return deal

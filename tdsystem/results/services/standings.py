@@ -93,7 +93,9 @@ def prizes_by_place(plan: PayoutPlan, entries: int, pool: Decimal) -> tuple[Deci
             Decimal(pool),
         )
     except rules.PayoutError as exc:
-        raise ResultsError(f"the payout plan cannot be used: {exc}") from exc
+        raise ResultsError(
+            gettext("the payout plan cannot be used: %(reason)s") % {"reason": exc}
+        ) from exc
 
 
 def unpaid_message(plan: PayoutPlan, entries: int, pool: Decimal) -> str | None:
@@ -198,7 +200,9 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
             field.entries, [groups[seq] for seq in sorted(groups)], event.rules, len(prizes)
         )
     except rules.PayoutError as exc:
-        raise ResultsError(f"the places cannot be worked out: {exc}") from exc
+        raise ResultsError(
+            gettext("the places cannot be worked out: %(reason)s") % {"reason": exc}
+        ) from exc
     winner_finishes = [rules.Finish(w.entry_id, 1, 1) for w in winners]
     won = rules.prizes_for(winner_finishes, prizes, Decimal(plan.unit))
     slots = {f.entry: 1 for f in winner_finishes}
