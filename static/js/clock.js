@@ -27,16 +27,33 @@
   let lastKey = null, warnedKey = null, wakeLock = null;
 
   const $ = (id) => document.getElementById(id);
-  // Numbers in the page's language, in Western digits everywhere (an Arabic screen's blinds
-  // and clock stay the digits the players read on their chips).
+  // Numbers as the page's server-side `chips` filter writes them: the locale's separators
+  // from the catalog (Django's formats), grouped in threes where the locale sets no
+  // grouping, in Western digits in every language (an Arabic screen's blinds and clock
+  // stay the digits players read on their chips). The first paint and every poll agree.
+  const format = window.get_format || ((name) => ({ THOUSAND_SEPARATOR: ",", DECIMAL_SEPARATOR: "." })[name]);
+  const THOUSANDS = format("THOUSAND_SEPARATOR"), DECIMAL = format("DECIMAL_SEPARATOR");
+  const GROUP = Number(format("NUMBER_GROUPING")) || 3;
+  function grouped(digits) {
+    let out = "";
+    for (let end = digits.length; end > 0; end -= GROUP) {
+      const part = digits.slice(Math.max(0, end - GROUP), end);
+      out = out ? part + THOUSANDS + out : part;
+    }
+    return out;
+  }
+  const fmt = (n) => {
+    if (n === null || n === undefined || n === "" || Number.isNaN(Number(n))) return "–";
+    const whole = Math.round(Number(n));
+    return (whole < 0 ? "-" : "") + grouped(String(Math.abs(whole)));
+  };
+  const money = (a) => fmt(a);
+  const fmt1 = (x) => {
+    const [whole, tenth] = Math.abs(x).toFixed(1).split(".");
+    return (x < 0 ? "-" : "") + grouped(whole) + DECIMAL + tenth;
+  };
+  // The time of day in the page's language, Western digits.
   const LOCALE = `${document.documentElement.lang || "en"}-u-nu-latn`;
-  let numberFormat;
-  try { numberFormat = new Intl.NumberFormat(LOCALE); } catch (e) { numberFormat = new Intl.NumberFormat("en-US"); }
-  const fmt = (n) => (n === null || n === undefined) ? "–" : numberFormat.format(Number(n));
-  const money = (a) => fmt(Math.round(Number(a)));
-  let oneDecimal;
-  try { oneDecimal = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 }); } catch (e) { oneDecimal = null; }
-  const fmt1 = (x) => (oneDecimal ? oneDecimal.format(x) : x.toFixed(1));
   function hms(ms) {
     const s = Math.max(0, Math.ceil(ms / 1000));
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
