@@ -147,6 +147,7 @@ def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> 
         "hand_json": services.hand_json(outcome.hand) if outcome.hand else "",
         "invalid": " ".join(sorted(invalid)),
         "skipped": draft.skipped,
+        "skipped_numbers": ", ".join(str(i + 1) for i in draft.skipped),
         "dos": services.DOS,
         "stud": settings is not None and settings.game == "stud",
         "bring_in_seat": settings.bring_in_seat if settings else None,

@@ -89,7 +89,7 @@ def test_the_copy_form_prefills_free_numbers_and_says_which_are_taken(client, di
     body = page(client, f"/console/events/{source.pk}/copy/")
     assert 'value="Thursday (copy)"' in body
     assert 'value="4, 5, 6"' in body and 'value="8"' in body
-    assert "In use by Thursday (planned): table 1, 2, 3." in body
+    assert "In use by <bdi>Thursday</bdi> (planned): table 1, 2, 3." in body
     assert "Free numbers: 4 and up." in body
 
 
@@ -163,7 +163,7 @@ def test_delete_asks_first_then_deletes_and_the_deletion_shows_in_recent_activit
     seating.players_import(event_id=event.pk, names=["Ana", "Ben"], actor=ACTOR)
     client.force_login(director)
     body = page(client, f"/console/events/{event.pk}/delete/")
-    assert "Delete Test event?" in body and "1, 2" in body and ">2 <" in body
+    assert "Delete <bdi>Test event</bdi>?" in body and "1, 2" in body and ">2 <" in body
     assert Event.objects.filter(pk=event.pk).exists()
     response = client.post(f"/console/events/{event.pk}/delete/", follow=True)
     body = response.content.decode()
