@@ -313,12 +313,17 @@
     render();
   }
 
+  // The server's words in the JSON (entry notices, move slips) in the page's language: the
+  // page may be in its event's screen language, which the JSON's own address does not say.
+  // A reader's choice (the cookie, a staff user's) still comes first, as it did for the page.
+  const ASK = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
+
   async function poll() {
     const ctrl = new AbortController();
     const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
     const sent = Date.now();
     try {
-      const r = await fetch(url, { signal: ctrl.signal, cache: "no-store", headers: { Accept: "application/json" } });
+      const r = await fetch(url, { signal: ctrl.signal, cache: "no-store", headers: ASK });
       if (!r.ok) throw new Error(r.status);
       const d = await r.json();
       const received = Date.now();

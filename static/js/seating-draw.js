@@ -123,7 +123,7 @@
   }
 
   function refresh() {
-    return fetch(body.dataset.seatsUrl, { headers: { Accept: "application/json" } })
+    return fetch(body.dataset.seatsUrl, { headers: { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" } })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         if (!Array.isArray(data)) return;

@@ -41,12 +41,17 @@ def test_the_japanese_screen_follows_a_pause_and_a_level_change(live_server, new
     event = big_blind_event("日曜ディープスタック")
     services.clock_action(event_id=event.pk, action="start", actor=ACTOR)
     screen = new_page(TV)
+    asked = []
+    screen.on(
+        "request", lambda r: "/api/" in r.url and asked.append(r.headers.get("accept-language"))
+    )
     screen.goto(f"{live_server.url}/events/{event.pk}/clock/?lang=ja")
     screen.wait_for_function("document.body.classList.contains('running')")
     assert screen.evaluate("document.documentElement.lang") == "ja"
     assert screen.evaluate("document.documentElement.dir") == "ltr"
     assert screen.locator("#bb").inner_text() == "1,000"
     assert screen.locator("h1 bdi").inner_text() == "日曜ディープスタック"
+    assert asked and set(asked) == {"ja"}  # the JSON's words in the page's language
 
     services.clock_action(event_id=event.pk, action="pause", actor=ACTOR)
     screen.wait_for_function("document.body.classList.contains('paused')", timeout=3000)
