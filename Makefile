@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 ADDR ?=
 ADDR_ARG := $(if $(ADDR),--addr $(ADDR))
 
-.PHONY: install install-run run dev worker beat web test lint format bench ci clean
+.PHONY: install install-run run dev worker beat web test lint format bench ci clean messages translations
 
 # Everything, tests and tools included (make test, make dev, make lint).
 install: $(VENV)/.installed
@@ -62,6 +62,14 @@ lint: install
 	$(PY) -m mypy $(MYPY_FILES)
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) manage.py makemigrations --check --dry-run
+
+# The catalogues of ar, ja and vi updated from the code and compiled (needs GNU gettext).
+messages: install
+	PY=$(PY) bash .ci/messages
+
+# CI's check: every message translated, none fuzzy, none new, the .mo files compiled.
+translations: install
+	PY=$(PY) bash .ci/check-translations
 
 format: install
 	$(PY) -m ruff format .
