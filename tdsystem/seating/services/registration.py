@@ -62,7 +62,7 @@ class Enrolment:
 
 
 # A purchase's kind in the log, read in each reader's language (the model's labels).
-KIND_NAMES = {
+KIND_NAMES: dict[str, str] = {
     Purchase.Kind.ENTRY: gettext_noop("Buy-in"),
     Purchase.Kind.REENTRY: gettext_noop("Re-entry"),
     Purchase.Kind.REBUY: gettext_noop("Rebuy"),
