@@ -140,7 +140,7 @@ def _changes_text(event: Event, before: dict[str, Any], changed: list[str]) -> T
 
 
 # The event's status in a log sentence ("... (while running)").
-_STATUS_WORDS = {
+_STATUS_WORDS: dict[str, str] = {
     Event.Status.RUNNING: gettext_noop("running"),
     Event.Status.PAUSED: gettext_noop("paused"),
     Event.Status.FINISHED: gettext_noop("finished"),

@@ -19,7 +19,7 @@ from .models import Event, HouseRuleSet
 
 BALANCE_THRESHOLD_MAX = 5
 # The event's status in a log sentence ("... (while running)").
-_STATUS_WORDS = {
+_STATUS_WORDS: dict[str, str] = {
     Event.Status.RUNNING: gettext_noop("running"),
     Event.Status.PAUSED: gettext_noop("paused"),
     Event.Status.FINISHED: gettext_noop("finished"),
