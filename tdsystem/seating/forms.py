@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import WholeNumberField
@@ -125,4 +126,10 @@ class DoNotMoveForm(forms.Form):
 def first_error(form: forms.Form) -> tuple[str, str]:
     """The first problem of a bound form as (field, message), for the API and flashes."""
     name, errors = next(iter(form.errors.items()))
-    return name, f"{name.replace('_', ' ')}: {errors[0]}" if name != "__all__" else errors[0]
+    if name == "__all__":
+        return name, errors[0]
+    # The field's name as the API and the scripts know it ("member id"), not its label.
+    return name, gettext("%(field)s: %(error)s") % {
+        "field": name.replace("_", " "),
+        "error": errors[0],
+    }

@@ -62,7 +62,7 @@ def test_the_console_registers_with_a_note_and_shows_it_beside_the_name(
     body = htmx(client, console_url(event, "register"), data).content.decode()
     assert "#2 Ann Lee (from Lyon): registered" in body
     found = client.get(console_url(event, "search"), {"q": "ann"}, HTTP_HX_REQUEST="true")
-    assert '<span class="pnote">(from Lyon)</span>' in found.content.decode()
+    assert '<span class="pnote">(<bdi>from Lyon</bdi>)</span>' in found.content.decode()
 
 
 def test_the_table_page_and_the_lookup_show_the_note(client, event, floor_person):
@@ -72,9 +72,9 @@ def test_the_table_page_and_the_lookup_show_the_note(client, event, floor_person
     player.save()
     client.force_login(floor_person)
     table = client.get(f"/console/events/{event.pk}/tables/1/").content.decode()
-    assert 'T1S2 <span class="pnote">(from Lyon)</span>' in table
+    assert '<bdi>T1S2</bdi> <span class="pnote">(<bdi>from Lyon</bdi>)</span>' in table
     lookup = client.get(f"/events/{event.pk}/seats/", {"q": "T1S"}).content.decode()
-    assert '<span class="pnote">(from Lyon)</span>' in lookup
+    assert '<span class="pnote">(<bdi>from Lyon</bdi>)</span>' in lookup
     seats = client.get(f"/api/events/{event.pk}/seats").json()
     assert [row.get("note") for row in seats] == [None, "from Lyon"]
 
@@ -85,9 +85,10 @@ def test_the_draw_screen_shows_the_note_beside_the_name(client, event):
     player.note = "from Lyon"
     player.save()
     html = client.get(f"/events/{event.pk}/seats/draw/").content.decode()
-    noted = '<span class="pname">T1S2</span><span class="pnote">(from Lyon)</span>'
+    noted = '<span class="pname"><bdi>T1S2</bdi></span>'
+    noted += '<span class="pnote">(<bdi>from Lyon</bdi>)</span>'
     assert f'<span class="name noted">{noted}</span>' in html
-    assert '<span class="name">T1S1</span>' in html
+    assert '<span class="name"><bdi>T1S1</bdi></span>' in html
 
 
 def test_the_import_refuses_duplicates_and_keeps_the_list_to_confirm(client, event, director):
