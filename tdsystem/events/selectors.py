@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
@@ -335,8 +336,11 @@ def event_clock_payload(event_id: int, now: datetime) -> dict:
         event.seats_per_table,
         event.pot_limit_preflop,
     )
+    # What the apps add (move slips, notices) is worded in the reader's language: one entry
+    # for each language the room's screens read.
+    language = get_language()
     rows = _screen_cache.get(("schedule", settings_key), ttl * 10, lambda: schedule(event))
-    extra = _screen_cache.get(("field", event.pk), ttl, lambda: screen_extras(event))
+    extra = _screen_cache.get(("field", event.pk, language), ttl, lambda: screen_extras(event))
     return clock_payload(event, clock, now, rows, extra)
 
 
