@@ -349,7 +349,21 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     )
     shoot_sizes(new_page, f"{base}/events/{night.pk}/chips/", "chips-screen")
 
-    # 9. The field is busted down to three, the eliminators ticked each time.
+    # 9. At table 3 the floor busts a player from the phone, naming who eliminated them;
+    # then the field is busted down to three on the console, the eliminators ticked.
+    at_three = list(Entry.objects.filter(event=night, status="active", table__number=3))
+    out, taker_of_pot = at_three[-1], at_three[0]
+    phone.goto(f"{tables_page}3/")
+    row = phone.locator("ol.seats li", has=phone.locator(f"input[name=entry][value='{out.pk}']"))
+    row.locator("details.ko summary").click()
+    panel = row.locator("form.ko-panel")
+    panel.wait_for(state="visible")
+    panel.locator(f"input[name=eliminated_by][value='{taker_of_pot.pk}']").check()
+    shot(phone, "table-out-phone")
+    panel.locator("button").click()
+    assert wait_for(
+        lambda: Bounty.objects.filter(eliminated=out, eliminator=taker_of_pot).exists(), 30
+    )
     director.goto(results_console)
     while active(night.pk) > 3:
         bust_one(director, night.pk)
