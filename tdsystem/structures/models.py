@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -38,8 +39,14 @@ class Structure(models.Model):
         """ "28 levels, 5 breaks" (uses prefetched levels when there are)."""
         kinds = [lv.kind for lv in self.levels.all()]
         breaks = kinds.count("break")
-        text = f"{len(kinds) - breaks} levels"
-        return text + (f", {breaks} breaks" if breaks else "")
+        levels = len(kinds) - breaks
+        text = ngettext("%(count)s level", "%(count)s levels", levels) % {"count": levels}
+        if not breaks:
+            return text
+        return gettext("%(levels)s, %(breaks)s") % {
+            "levels": text,
+            "breaks": ngettext("%(count)s break", "%(count)s breaks", breaks) % {"count": breaks},
+        }
 
 
 class Level(models.Model):
