@@ -166,7 +166,7 @@ def test_the_entry_panels_bust_out_writes_a_finish_the_bustout_console_can_undo(
     undo = f"/console/events/{event.pk}/results/bustouts/{finish.bustout_id}/undo"
     assert f'hx-post="{undo}"' in recent
     undone = htmx(client, undo).content.decode()
-    assert "Undone: #" in undone and "1 move slip(s) withdrawn" in undone
+    assert "Undone: #" in undone and "1 move slip withdrawn" in undone
     entry = Entry.objects.select_related("table").get(pk=out.pk)
     assert (entry.status, entry.table.number, entry.seat) == ("active", 2, 4)
     assert Entry.objects.get(pk=people["T1S8"].pk).table.number == 1
