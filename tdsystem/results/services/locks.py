@@ -7,6 +7,8 @@ it. Rows are then locked tables first, then entries, each in primary-key order.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from tdsystem.core.locking import locks_take
 from tdsystem.events.models import Event
 
@@ -17,5 +19,5 @@ def event_lock(event_id: int) -> Event:
     locks_take(event=event_id)
     event = Event.objects.select_for_update().filter(pk=event_id).first()
     if event is None:
-        raise ResultsError(f"no event {event_id}", field="event")
+        raise ResultsError(gettext("no event %(id)s") % {"id": event_id}, field="event")
     return event
