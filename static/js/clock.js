@@ -305,8 +305,11 @@
     setText("next", n ? `${fmt(n.small_blind)} / ${fmt(n.big_blind)}` : "–");
     setText("next-ante", n ? (n.ante ? tr(gettext("ante %(ante)s"), { ante: fmt(n.ante) }) : gettext("no ante")) : gettext("last level"));
     setText("break-note", d.break_note || "");
-    const args = n ? { n: n.level, sb: fmt(n.small_blind), bb: fmt(n.big_blind), ante: fmt(n.ante) } : null;
-    setText("resume", n ? tr(n.ante ? gettext("Next level %(n)s: %(sb)s / %(bb)s, ante %(ante)s") : gettext("Next level %(n)s: %(sb)s / %(bb)s"), args) : gettext("No more levels in the schedule"));
+    // The blinds read "100 / 200" in every language: one left-to-right isolate (U+2066 to
+    // U+2069), so a right-to-left sentence does not turn them round.
+    const blinds = n ? `\u2066${fmt(n.small_blind)} / ${fmt(n.big_blind)}\u2069` : "";
+    const args = n ? { n: n.level, blinds: blinds, ante: `\u2066${fmt(n.ante)}\u2069` } : null;
+    setText("resume", n ? tr(n.ante ? gettext("Next level %(n)s: %(blinds)s, ante %(ante)s") : gettext("Next level %(n)s: %(blinds)s"), args) : gettext("No more levels in the schedule"));
     updateMoves(d.moves || []);
     refreshRotator();
     showPayoutTable();
