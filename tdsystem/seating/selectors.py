@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tdsystem.core.collation import name_order
 from tdsystem.core.forms import whole_number
 from tdsystem.engine import rulesets
 from tdsystem.engine import seating as rules
@@ -30,11 +31,14 @@ SLIP_MINUTES = 5
 
 
 def seat_list(event_id: int) -> list[dict]:
-    """Every active entry with its seat, by player name (the public JSON, the draw screen)."""
-    rows = (
-        Entry.objects.filter(event_id=event_id, status=Entry.Status.ACTIVE)
-        .order_by("player__name", "number")
-        .values_list("player__name", "number", "table__number", "seat", "player__note")
+    """Every active entry with its seat, by player name as people read it (Unicode
+    collation, core.collation: "Ánh" beside "Anh") then entry number: the public JSON and
+    the draw screen."""
+    rows = sorted(
+        Entry.objects.filter(event_id=event_id, status=Entry.Status.ACTIVE).values_list(
+            "player__name", "number", "table__number", "seat", "player__note"
+        ),
+        key=lambda row: (name_order(row[0]), row[1]),
     )
     # A note ("from Lyon") is given only where it tells two players of one name apart.
     return [

@@ -20,6 +20,7 @@ PUBLIC = {
     "home",
     "healthz",
     "language",  # the language switcher: a cookie, and a signed-in user's own choice
+    "js_catalog",  # the scripts' words in each language (static text)
     "login",
     "logout",
     "clock_screen",
