@@ -17,7 +17,10 @@ from dataclasses import dataclass
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import (
     Note,
+    all_in_note,
     block_note,
+    gettext_noop,
+    note,
     option_reasons,
     partial_ante_notes,
     short_all_in_note,
@@ -203,56 +206,59 @@ class HandState:
     def _note_dead_button(self) -> None:
         spec, names = self.spec, self.names
         if spec.dead_small_blind:
-            text = (
-                f"dead small blind: nobody posts the small blind this hand, "
-                f"{names[self.bb_seat]} posts the big blind"
-            )
             if self.pot_limit:
-                text += (
-                    f"; the pot-limit pot counts the {spec.small_blind} small blind as if "
+                msgid = gettext_noop(
+                    "dead small blind: nobody posts the small blind this hand, %(name)s posts "
+                    "the big blind; the pot-limit pot counts the %(chips)s small blind as if "
                     "posted (TDA 54-B)"
                 )
-            self.notes.append(Note("D11", text))
+            else:
+                msgid = gettext_noop(
+                    "dead small blind: nobody posts the small blind this hand, %(name)s posts "
+                    "the big blind"
+                )
+            self.notes.append(note("D11", msgid, name=names[self.bb_seat], chips=spec.small_blind))
         if spec.dead_button:
-            text = (
-                f"dead button: the button is on an empty seat; {names[0]} is first to act "
-                f"after the flop and {names[-1]} last"
-            )
             if spec.ante and spec.ante_type == "button":
-                text += "; nobody posts the button ante this hand"
-            self.notes.append(Note("D11", text))
+                msgid = gettext_noop(
+                    "dead button: the button is on an empty seat; %(first)s is first to act "
+                    "after the flop and %(last)s last; nobody posts the button ante this hand"
+                )
+            else:
+                msgid = gettext_noop(
+                    "dead button: the button is on an empty seat; %(first)s is first to act "
+                    "after the flop and %(last)s last"
+                )
+            self.notes.append(note("D11", msgid, first=names[0], last=names[-1]))
 
     def _post_dead_ante(self, seat: int, label: str) -> None:
         ante = self.spec.ante
         paid = self._put(seat, ante)
         self.dead[seat] = paid
-        text = f"{self.names[seat]} posts the {label} of {ante} for the table: dead money"
-        if paid < ante:
-            text = (
-                f"{self.names[seat]} has only {paid} of the {ante} {label}: "
-                "it goes in as dead money"
-            )
-        self.notes.append(Note("D6", text))
+        posted, short = _DEAD_ANTE[label]
+        msgid = short if paid < ante else posted
+        self.notes.append(note("D6", msgid, name=self.names[seat], paid=paid, ante=ante))
 
     def _note_short_blind(self, seat: int, label: str, blind: int) -> None:
         name, posted = self.names[seat], self.bet[seat]
         if label == "small" and posted == 0:
-            text = f"{name} is all-in for the ante and posts no small blind"
+            msgid = gettext_noop("%(name)s is all-in for the ante and posts no small blind")
         elif label == "small":
-            text = f"{name} is all-in for {posted} of the {blind} small blind"
+            msgid = gettext_noop("%(name)s is all-in for %(posted)s of the %(blind)s small blind")
         elif posted == 0:
-            text = (
-                f"{name} is all-in for the ante and posts no big blind: callers owe the full "
-                f"{blind}"
+            msgid = gettext_noop(
+                "%(name)s is all-in for the ante and posts no big blind: callers owe the full "
+                "%(blind)s"
             )
         else:
-            text = (
-                f"{name} is all-in for {posted} of the {blind} big blind: callers owe the "
-                f"full {blind}"
+            msgid = gettext_noop(
+                "%(name)s is all-in for %(posted)s of the %(blind)s big blind: callers owe the "
+                "full %(blind)s"
             )
+        short = note("D8", msgid, name=name, posted=posted, blind=blind)
         if label == "big":
-            self.virtual_note = Note("D8", text)
-        self.notes.append(Note("D8", text))
+            self.virtual_note = short
+        self.notes.append(short)
 
     def _apply_cover_rule(self) -> None:
         spec, bb = self.spec, self.bb_seat
@@ -265,17 +271,26 @@ class HandState:
         self.removed[name] = chips
         self.stack[bb] = 0
         self.folded[bb] = True
-        what = "the small blind and the ante" if owed_ante else "the small blind"
-        self.virtual_note = Note(
-            "D8", f"{name} was eliminated before posting: callers owe the full {spec.big_blind}"
+        self.virtual_note = note(
+            "D8",
+            gettext_noop("%(name)s was eliminated before posting: callers owe the full %(blind)s"),
+            name=name,
+            blind=spec.big_blind,
         )
-        self.notes.append(
-            Note(
-                "D8",
-                f"house rule: {name} cannot cover {what} ({chips} of {needed}): the {chips} "
-                f"chips are taken out of play and {name} is eliminated; no big blind is "
-                f"posted and callers owe the full {spec.big_blind}",
+        if owed_ante:
+            msgid = gettext_noop(
+                "house rule: %(name)s cannot cover the small blind and the ante (%(chips)s of "
+                "%(needed)s): the %(chips)s chips are taken out of play and %(name)s is "
+                "eliminated; no big blind is posted and callers owe the full %(blind)s"
             )
+        else:
+            msgid = gettext_noop(
+                "house rule: %(name)s cannot cover the small blind (%(chips)s of %(needed)s): "
+                "the %(chips)s chips are taken out of play and %(name)s is eliminated; no big "
+                "blind is posted and callers owe the full %(blind)s"
+            )
+        self.notes.append(
+            note("D8", msgid, name=name, chips=chips, needed=needed, blind=spec.big_blind)
         )
 
     # -- whose turn ---------------------------------------------------------------------
@@ -508,11 +523,17 @@ class HandState:
             self.level = self.full_level = to
         elif self.spec.incomplete_raise == "half-bet" and 2 * (to - self.full_level) >= size:
             self.level = self.full_level = full
-            self.virtual_note = Note(
-                "D9",
-                f"{self.names[seat]}'s all-in for {to} is at least half the bet: it counts as "
-                f"a full {'raise' if counted else 'bet'} and players behind must make it {full}",
-            )
+            if counted:
+                msgid = gettext_noop(
+                    "%(name)s's all-in for %(to)s is at least half the bet: it counts as a full "
+                    "raise and players behind must make it %(full)s"
+                )
+            else:
+                msgid = gettext_noop(
+                    "%(name)s's all-in for %(to)s is at least half the bet: it counts as a full "
+                    "bet and players behind must make it %(full)s"
+                )
+            self.virtual_note = note("D9", msgid, name=self.names[seat], to=to, full=full)
             self.notes.append(self.virtual_note)
         else:
             self.level = max(self.level, to)
@@ -523,7 +544,11 @@ class HandState:
             self.raises += 1
             if self.cap_applies and self.raises == self.spec.raise_cap:
                 self.notes.append(
-                    Note("D5", f"the betting is capped at one bet and {self.raises} raises")
+                    note(
+                        "D5",
+                        gettext_noop("the betting is capped at one bet and %(raises)s raises"),
+                        raises=self.raises,
+                    )
                 )
         if to >= full:
             self.virtual_note = None
@@ -546,8 +571,36 @@ class HandState:
         if self.actor is None:
             # Two players with chips would both have to act: at most one has any (D9).
             left = sum(1 for j in range(n) if not self.folded[j] and self.stack[j])
-            who = "but one are" if left else "are"
-            self.notes.append(
-                Note("D9", f"all players still in the pot {who} all-in: no more betting")
-            )
+            self.notes.append(all_in_note(bool(left)))
             self.street = SHOWDOWN
+
+
+# The dead antes one player posts for the table (``_post_dead_ante``'s label): in full, short.
+_DEAD_ANTE = {
+    "button ante": (
+        gettext_noop("%(name)s posts the button ante of %(ante)s for the table: dead money"),
+        gettext_noop(
+            "%(name)s has only %(paid)s of the %(ante)s button ante: it goes in as dead money"
+        ),
+    ),
+    "big blind ante (posted before the blind)": (
+        gettext_noop(
+            "%(name)s posts the big blind ante (posted before the blind) of %(ante)s for the "
+            "table: dead money"
+        ),
+        gettext_noop(
+            "%(name)s has only %(paid)s of the %(ante)s big blind ante (posted before the "
+            "blind): it goes in as dead money"
+        ),
+    ),
+    "big blind ante (posted after the blind)": (
+        gettext_noop(
+            "%(name)s posts the big blind ante (posted after the blind) of %(ante)s for the "
+            "table: dead money"
+        ),
+        gettext_noop(
+            "%(name)s has only %(paid)s of the %(ante)s big blind ante (posted after the "
+            "blind): it goes in as dead money"
+        ),
+    ),
+}

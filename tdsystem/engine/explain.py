@@ -2,48 +2,191 @@
 
 Each ``Note`` carries the rule it applies, by the project's numbering ("D8"), for the staff
 ruling page; the figures they quote are worked out in ``tdsystem.engine.betting``.
+
+A note is a message id and its parameters: the engine says it in English (``Note.text``,
+the command line's words), the ruling page in the reader's language. Every message id is
+one whole sentence, or a clause joined to others by a message of its own ("%(first)s;
+%(then)s"), and is marked with ``gettext_noop`` so that the translators' catalogues hold it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from tdsystem.engine.spec import PREFLOP
 
 if TYPE_CHECKING:
     from tdsystem.engine.betting import HandState
 
+# A parameter is a number, a name, a ``Phrase``, a tuple (a list read "A, B and C") or a
+# ``Commas`` (a list read "A, B, C").
+Params = tuple[tuple[str, Any], ...]
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English message for the catalogues: Django's makemessages extracts the calls
+    by this name, and the ruling page translates the message id when it shows the note."""
+    return message
+
+
+class Commas(tuple[Any, ...]):
+    """A list parameter read "A, B, C", without "and"."""
+
+    __slots__ = ()
+
+
+def _params(values: dict[str, Any]) -> Params:
+    return tuple((key, tuple(v) if isinstance(v, list) else v) for key, v in values.items())
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """Part of a sentence that is a message of its own: a clause, a list item."""
+
+    msgid: str
+    params: Params = ()
+
+
+def phrase(msgid: str, **params: Any) -> Phrase:
+    return Phrase(msgid, _params(params))
+
+
+def english(msgid: str, params: Params) -> str:
+    """The message in English: ``msgid % params``, lists joined "A, B and C"."""
+    return msgid % {key: _english(value) for key, value in params}
+
+
+def _english(value: Any) -> Any:
+    if isinstance(value, Phrase):
+        return english(value.msgid, value.params)
+    if isinstance(value, Commas):
+        return ", ".join(str(_english(v)) for v in value)
+    if isinstance(value, tuple):
+        return _and([str(_english(v)) for v in value])
+    return value
+
+
+def plain(value: Any) -> Any:
+    """A parameter as JSON-friendly values (the ruling page's dicts): a phrase as
+    ``{"msgid", "params"}``, a list as ``{"and": [...]}`` or ``{"commas": [...]}``."""
+    if isinstance(value, Phrase):
+        return {"msgid": value.msgid, "params": {k: plain(v) for k, v in value.params}}
+    if isinstance(value, Commas):
+        return {"commas": [plain(v) for v in value]}
+    if isinstance(value, tuple):
+        return {"and": [plain(v) for v in value]}
+    return value
+
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    """One sentence of a ruling, with the rule it applies ("D8")."""
+    """One sentence of a ruling, with the rule it applies ("D8"): ``text`` is its English,
+    made from ``msgid`` and ``params``. Two notes are equal when rule and text are."""
 
     rule: str
     text: str
+    msgid: str = field(default="", compare=False)
+    params: Params = field(default=(), compare=False)
+
+    def as_dict(self, messages: bool = False) -> dict[str, Any]:
+        """``{"rule", "text"}``; with ``messages``, the message id and its parameters too."""
+        out: dict[str, Any] = {"rule": self.rule, "text": self.text}
+        if messages:
+            out["msgid"] = self.msgid
+            out["params"] = {key: plain(value) for key, value in self.params}
+        return out
+
+
+def note(rule: str, msgid: str, **params: Any) -> Note:
+    """The note saying ``msgid`` with ``params`` (a message marked with ``gettext_noop``)."""
+    values = _params(params)
+    return Note(rule, english(msgid, values), msgid, values)
+
+
+def said(rule: str, what: Phrase) -> Note:
+    """The note saying ``what``."""
+    return Note(rule, english(what.msgid, what.params), what.msgid, what.params)
+
+
+def joined(first: Phrase, *more: Phrase) -> Phrase:
+    """Clauses of one note joined "first; then", each clause a message of its own."""
+    for then in more:
+        # Translators: two clauses of one ruling note, e.g. "the short big blind counts in
+        # full (TDA 54-B); the small blind is counted as called (assumed call)".
+        first = phrase(gettext_noop("%(first)s; %(then)s"), first=first, then=then)
+    return first
 
 
 def short_all_in_note(state: HandState, seat: int, to: int, full: int) -> Note:
     """An all-in wager short of a full one: who it shuts out and who it reopens for."""
     name, reopen = state.names[seat], state.reopen_size()
-    kind = "raise" if any(state.bet[j] for j in range(state.n) if j != seat) else "bet"
+    raised = any(state.bet[j] for j in range(state.n) if j != seat)
     shut: list[str] = []
     reopened: list[str] = []
     for j in range(state.n):
         if j != seat and state.acted[j] and not state.folded[j] and state.stack[j]:
             closed = state.level - state.acted_level[j] < reopen
             (shut if closed else reopened).append(state.names[j])
-    text = f"{name}'s all-in for {to} is not a full {kind} (that is to {full})"
-    if shut:
-        text += f": betting is not reopened for {', '.join(shut)}"
-    if reopened:
-        who = ", ".join(reopened)
-        verb, whom = ("faces", reopened[0]) if len(reopened) == 1 else ("face", "them")
-        text += (
-            f"{'; ' if shut else ': '}with the all-ins before it, {who} now {verb} a full "
-            f"raise, so the betting is reopened for {whom}"
+    if raised:
+        wager = gettext_noop(
+            "%(name)s's all-in for %(to)s is not a full raise (that is to %(full)s)"
         )
-    return Note("D9", text)
+    else:
+        wager = gettext_noop("%(name)s's all-in for %(to)s is not a full bet (that is to %(full)s)")
+    head = phrase(wager, name=name, to=to, full=full)
+    why = []
+    if shut:
+        why.append(
+            phrase(gettext_noop("betting is not reopened for %(names)s"), names=Commas(shut))
+        )
+    if len(reopened) == 1:
+        why.append(
+            phrase(
+                gettext_noop(
+                    "with the all-ins before it, %(name)s now faces a full raise, so the "
+                    "betting is reopened for %(name)s"
+                ),
+                name=reopened[0],
+            )
+        )
+    elif reopened:
+        why.append(
+            phrase(
+                gettext_noop(
+                    "with the all-ins before it, %(names)s now face a full raise, so the "
+                    "betting is reopened for them"
+                ),
+                names=Commas(reopened),
+            )
+        )
+    if not why:
+        return said("D9", head)
+    # Translators: a ruling note and the reasons that follow from it, e.g. "Ann's all-in
+    # for 300 is not a full raise (that is to 400): betting is not reopened for Bo".
+    return note("D9", gettext_noop("%(sentence)s: %(why)s"), sentence=head, why=joined(*why))
+
+
+_ANTE_SHORT = {
+    (True, True): gettext_noop(
+        "%(name)s is all-in for the ante (%(paid)s of %(ante)s): the main pot takes %(paid)s "
+        "from every player, the rest of the antes and all bets go to a side pot"
+    ),
+    (True, False): gettext_noop(
+        "%(name)s is all-in for the ante (%(paid)s of %(ante)s): the main pot takes %(paid)s "
+        "from every player, the rest of the antes and all bets go to side pots"
+    ),
+    (False, True): gettext_noop(
+        "%(name)s is all-in for the ante (%(paid)s of %(ante)s): side pot %(number)s takes "
+        "%(more)s more from every player but %(names)s, the rest of the antes and all bets go "
+        "to a side pot"
+    ),
+    (False, False): gettext_noop(
+        "%(name)s is all-in for the ante (%(paid)s of %(ante)s): side pot %(number)s takes "
+        "%(more)s more from every player but %(names)s, the rest of the antes and all bets go "
+        "to side pots"
+    ),
+}
 
 
 def partial_ante_notes(names: list[str], short: list[tuple[int, int]], ante: int) -> list[Note]:
@@ -54,59 +197,137 @@ def partial_ante_notes(names: list[str], short: list[tuple[int, int]], ante: int
     notes = []
     for seat, paid in sorted(short, key=lambda item: (item[1], item[0])):
         k = levels.index(paid)
-        rest = "a side pot" if k == len(levels) - 1 else "side pots"
-        text = f"{names[seat]} is all-in for the ante ({paid} of {ante}): "
+        msgid = _ANTE_SHORT[k == 0, k == len(levels) - 1]
         if k == 0:
-            text += f"the main pot takes {paid} from every player"
+            notes.append(note("D8", msgid, name=names[seat], paid=paid, ante=ante))
         else:
-            below = _and([names[j] for j, chips in short if chips < paid])
-            text += f"side pot {k} takes {paid - levels[k - 1]} more from every player but {below}"
-        notes.append(Note("D8", f"{text}, the rest of the antes and all bets go to {rest}"))
+            below = [names[j] for j, chips in short if chips < paid]
+            more = paid - levels[k - 1]
+            notes.append(
+                note(
+                    "D8",
+                    msgid,
+                    name=names[seat],
+                    paid=paid,
+                    ante=ante,
+                    number=k,
+                    more=more,
+                    names=below,
+                )
+            )
     return notes
+
+
+def all_in_note(one_left: bool) -> Note:
+    """D9: a betting round nobody can open, everyone (or everyone but one) all-in."""
+    if one_left:
+        return note(
+            "D9", gettext_noop("all players still in the pot but one are all-in: no more betting")
+        )
+    return note("D9", gettext_noop("all players still in the pot are all-in: no more betting"))
 
 
 def block_note(state: HandState, seat: int, block: str) -> Note:
     """Why ``seat`` may not bet or raise (``block``: a code from ``HandState``)."""
     name = state.names[seat]
     if block == "short":
-        return Note("D3", f"{name} has no chips beyond a call (table stakes)")
+        return note(
+            "D3", gettext_noop("%(name)s has no chips beyond a call (table stakes)"), name=name
+        )
     if block == "not-reopened":
-        return Note(
+        return note(
             "D9",
-            f"{name} has already acted and the all-ins since add up to less than a full "
-            f"raise ({state.level - state.acted_level[seat]} of {state.reopen_size()}): the "
-            "betting is not reopened",
+            gettext_noop(
+                "%(name)s has already acted and the all-ins since add up to less than a full "
+                "raise (%(added)s of %(full)s): the betting is not reopened"
+            ),
+            name=name,
+            added=state.level - state.acted_level[seat],
+            full=state.reopen_size(),
         )
     if block == "capped":
-        return Note("D5", f"the betting is capped at one bet and {state.raises} raises")
-    return Note("D9", _nobody_to_answer(state, seat))
+        return note(
+            "D5",
+            gettext_noop("the betting is capped at one bet and %(raises)s raises"),
+            raises=state.raises,
+        )
+    return _nobody_to_answer(state, seat)
 
 
-def _nobody_to_answer(state: HandState, seat: int) -> str:
+def _nobody_to_answer(state: HandState, seat: int) -> Note:
     """Why no raise is possible: every other player still in the hand is all-in, or has
     no more than the bet, so could only call (D9)."""
     all_in: list[str] = []
     callers: list[str] = []
-    totals: list[str] = []
+    totals: list[int] = []
     for j in range(state.n):
         if j == seat or state.folded[j]:
             continue
         if state.stack[j]:
             callers.append(state.names[j])
-            totals.append(str(state.bet[j] + state.stack[j]))
+            totals.append(state.bet[j] + state.stack[j])
         else:
             all_in.append(state.names[j])
     if not callers:
-        return f"every other player still in the hand is all-in ({_and(all_in)}): no more raising"
-    verb = "is" if len(all_in) == 1 else "are"
-    why = f"{_and(callers)} can at most call, with {_and(totals)} for the round"
-    if all_in:
-        why += f"; {_and(all_in)} {verb} all-in"
-    return f"nobody left could call a raise ({why}): no more raising"
+        return note(
+            "D9",
+            gettext_noop(
+                "every other player still in the hand is all-in (%(names)s): no more raising"
+            ),
+            names=all_in,
+        )
+    if not all_in:
+        msgid = gettext_noop(
+            "nobody left could call a raise (%(callers)s can at most call, with %(totals)s for "
+            "the round): no more raising"
+        )
+    elif len(all_in) == 1:
+        msgid = gettext_noop(
+            "nobody left could call a raise (%(callers)s can at most call, with %(totals)s for "
+            "the round; %(all_in)s is all-in): no more raising"
+        )
+    else:
+        msgid = gettext_noop(
+            "nobody left could call a raise (%(callers)s can at most call, with %(totals)s for "
+            "the round; %(all_in)s are all-in): no more raising"
+        )
+    return note("D9", msgid, callers=callers, totals=totals, all_in=all_in)
 
 
 def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _pot_limit_maximum(state: HandState, high: int) -> Note:
+    """D4: the maximum, with what the pot counts that a player might not expect."""
+    level = state.level
+    said_first = phrase(
+        gettext_noop(
+            "the pot-limit maximum is to %(to)s: the %(level)s faced plus the whole pot after "
+            "the call, %(pot)s (antes and dead money included)"
+        ),
+        to=high,
+        level=level,
+        pot=high - level,
+    )
+    more = []
+    dead_sb = state.spec.dead_small_blind  # no small blind seat: counted, never short
+    sb_short = 0 if dead_sb else state.sb_shortfall
+    if state.street == PREFLOP and state.shortfall and sb_short:
+        more.append(phrase(gettext_noop("the short blinds count in full (TDA 54-B)")))
+    elif state.street == PREFLOP and state.shortfall:
+        more.append(phrase(gettext_noop("the short big blind counts in full (TDA 54-B)")))
+    elif state.street == PREFLOP and sb_short:
+        more.append(phrase(gettext_noop("the short small blind counts in full (TDA 54-B)")))
+    if state.street == PREFLOP and dead_sb:
+        more.append(phrase(gettext_noop("the dead small blind counts as if posted (TDA 54-B)")))
+    if (
+        state.street == PREFLOP
+        and state.spec.pot_limit_preflop == "assumed-call"
+        and state.sb_seat is not None
+    ):
+        more.append(phrase(gettext_noop("the small blind is counted as called (assumed call)")))
+    return said("D4", joined(said_first, *more))
 
 
 def option_reasons(
@@ -131,70 +352,106 @@ def option_reasons(
     total = state.bet[seat] + state.stack[seat]
     if state.acted[seat] and state.last_full_seq <= state.acted_seq[seat]:
         reasons.append(
-            Note(
+            note(
                 "D9",
-                f"the all-ins since {name} acted add up to a full raise "
-                f"({level - state.acted_level[seat]} of {state.reopen_size()}): the betting "
-                f"is reopened for {name}",
+                gettext_noop(
+                    "the all-ins since %(name)s acted add up to a full raise (%(added)s of "
+                    "%(full)s): the betting is reopened for %(name)s"
+                ),
+                name=name,
+                added=level - state.acted_level[seat],
+                full=state.reopen_size(),
             )
         )
     if state.fixed:
         size = state.bet_sizes[state.street >= 2]
-        what = "raise is to" if level else "bet is"
-        text = f"fixed limit: bets and raises go up by {size}, so the {what} {low}"
         if low == total and low < state.full_level + size:
-            text = (
-                f"{name} may go all-in for {low}, short of a full "
-                f"{'raise' if level else 'bet'} to {state.full_level + size} (table stakes)"
+            if level:
+                msgid = gettext_noop(
+                    "%(name)s may go all-in for %(to)s, short of a full raise to %(full)s "
+                    "(table stakes)"
+                )
+            else:
+                msgid = gettext_noop(
+                    "%(name)s may go all-in for %(to)s, short of a full bet to %(full)s "
+                    "(table stakes)"
+                )
+            reasons.append(note("D5", msgid, name=name, to=low, full=state.full_level + size))
+        elif level:
+            reasons.append(
+                note(
+                    "D5",
+                    gettext_noop(
+                        "fixed limit: bets and raises go up by %(size)s, so the raise is to %(to)s"
+                    ),
+                    size=size,
+                    to=low,
+                )
             )
-        reasons.append(Note("D5", text))
+        else:
+            reasons.append(
+                note(
+                    "D5",
+                    gettext_noop(
+                        "fixed limit: bets and raises go up by %(size)s, so the bet is %(to)s"
+                    ),
+                    size=size,
+                    to=low,
+                )
+            )
         return tuple(reasons)
     if low == total and low < level + state.increment:
         reasons.append(
-            Note("D3", f"{name} may go all-in for {low}, short of a full raise (table stakes)")
+            note(
+                "D3",
+                gettext_noop(
+                    "%(name)s may go all-in for %(to)s, short of a full raise (table stakes)"
+                ),
+                name=name,
+                to=low,
+            )
         )
     elif not level:
-        reasons.append(Note("D3", f"the minimum bet is the big blind, {low}"))
-    else:
-        base = "the largest full bet or raise this round"
-        if state.street == PREFLOP and state.increment == state.big_blind:
-            base = "the big blind, which counts as the opening bet"
+        reasons.append(note("D3", gettext_noop("the minimum bet is the big blind, %(to)s"), to=low))
+    elif state.street == PREFLOP and state.increment == state.big_blind:
         reasons.append(
-            Note(
+            note(
                 "D3",
-                f"the minimum raise is to {low}: the bet of {level} plus {state.increment}, {base}",
+                gettext_noop(
+                    "the minimum raise is to %(to)s: the bet of %(level)s plus %(increment)s, "
+                    "the big blind, which counts as the opening bet"
+                ),
+                to=low,
+                level=level,
+                increment=state.increment,
+            )
+        )
+    else:
+        reasons.append(
+            note(
+                "D3",
+                gettext_noop(
+                    "the minimum raise is to %(to)s: the bet of %(level)s plus %(increment)s, "
+                    "the largest full bet or raise this round"
+                ),
+                to=low,
+                level=level,
+                increment=state.increment,
             )
         )
     if not state.pot_limit:
-        reasons.append(Note("D3", f"no limit: the most is all {total} chips"))
-    elif high == total and total < level + state.pot_after_call(seat):
-        reasons.append(Note("D4", f"the pot-limit maximum is more than {name}'s {total}: all-in"))
-    else:
-        extra = ""
-        dead_sb = state.spec.dead_small_blind  # no small blind seat: counted, never short
-        sb_short = 0 if dead_sb else state.sb_shortfall
-        if state.street == PREFLOP and (state.shortfall or sb_short):
-            which = (
-                "blinds count"
-                if state.shortfall and sb_short
-                else "big blind counts"
-                if state.shortfall
-                else "small blind counts"
-            )
-            extra = f"; the short {which} in full (TDA 54-B)"
-        if state.street == PREFLOP and dead_sb:
-            extra += "; the dead small blind counts as if posted (TDA 54-B)"
-        if (
-            state.street == PREFLOP
-            and state.spec.pot_limit_preflop == "assumed-call"
-            and state.sb_seat is not None
-        ):
-            extra += "; the small blind is counted as called (assumed call)"
         reasons.append(
-            Note(
+            note("D3", gettext_noop("no limit: the most is all %(chips)s chips"), chips=total)
+        )
+    elif high == total and total < level + state.pot_after_call(seat):
+        reasons.append(
+            note(
                 "D4",
-                f"the pot-limit maximum is to {high}: the {level} faced plus the whole pot "
-                f"after the call, {high - level} (antes and dead money included){extra}",
+                gettext_noop("the pot-limit maximum is more than %(name)s's %(chips)s: all-in"),
+                name=name,
+                chips=total,
             )
         )
+    else:
+        reasons.append(_pot_limit_maximum(state, high))
     return tuple(reasons)

@@ -10,6 +10,7 @@ from typing import Any
 
 from tdsystem.engine.betting import HandState, NextAction, Note
 from tdsystem.engine.errors import RuleError
+from tdsystem.engine.explain import Commas, gettext_noop, note, phrase
 from tdsystem.engine.pots import Pot, split_pots
 from tdsystem.engine.spec import HandSpec, parse_hand
 from tdsystem.engine.stud import StudState
@@ -59,12 +60,14 @@ class Ruling:
             ]
         return out
 
-    def as_explained_dict(self) -> dict[str, Any]:
-        """``as_dict`` plus the notes and the reasons behind ``next`` (the ruling page)."""
+    def as_explained_dict(self, messages: bool = False) -> dict[str, Any]:
+        """``as_dict`` plus the notes and the reasons behind ``next`` (the command line's
+        ``explain``); with ``messages``, each note's message id and parameters too, for the
+        ruling page to say it in the reader's language."""
         out = self.as_dict()
-        out["notes"] = [{"rule": n.rule, "text": n.text} for n in self.notes]
+        out["notes"] = [n.as_dict(messages) for n in self.notes]
         if self.next is not None:
-            out["next"]["reasons"] = [{"rule": n.rule, "text": n.text} for n in self.next.reasons]
+            out["next"]["reasons"] = [n.as_dict(messages) for n in self.next.reasons]
         return out
 
 
@@ -120,24 +123,45 @@ def _pot_notes(
         capped = [p for p in all_in if p.name in below]
         if len(pot.eligible) == 1 and state.street >= 4:
             notes.append(
-                Note(
+                note(
                     "D10",
-                    f"side pot {k} ({pot.amount}) has only {pot.eligible[0]} in it: it is "
-                    f"paid to {pot.eligible[0]} at once",
+                    gettext_noop(
+                        "side pot %(number)s (%(chips)s) has only %(name)s in it: it is paid to "
+                        "%(name)s at once"
+                    ),
+                    number=k,
+                    chips=pot.amount,
+                    name=pot.eligible[0],
                 )
             )
         elif capped:
-            who = ", ".join(f"{p.name} (all-in for {p.committed})" for p in capped)
+            who = Commas(
+                phrase(
+                    gettext_noop("%(name)s (all-in for %(chips)s)"), name=p.name, chips=p.committed
+                )
+                for p in capped
+            )
             notes.append(
-                Note(
+                note(
                     "D10",
-                    f"side pot {k} ({pot.amount}) for {', '.join(pot.eligible)}: {who} "
-                    "can win from each opponent only what they put in",
+                    gettext_noop(
+                        "side pot %(number)s (%(chips)s) for %(players)s: %(capped)s can win from "
+                        "each opponent only what they put in"
+                    ),
+                    number=k,
+                    chips=pot.amount,
+                    players=Commas(pot.eligible),
+                    capped=who,
                 )
             )
     if len(pots) == 1 and len(pots[0].eligible) == 1 and state.street == 5:
         notes.append(
-            Note("D2", f"everyone else folded: {pots[0].eligible[0]} wins {pots[0].amount}")
+            note(
+                "D2",
+                gettext_noop("everyone else folded: %(name)s wins %(chips)s"),
+                name=pots[0].eligible[0],
+                chips=pots[0].amount,
+            )
         )
     return tuple(notes)
 

@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from tdsystem.engine.betting import HandState, NextAction
 from tdsystem.engine.errors import RuleError
-from tdsystem.engine.explain import Note, partial_ante_notes
+from tdsystem.engine.explain import Note, all_in_note, gettext_noop, note, partial_ante_notes
 from tdsystem.engine.spec import SHOWDOWN, STREETS, STUD_STREETS, Action, HandSpec
 
 __all__ = ["STUD_STREETS", "StudState"]
@@ -100,20 +100,30 @@ class StudState(HandState):
             self.bet[seat] = self._put(seat, small)
             self.level = self.full_level = small  # the bet itself, not a raise
             self.notes.append(
-                Note("D5", f"{names[seat]} opens for the full small bet of {small} (completes)")
+                note(
+                    "D5",
+                    gettext_noop("%(name)s opens for the full small bet of %(small)s (completes)"),
+                    name=names[seat],
+                    small=small,
+                )
             )
         else:
             wanted = spec.bring_in
             posted = self.bet[seat] = self._put(seat, wanted)
             self.level, self.full_level = wanted, 0  # completing to the small bet is the bet
             if posted < wanted:
-                what = (
-                    "the ante and posts no bring-in"
-                    if not posted
-                    else (f"{posted} of the {wanted} bring-in")
-                )
-                self.virtual_note = Note(
-                    "D8", f"{names[seat]} is all-in for {what}: callers owe the full {wanted}"
+                if posted:
+                    msgid = gettext_noop(
+                        "%(name)s is all-in for %(posted)s of the %(bring_in)s bring-in: callers "
+                        "owe the full %(bring_in)s"
+                    )
+                else:
+                    msgid = gettext_noop(
+                        "%(name)s is all-in for the ante and posts no bring-in: callers owe the "
+                        "full %(bring_in)s"
+                    )
+                self.virtual_note = note(
+                    "D8", msgid, name=names[seat], posted=posted, bring_in=wanted
                 )
                 self.notes.append(self.virtual_note)
         # The forced bet is the bring-in's action: the round ends when everyone has called
@@ -171,10 +181,7 @@ class StudState(HandState):
         self.cap_applies = self._cap_applies()
         if self._next_pending(0) is None:
             left = sum(1 for j in range(n) if not self.folded[j] and self.stack[j])
-            who = "but one are" if left else "are"
-            self.notes.append(
-                Note("D9", f"all players still in the pot {who} all-in: no more betting")
-            )
+            self.notes.append(all_in_note(bool(left)))
             self.street = SHOWDOWN
             return
         street = STUD_STREETS[self.round]
@@ -182,10 +189,13 @@ class StudState(HandState):
         if name is None:
             self.waiting = True
             self.notes.append(
-                Note(
+                note(
                     "D1",
-                    f"{street} street: the best hand showing acts first; name that player "
-                    "(first_to_act) to go on",
+                    gettext_noop(
+                        "%(street)s street: the best hand showing acts first; name that player "
+                        "(first_to_act) to go on"
+                    ),
+                    street=street,
                 )
             )
             return
@@ -199,10 +209,14 @@ class StudState(HandState):
         if self.actor != seat:
             assert self.actor is not None
             self.notes.append(
-                Note(
+                note(
                     "D1",
-                    f"{name}, named to open {street} street, is all-in: "
-                    f"{self.names[self.actor]} acts first",
+                    gettext_noop(
+                        "%(name)s, named to open %(street)s street, is all-in: %(actor)s acts first"
+                    ),
+                    name=name,
+                    street=street,
+                    actor=self.names[self.actor],
                 )
             )
 
@@ -225,10 +239,14 @@ class StudState(HandState):
             return nxt
         # Facing the bring-in: the "raise" is the completion, which counts as the bet.
         small = self.bet_sizes[0]
-        completion = Note(
+        completion = note(
             "D5",
-            f"the bring-in of {self.spec.bring_in} may be called or completed to the small "
-            f"bet, {small}: completing counts as the bet, not as a raise",
+            gettext_noop(
+                "the bring-in of %(bring_in)s may be called or completed to the small bet, "
+                "%(small)s: completing counts as the bet, not as a raise"
+            ),
+            bring_in=self.spec.bring_in,
+            small=small,
         )
         reasons = tuple(completion if r.rule == "D5" else r for r in nxt.reasons)
         return replace(nxt, reasons=reasons)
