@@ -67,7 +67,9 @@ def seat_search(event_id: int, query: str, limit: int = 20) -> list[Entry]:
             return [exact]
     # Case, width and accents do not count: "nguyen" finds "Nguyễn", "ＡＢＣ" finds "abc".
     matches = entries.filter(player__search_key__contains=search_key(query))
-    return list(matches.order_by("status", "player__name", "number")[:limit])
+    # The database picks the first `limit` by the plain key; they are shown in collation order.
+    found = matches.order_by("status", "player__search_key", "number")[:limit]
+    return sorted(found, key=lambda e: (e.status, name_order(e.player.name), e.number))
 
 
 def entry_by_number(event_id: int, number: int) -> Entry | None:
