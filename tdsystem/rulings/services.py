@@ -118,14 +118,14 @@ def parse_chips(text: object, *, minimum: int = 0) -> int:
     raw = str(text if text is not None else "").strip()
     cleaned = raw.replace(",", "").replace("_", "").replace(" ", "").replace("\u202f", "")
     if not cleaned:
-        raise ValueError("enter a number of chips")
+        raise ValueError(gettext("enter a number of chips"))
     if not cleaned.isascii() or not cleaned.isdigit():
-        raise ValueError(f"{raw!r} is not a whole number of chips")
+        raise ValueError(gettext("%(value)r is not a whole number of chips") % {"value": raw})
     value = int(cleaned)
     if value > MAX_CHIPS:
-        raise ValueError(f"{raw} is more chips than any table holds")
+        raise ValueError(gettext("%(value)s is more chips than any table holds") % {"value": raw})
     if value < minimum:
-        raise ValueError(f"must be at least {minimum}")
+        raise ValueError(gettext("must be at least %(minimum)s") % {"minimum": minimum})
     return value
 
 
@@ -494,7 +494,7 @@ def next_seat(outcome: Outcome) -> int | None:
 
 def _ask(hand: dict[str, Any]) -> tuple[dict[str, Any] | None, Exception | None]:
     try:
-        return rule_on(hand).as_explained_dict(), None
+        return rule_on(hand).as_explained_dict(messages=True), None
     except RuleError as err:
         return None, err
     except Exception as err:  # an engine bug must not take the page down

@@ -52,7 +52,7 @@ def test_it_rules_on_the_reference_case():
     assert {
         "rule": "D8",
         "text": "Alice is all-in for 7 of the 8 big blind: callers owe the full 8",
-    } in (outcome.ruling["notes"])
+    } in [{"rule": n["rule"], "text": n["text"]} for n in outcome.ruling["notes"]]
 
 
 @pytest.mark.parametrize(
