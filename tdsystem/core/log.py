@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from .actors import Actor
 from .models import LogEntry
@@ -22,15 +22,24 @@ from .models import LogEntry
 MESSAGE_KEY = "message"
 
 
+def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a plural message for `Text`: `Text(ngettext_noop("%(count)s slip", "%(count)s
+    slips"), count=n)` reads with the plural form of the reader's language for `count`
+    (makemessages collects it: tdsystem/core/management/commands/makemessages.py)."""
+    return (singular, plural)
+
+
 @dataclass(frozen=True)
 class Text:
     """A sentence to be read in the reader's language: `Text(gettext_noop("Entry #%(n)s"),
     n=12)`. A parameter may itself be a Text ("at the first break")."""
 
-    msgid: str
+    msgid: str | tuple[str, str]  # (singular, plural) from ngettext_noop: by `count`
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def __init__(self, msgid: str, /, **params: Any) -> None:
+    def __init__(self, msgid: str | tuple[str, str], /, **params: Any) -> None:
+        if isinstance(msgid, tuple) and "count" not in params:
+            raise TypeError("a plural Text needs its count= parameter")
         object.__setattr__(self, "msgid", msgid)
         object.__setattr__(self, "params", params)
 
@@ -50,12 +59,20 @@ class Text:
 
 
 def _render(stored: Mapping, *, translate: bool) -> str:
-    msgid = str(stored["msgid"])
+    msgid = stored["msgid"]
     params = {
         k: _render(v, translate=translate) if isinstance(v, Mapping) and "msgid" in v else v
         for k, v in (stored.get("params") or {}).items()
     }
-    text = gettext(msgid) if translate else msgid
+    if isinstance(msgid, list | tuple):
+        singular, plural = (str(m) for m in msgid)
+        count = int(params["count"])
+        if translate:
+            text = ngettext(singular, plural, count)
+        else:
+            text = singular if count == 1 else plural
+    else:
+        text = gettext(str(msgid)) if translate else str(msgid)
     return text % params if params else text
 
 
@@ -73,7 +90,10 @@ def _text_from(stored: Mapping) -> Text:
         k: _text_from(v) if isinstance(v, Mapping) and "msgid" in v else v
         for k, v in (stored.get("params") or {}).items()
     }
-    return Text(str(stored["msgid"]), **params)
+    msgid = stored["msgid"]
+    if isinstance(msgid, list | tuple):
+        return Text((str(msgid[0]), str(msgid[1])), **params)
+    return Text(str(msgid), **params)
 
 
 def render_stored(stored: Mapping) -> str:

@@ -59,3 +59,48 @@ def test_a_translation_that_does_not_fit_its_parameters_falls_back_to_the_englis
     )
     monkeypatch.setattr("tdsystem.core.log.gettext", lambda s: "%(missing)s")
     assert entry.text == "#3 out"
+
+
+def test_a_plural_text_reads_with_the_count(event, monkeypatch):
+    from tdsystem.core.log import ngettext_noop
+
+    entry = log_record(
+        event=event,
+        actor=ACTOR,
+        action="a",
+        summary=Text(ngettext_noop("%(count)s slip", "%(count)s slips"), count=3),
+    )
+    one = log_record(
+        event=event,
+        actor=ACTOR,
+        action="a",
+        summary=Text(ngettext_noop("%(count)s slip", "%(count)s slips"), count=1),
+    )
+    assert (entry.summary, one.summary) == ("3 slips", "1 slip")
+    monkeypatch.setattr(
+        "tdsystem.core.log.ngettext", lambda s, p, n: "%(count)s 枚" if n else "なし"
+    )
+    assert entry.text == "3 枚"
+
+
+def test_a_plural_text_without_its_count_is_refused():
+    from tdsystem.core.log import ngettext_noop
+
+    with pytest.raises(TypeError, match="count"):
+        Text(ngettext_noop("%(count)s slip", "%(count)s slips"), n=3)
+
+
+def test_makemessages_collects_the_plural_log_messages(tmp_path):
+    import subprocess
+
+    source = tmp_path / "x.py"
+    source.write_text('Text(ngettext_noop("%(count)s slip", "%(count)s slips"), count=n)\n')
+    from tdsystem.core.management.commands.makemessages import Command
+
+    out = subprocess.run(
+        ["xgettext", "--language=Python", *Command.xgettext_options, "-o", "-", str(source)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert 'msgid "%(count)s slip"' in out and 'msgid_plural "%(count)s slips"' in out

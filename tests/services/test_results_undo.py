@@ -57,7 +57,7 @@ def test_it_seats_the_player_again_and_takes_the_move_back(event, short_table):
     assert Finish.objects.get(entry=entry).undone_at is not None
     assert BustOut.objects.get().undone_by == "test"
     log = LogEntry.objects.filter(action="bustout.undo").get()
-    assert "back to table 2 seat 4" in log.summary and "1 move slip(s) taken back" in log.summary
+    assert "back to table 2 seat 4" in log.summary and "1 move slip taken back" in log.summary
     assert seating_problems(event) == []
     again = bust(event, short_table["T2S4"])  # and it can be recorded again
     assert again.finishes[0].place == 17

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Text, log_record, ngettext_noop
 from tdsystem.engine import payouts as rules
 
 from ..errors import ResultsError
@@ -81,8 +81,9 @@ def payout_plan_update(
             actor=actor,
             action="payouts.plan",
             summary=Text(
-                gettext_noop(
-                    "Payouts: %(plan)s, rounded to %(unit)s; %(count)s prize(s) worked out again"
+                ngettext_noop(
+                    "Payouts: %(plan)s, rounded to %(unit)s; %(count)s prize worked out again",
+                    "Payouts: %(plan)s, rounded to %(unit)s; %(count)s prizes worked out again",
                 ),
                 plan=shown,
                 unit=str(unit),
@@ -107,8 +108,9 @@ def standings_update(*, event_id: int, actor: Actor) -> int:
             actor=actor,
             action="payouts.refresh",
             summary=Text(
-                gettext_noop(
-                    "Field %(entries)s entries, pool %(pool)s: %(count)s finish(es) updated"
+                ngettext_noop(
+                    "Field %(entries)s entries, pool %(pool)s: %(count)s finish updated",
+                    "Field %(entries)s entries, pool %(pool)s: %(count)s finishes updated",
                 ),
                 entries=fld.entries,
                 pool=str(fld.pool),

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Text, log_record, ngettext_noop
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable, Move
@@ -249,7 +249,12 @@ def _log(event, bustout, entries, moves, broken, actor) -> None:
         for e in entries
     ]
     if moves:
-        parts.append(Text(gettext_noop("%(count)s move slip(s) taken back"), count=len(moves)))
+        parts.append(
+            Text(
+                ngettext_noop("%(count)s move slip taken back", "%(count)s move slips taken back"),
+                count=len(moves),
+            )
+        )
     if broken:
         parts.append(
             Text(gettext_noop("table %(tables)s back in play"), tables=", ".join(map(str, broken)))
