@@ -21,6 +21,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A request in another language (?lang=ja) leaves that language active in the thread:
+    the next test starts in English again, as a new request would."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_screens():
     """Tests read what they just wrote: no short-lived screen cache."""
     from django.conf import settings
