@@ -125,7 +125,7 @@ LANGUAGES = [
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
-LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"  # Django's own; core.languages sets the same
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -43,7 +43,7 @@ def chosen(request: HttpRequest) -> str | None:
 
 def use(request: HttpRequest, code: str) -> None:
     translation.activate(code)
-    request.LANGUAGE_CODE = code  # type: ignore[attr-defined]
+    request.LANGUAGE_CODE = code
 
 
 def screen_language(request: HttpRequest, event_language: str) -> None:
@@ -57,7 +57,7 @@ def remember(response: HttpResponse, code: str) -> None:
         settings.LANGUAGE_COOKIE_NAME,
         code,
         max_age=settings.LANGUAGE_COOKIE_AGE,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        samesite="Lax",
         httponly=False,
     )
 
@@ -84,12 +84,13 @@ class LanguageMiddleware:
         return saved if saved in CODES else None
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        code = asked(request) or self._saved(request)
+        wanted = asked(request)
+        code = wanted or self._saved(request)
         if code:
             use(request, code)
         response = self.get_response(request)
-        if asked(request) and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != code:
-            remember(response, code)
+        if wanted and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != wanted:
+            remember(response, wanted)
         return response
 
 
