@@ -15,6 +15,11 @@ Content-Security-Policy blocks (no violation, no inline onclick="..."), fit a ph
 (no sideways scrolling) unless PHONE_WIDE says why not, and leaves a full-page screenshot
 in var/screenshots/pages/<url-name>-tv.png and -phone.png. All failures are reported
 together at the end.
+
+The same walk runs again in Arabic, Japanese and Vietnamese, chosen as a venue chooses
+it (the language cookie on the browser), and checks besides that each page says its
+language and direction (`<html lang="ar" dir="rtl">`); its screenshots go to
+var/screenshots/pages-<lang>/. The three share one populated event.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import re
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
@@ -36,6 +42,10 @@ from tests.views.test_access_walk import rights, walk
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SIZES = {"tv": TV, "phone": PHONE}
+
+# The languages walked besides English, and the right-to-left ones among them.
+LANGUAGES = ["ar", "ja", "vi"]
+RTL = {"ar"}
 
 # The HTML pages, with the query string each opens with ("" for none); {names} come from
 # the populated event (see populate()).
@@ -88,6 +98,11 @@ SKIP = {
     "screen_chips": "a redirect to the current event's chip counts (covered here)",
     "screen_seats": "a redirect to the current event's seat lookup (covered here)",
     "screen_draw": "a redirect to the current event's draw screen (covered here)",
+}
+
+# Pages left to right in every language, and why (their <html dir> may be left out).
+LTR_ALWAYS = {
+    "api:openapi-view": "Swagger UI lays out the API reference, written in English, left to right",
 }
 
 # Pages allowed to be wider than a phone, and why.
@@ -218,7 +233,11 @@ WIDTH = """() => {
 }"""
 
 
-def check_page(context, base: str, name: str, url: str, size: str) -> list[str]:
+# What the page says of itself: <html lang> and dir.
+HTML_LANG = "() => [document.documentElement.lang, document.documentElement.dir]"
+
+
+def check_page(context, base: str, name: str, url: str, size: str, lang: str = "en") -> list[str]:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     errors: list[str] = []
@@ -239,22 +258,29 @@ def check_page(context, base: str, name: str, url: str, size: str) -> list[str]:
             problems.append(f"answered {response.status if response else 'nothing'}")
         problems += errors
         problems += csp_problems(page, [])  # the console's messages are in errors already
+        said = page.evaluate(HTML_LANG)
+        wanted = [lang, "rtl" if lang in RTL and name not in LTR_ALWAYS else "ltr"]
+        if name in LTR_ALWAYS and said == [lang, ""]:
+            said = wanted  # no dir: left to right
+        if said != wanted:
+            problems.append(f"<html lang dir> says {said}, not {wanted}")
         if size == "phone" and name not in PHONE_WIDE:
             width, inner, culprits = page.evaluate(WIDTH)
             if width > inner + 1:
                 problems.append(
                     f"wider than a phone: {width}px in {inner}px; sticking out: {culprits}"
                 )
-        screenshot(page, f"pages/{name.replace(':', '-')}-{size}", full_page=True)
+        folder = "pages" if lang == "en" else f"pages-{lang}"
+        screenshot(page, f"{folder}/{name.replace(':', '-')}-{size}", full_page=True)
     finally:
         page.close()
-    return [f"{name} ({size}, {url}): {p}" for p in problems]
+    return [f"{name} ({lang}, {size}, {url}): {p}" for p in problems]
 
 
-def test_every_page_opens_cleanly_at_tv_and_phone_sizes(live_server, chromium):
-    data = populate()
-    pages, failures = classify(data)
-    assert pages, "no HTML page found: the walk or the classification is broken"
+def walk_pages(chromium, live_server, data: dict, pages: dict, lang: str = "en") -> list[str]:
+    """Every page at every size, each person in a browser of their own (signed in once),
+    the language chosen by the language cookie (none for English: the browser's own)."""
+    failures: list[str] = []
     contexts = {}
     try:
         for size, viewport in SIZES.items():
@@ -262,18 +288,42 @@ def test_every_page_opens_cleanly_at_tv_and_phone_sizes(live_server, chromium):
                 context = contexts.get((who, size))
                 if context is None:
                     context = contexts[who, size] = chromium.new_context(viewport=viewport)
+                    if lang != "en":
+                        context.add_cookies([language_cookie(live_server.url, lang)])
                     if who is not None:
                         page = context.new_page()
                         login(page, live_server, data["users"][who].username, PASSWORD)
                         page.close()
-                failures += check_page(context, live_server.url, name, url, size)
+                failures += check_page(context, live_server.url, name, url, size, lang)
     finally:
         for context in contexts.values():
             context.close()
+    return failures
+
+
+def language_cookie(base: str, lang: str) -> dict:
+    return {"name": settings.LANGUAGE_COOKIE_NAME, "value": lang, "url": base + "/"}
+
+
+def test_every_page_opens_cleanly_at_tv_and_phone_sizes(live_server, chromium):
+    data = populate()
+    pages, failures = classify(data)
+    assert pages, "no HTML page found: the walk or the classification is broken"
+    failures += walk_pages(chromium, live_server, data, pages)
+    assert not failures, f"{len(failures)} problems:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_opens_cleanly_in_every_language(live_server, chromium, lang):
+    data = populate()
+    pages, failures = classify(data)
+    assert pages, "no HTML page found: the walk or the classification is broken"
+    failures += walk_pages(chromium, live_server, data, pages, lang)
     assert not failures, f"{len(failures)} problems:\n" + "\n".join(failures)
 
 
 def test_the_skip_lists_say_why():
-    for name, reason in {**SKIP, **PHONE_WIDE}.items():
+    for name, reason in {**SKIP, **PHONE_WIDE, **LTR_ALWAYS}.items():
         assert len(reason.split()) >= 4, f"{name}: give a reason"
     assert not set(PHONE_WIDE) - set(PAGES), "PHONE_WIDE names a page that is not in PAGES"
+    assert not set(LTR_ALWAYS) - set(PAGES), "LTR_ALWAYS names a page that is not in PAGES"
