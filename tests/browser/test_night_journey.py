@@ -145,6 +145,14 @@ def active(event_id: int) -> int:
     return Entry.objects.filter(event_id=event_id, status="active").count()
 
 
+def settled(page) -> None:
+    """htmx binds swapped-in content when it settles (20 ms later): until then a change or
+    a click there does nothing. Wait until nothing on the page is still settling."""
+    page.wait_for_function(
+        "!document.querySelector('.htmx-added, .htmx-settling')", timeout=PATIENCE_MS
+    )
+
+
 def bust_one(page, event_id: int, *, shoot: str = "") -> None:
     """On the results console: at the fullest table, the player in the lowest seat is out
     and the next one eliminated them (a bounty event asks who did)."""
@@ -173,6 +181,7 @@ def bust_one(page, event_id: int, *, shoot: str = "") -> None:
     page.evaluate("document.getElementById('record').dataset.stale = '1'")
     page.get_by_role("button", name="Record bust-out").click()
     page.wait_for_selector("#record:not([data-stale])")
+    settled(page)
     error = page.locator("#record .flash.error")
     assert error.count() == 0, error.inner_text()
     assert wait_for(lambda: not Entry.objects.filter(pk=out.pk, status="active").exists(), 30)
@@ -395,6 +404,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     with director.expect_response(lambda r: r.url.endswith("/deal") and r.request.method == "POST"):
         director.get_by_role("button", name="Work it out").click()
     director.wait_for_selector("#deal-preview")
+    settled(director)
     assert director.locator("#deal-preview tbody tr").count() == 3
     shot(director, "deal-preview-tablet", full_page=True)
     director.get_by_role("button", name="Confirm the deal").click()
