@@ -91,8 +91,12 @@ def test_the_floor_rebuys_from_the_table_page(live_server, new_page):
     seat = page.locator("li", has_text="Ana Lopez")
     seat.locator('input[name="stack"]').fill("1200")
     screenshot(page, "entry-rules/table-tablet")
+    # Money changes hands: the button asks first, naming the player, the chips and the price.
+    asked = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     seat.get_by_role("button", name=re.compile("Rebuy for Ana Lopez")).click()
     page.get_by_text("Rebuy for #").wait_for()
+    assert asked and asked[0].startswith("Rebuy for Ana Lopez:") and asked[0].endswith("?")
     assert Purchase.objects.filter(kind="rebuy").count() == 1
     screenshot(page, "entry-rules/table-rebought-tablet")
     phone = new_page(PHONE)

@@ -307,6 +307,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     # 6. A rebuy at table 1, on the floor's phone: the player is down to 2,500.
     short = Entry.objects.filter(event=night, status="active", table__number=1).first()
     phone = open_page(new_page, PHONE)
+    phone.on("dialog", lambda dialog: dialog.accept())  # a buy asks before it sells
     phone.context.add_cookies(director.context.cookies())
     phone.goto(f"{tables_page}1/")
     phone.fill(f"#buy-stack-{short.pk}", "2500")
