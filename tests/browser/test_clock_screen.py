@@ -322,3 +322,19 @@ def test_sound_on_in_the_url_beeps_on_a_kiosk_without_a_tap(live_server, new_pag
         assert tv.locator("#sound").inner_text() == "Tap for sound"
     finally:
         kiosk.close()
+
+
+def test_a_finished_tournament_shows_no_next_level_notices_or_move_slips(live_server, new_page):
+    from tdsystem.events.services import clock_action
+
+    event = make_event(600, 600, name="Over")
+    actor = Actor(label="dora")
+    clock_action(event_id=event.pk, action="start", actor=actor)
+    clock_action(event_id=event.pk, action="finish", actor=actor)
+    screen = new_page(TV)
+    screen.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    screen.wait_for_function("window.tdClock && window.tdClock.data")
+    assert screen.locator("#banner").inner_text() == "TOURNAMENT COMPLETE"
+    for hidden in ("#next", "#to-break", "#entry-notices", ".screen-foot"):
+        assert not screen.locator(hidden).is_visible(), hidden
+    screenshot(screen, "clock-finished-tv")
