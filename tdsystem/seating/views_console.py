@@ -215,6 +215,10 @@ def entry_panel_render(
         "slips": slips,
         "buys": buys_offered(event, entry),
         "entry_fees": sum((p.fee for p in purchases), Decimal(0)),
+        # In a bounty event one bounty of the entry's buy-in is its head, not the places'.
+        "entry_head": Decimal(event.bounty_amount) if event.has_bounties else None,
+        "entry_places": Decimal(entry.paid)
+        - (Decimal(event.bounty_amount) if event.has_bounties else Decimal(0)),
         "reserve_form": ReserveForm(),
         "hold_form": DoNotMoveForm(),
         "reserved_cite": event.cite("reserved_seat"),

@@ -49,3 +49,11 @@ def test_the_entry_panel_of_a_bounty_event_sends_the_floor_to_the_table_page(
     html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     assert reverse("results:table", args=[event.pk, 1]) in html
     assert "Bust out at table 1 (who eliminated them)" in html
+
+
+def test_the_entry_panel_keeps_the_head_apart_from_the_prize_pool(client, floor_person, ko_event):
+    event, people = ko_event  # buy-in 100 (the fixture's), bounty 20
+    client.force_login(floor_person)
+    url = reverse("seating:entry", args=[event.pk, people["T1S2"].pk])
+    html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert "80.00 to the prize pool, 20.00 on the head (bounty)" in html
