@@ -20,11 +20,17 @@ def chips(value) -> str:
         whole = round(float(value))
     except (TypeError, ValueError):
         return str(value)
-    # Grouped always, in threes where the locale's formats leave grouping out (ar, vi):
-    # a chip count read from across the room needs its thousands marked.
+    return grouped(whole)
+
+
+def grouped(number, decimals: int | None = None) -> str:
+    """A number in the reader's separators, Western digits: grouped always, in threes
+    where the locale's formats leave grouping out (ar, vi): a chip count or a prize read
+    from across the room needs its thousands marked."""
     return numberformat.format(
-        whole,
+        number,
         get_format("DECIMAL_SEPARATOR"),
+        decimal_pos=decimals,
         grouping=get_format("NUMBER_GROUPING") or 3,
         thousand_sep=get_format("THOUSAND_SEPARATOR"),
         force_grouping=True,

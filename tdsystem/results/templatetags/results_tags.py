@@ -7,6 +7,8 @@ from decimal import Decimal, InvalidOperation
 from django import template
 from django.utils.translation import pgettext_lazy
 
+from tdsystem.core.templatetags.humanize_td import grouped
+
 from ..services import standings
 
 register = template.Library()
@@ -36,16 +38,15 @@ ORDINALS = {
 
 @register.filter
 def money(value) -> str:
-    """Decimal("1234.50") -> "1,234.50"; Decimal("1200.00") -> "1,200"; None -> "–"."""
+    """Decimal("1234.50") -> "1,234.50"; Decimal("1200.00") -> "1,200" (the reader's
+    separators, as the chip counts: "1.200" in Vietnamese); None -> "–"."""
     if value is None or value == "":
         return "–"
     try:
         amount = Decimal(value)
     except (InvalidOperation, TypeError, ValueError):
         return str(value)
-    if amount == amount.to_integral_value():
-        return f"{amount:,.0f}"
-    return f"{amount:,.2f}"
+    return grouped(amount, 0 if amount == amount.to_integral_value() else 2)
 
 
 @register.filter
