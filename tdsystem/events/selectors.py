@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
@@ -88,10 +88,40 @@ def schedule(event: Event, levels: list[Level] | None = None) -> list[Segment]:
                 lv.big_bet,
                 values.min_raise_to,
                 values.max_raise_to,
-                values.assumption,
+                assumption(event, lv.ante),
             )
         )
     return rows
+
+
+def assumption(event: Event, ante: int) -> str:
+    """What the printed minimum (and pot-limit maximum) raise assumes, in the reader's
+    language: "first to act preflop, 9 players, every player antes 25" (the engine's
+    `LevelValues.assumption` says the same in English for its command line)."""
+    players = event.seats_per_table
+    words = [
+        ngettext(
+            "first to act preflop, %(players)s player",
+            "first to act preflop, %(players)s players",
+            players,
+        )
+        % {"players": players}
+    ]
+    if not ante:
+        words.append(gettext("no ante"))
+    elif event.ante_type == "each":
+        words.append(gettext("every player antes %(ante)s") % {"ante": ante})
+    elif event.ante_type == "button":
+        words.append(gettext("the button antes %(ante)s for the table") % {"ante": ante})
+    else:
+        words.append(gettext("the big blind antes %(ante)s for the table") % {"ante": ante})
+    if event.betting == "pot-limit":
+        words.append(
+            gettext("small blind counted as called")
+            if event.pot_limit_preflop == "assumed-call"
+            else gettext("true pot")
+        )
+    return pgettext("list separator", ", ").join(words)
 
 
 def field_figures(event: Event) -> dict:
@@ -329,6 +359,7 @@ def event_clock_payload(event_id: int, now: datetime) -> dict:
     # The clock's version moves with every edit of the levels (`services_levels`): a
     # cached schedule is never shown after its levels changed.
     settings_key = (
+        get_language(),  # the rows say what the minimum raise assumes, in words
         event.structure_id,
         clock.version,
         event.betting,
