@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import rule_on
@@ -147,9 +147,14 @@ def _at(values: list[str], i: int) -> str:
     return values[i] if i < len(values) else ""
 
 
+def seat_name(number: int) -> str:
+    """A seat's name until the floor types the player's: "Seat 4", in the reader's words."""
+    return pgettext("a player's name on the ruling page", "Seat %(number)s") % {"number": number}
+
+
 def default_seats(count: int, stack: int) -> tuple[SeatRow, ...]:
     count = min(max(count, MIN_SEATS), MAX_SEATS)
-    return tuple(SeatRow(f"Seat {i + 1}", str(stack)) for i in range(count))
+    return tuple(SeatRow(seat_name(i + 1), str(stack)) for i in range(count))
 
 
 # -- editing the rows (the page's buttons) --------------------------------------------------
@@ -164,8 +169,8 @@ def rows_edit(rows: Rows, *, op: str, next_seat: int | None = None) -> Rows:
     index = _index(arg)
     if verb == "add-seat" and len(seats) < MAX_SEATS:
         used = {s.name.strip() for s in seats}
-        number = next(k for k in range(len(seats) + 1, 99) if f"Seat {k}" not in used)
-        seats.append(SeatRow(f"Seat {number}", seats[-1].stack if seats else ""))
+        number = next(k for k in range(len(seats) + 1, 99) if seat_name(k) not in used)
+        seats.append(SeatRow(seat_name(number), seats[-1].stack if seats else ""))
     elif verb == "remove-seat" and index is not None and index < len(seats) > MIN_SEATS:
         del seats[index]
         actions = [_renumber(a, index) for a in actions]
@@ -340,7 +345,7 @@ def _players(seats: Sequence[SeatRow], problems: list[Problem]) -> list[dict] | 
     players, seen, ok = [], set(), len(problems) == 0
     for i, seat in enumerate(seats):
         name = " ".join(seat.name.split())
-        if name and name != f"Seat {i + 1}":
+        if name and name != seat_name(i + 1):
             label = gettext("Seat %(number)s (%(name)s)") % {"number": i + 1, "name": name}
         else:
             label = gettext("Seat %(number)s") % {"number": i + 1}

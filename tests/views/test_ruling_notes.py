@@ -87,3 +87,15 @@ def test_a_stud_street_is_named_in_the_language(monkeypatch):
 
 def test_a_note_without_a_message_shows_its_text_escaped():
     assert notes.note_html({"rule": "D2", "text": "A & <B>"}) == "A &amp; &lt;B&gt;"
+
+
+def test_the_players_state_and_the_street_read_in_the_readers_language(monkeypatch):
+    from django.utils import translation
+
+    from tdsystem.rulings.templatetags.ruling_notes import engine_word
+
+    assert engine_word("folded") == "folded" and engine_word("preflop") == "preflop"
+    assert engine_word("fourth") == "fourth" and engine_word("something") == "something"
+    with translation.override("ja"):
+        # Translated where the catalogue says so; a value that is not a word stays as it is.
+        assert str(engine_word("something")) == "something"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import pgettext_lazy
 
-from tdsystem.rulings.notes import note_html
+from tdsystem.rulings.notes import STREETS, note_html
 
 register = template.Library()
 
@@ -13,3 +14,25 @@ register = template.Library()
 def explained(note, table=None):
     """The note in the active language, citing the rule set of the table's event."""
     return note_html(note, getattr(table, "event", None))
+
+
+# The engine's words for a player's state and the street, as the page shows them.
+WORDS = {
+    "active": pgettext_lazy("player state", "active"),
+    "folded": pgettext_lazy("player state", "folded"),
+    "all-in": pgettext_lazy("player state", "all-in"),
+    "eliminated": pgettext_lazy("player state", "eliminated"),
+    "preflop": pgettext_lazy("street", "preflop"),
+    "flop": pgettext_lazy("street", "flop"),
+    "turn": pgettext_lazy("street", "turn"),
+    "river": pgettext_lazy("street", "river"),
+    "showdown": pgettext_lazy("street", "showdown"),
+    "complete": pgettext_lazy("street", "complete"),
+}
+
+
+@register.filter
+def engine_word(value):
+    """A player's state or a street in the reader's language ("folded", "flop", "third"),
+    the value itself when it is not one of them."""
+    return WORDS.get(value) or STREETS.get(value) or value
