@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_POST
 
 from tdsystem.core.access import staff_required
@@ -100,9 +101,16 @@ def _rebalanced(result: balancing.Rebalance) -> str:
             "tables": _numbers(result.broken),
             "moves": moves,
         }
-    kinds = {"balance": _("Balance"), "break": _("Break"), "redraw": _("Redraw")}
+    kinds = {
+        "balance": pgettext("a kind of table moves", "Balance"),
+        "break": pgettext("a kind of table moves (a table broken)", "Break"),
+        "redraw": pgettext("a kind of table moves", "Redraw"),
+    }
     kind = kinds.get(result.kind, result.kind)
-    return _("%(kind)s: %(moves)s move slip(s)") % {"kind": kind, "moves": moves}
+    return ngettext("%(kind)s: %(moves)s move slip", "%(kind)s: %(moves)s move slips", moves) % {
+        "kind": kind,
+        "moves": moves,
+    }
 
 
 @require_POST
