@@ -96,7 +96,7 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
         status, poster = get("127.0.0.1", port, path, f"127.0.0.1:{port}")
         assert status == 200
         assert decode_svg_qr(poster) == lookup
-        assert f'<p class="url">{lookup}</p>' in poster and "127.0.0.1" not in poster
+        assert f'<p class="url" dir="ltr">{lookup}</p>' in poster and "127.0.0.1" not in poster
 
         # DEBUG is off: an unknown URL is the house 404, with no debug page.
         status, page = get("127.0.0.2", port, "/no/such/page/", lan_host)
