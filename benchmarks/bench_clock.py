@@ -16,14 +16,13 @@ import time
 from _setup import VAR, bench_env, django_setup, free_port, gunicorn, start, stop, wait_http
 from loadgen import run
 
-from tdsystem.core.actors import Actor
-
 LEVELS = 100
 CLIENTS = 200
 SECONDS = 10
 
 
 def lateness(env: dict) -> None:
+    from tdsystem.core.actors import Actor  # after django_setup: it puts the project on the path
     from tdsystem.core.models import LogEntry
     from tdsystem.events import services
     from tdsystem.events.models import Clock
