@@ -89,13 +89,14 @@ def test_a_note_without_a_message_shows_its_text_escaped():
     assert notes.note_html({"rule": "D2", "text": "A & <B>"}) == "A &amp; &lt;B&gt;"
 
 
-def test_the_players_state_and_the_street_read_in_the_readers_language(monkeypatch):
+def test_the_players_state_and_the_street_read_in_the_readers_language():
     from django.utils import translation
 
     from tdsystem.rulings.templatetags.ruling_notes import engine_word
 
     assert engine_word("folded") == "folded" and engine_word("preflop") == "preflop"
-    assert engine_word("fourth") == "fourth" and engine_word("something") == "something"
-    with translation.override("ja"):
-        # Translated where the catalogue says so; a value that is not a word stays as it is.
+    assert engine_word("something") == "something"  # not an engine word: shown as it is
+    with translation.override("ja"):  # the committed Japanese catalogue
+        assert str(engine_word("folded")) == "フォールド"
+        assert str(engine_word("preflop")) == "プリフロップ"
         assert str(engine_word("something")) == "something"
