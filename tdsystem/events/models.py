@@ -77,7 +77,30 @@ class Event(models.Model):
         KNOCKOUT = "knockout", _("Knockout (a fixed bounty)")
         PROGRESSIVE = "progressive", _("Progressive knockout (half paid, half on the head)")
 
+    class BagRule(models.TextChoices):
+        LARGER = "larger", _("The larger stack")
+        FIRST = "first", _("The stack of the first flight bagged")
+
     name = models.CharField(max_length=120)
+    # Festivals (docs/festivals.md). A flight (Day 1A, 1B, ...) is an event of its own, with
+    # its own clock, tables and late registration, that feeds the event it is a flight of;
+    # that event plays Day 2 and on with the flights' survivors. `day` counts the event's
+    # days of play (a flight is day 1; each end of day moves it on).
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="flights"
+    )
+    flight = models.CharField(max_length=8, blank=True, help_text=_("The flight's name, e.g. 1A."))
+    day = models.PositiveSmallIntegerField(default=1)
+    bag_rule = models.CharField(
+        max_length=8,
+        choices=BagRule.choices,
+        default=BagRule.LARGER,
+        help_text=_("The stack kept by a player who bags in two flights."),
+    )
+    # A satellite awards seats (tickets) in its target instead of most of its prize money.
+    satellite_target = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="satellites"
+    )
     game = models.CharField(max_length=16, choices=Game.choices, default=Game.HOLDEM)
     betting = models.CharField(max_length=16, choices=Betting.choices, default=Betting.NO_LIMIT)
     ante_type = models.CharField(max_length=24, choices=AnteType.choices, default=AnteType.EACH)
@@ -197,6 +220,17 @@ class Event(models.Model):
                 condition=Q(addon_chips__isnull=True) | Q(addon_chips__gt=0),
                 name="event_addon_chips_gt_0",
             ),
+            models.CheckConstraint(
+                condition=Q(parent__isnull=True, flight="")
+                | Q(parent__isnull=False) & ~Q(flight=""),
+                name="event_flight_named",
+            ),
+            models.UniqueConstraint(
+                fields=["parent", "flight"],
+                condition=Q(parent__isnull=False),
+                name="event_flight_unique",
+            ),
+            models.CheckConstraint(condition=Q(day__gte=1), name="event_day_gte_1"),
         ]
 
     def __str__(self) -> str:
@@ -205,6 +239,14 @@ class Event(models.Model):
     @property
     def is_archived(self) -> bool:
         return self.archived_at is not None
+
+    @property
+    def is_flight(self) -> bool:
+        return self.parent_id is not None
+
+    @property
+    def is_satellite(self) -> bool:
+        return self.satellite_target_id is not None
 
     @property
     def has_bounties(self) -> bool:

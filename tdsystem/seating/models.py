@@ -117,6 +117,8 @@ class EventTable(models.Model):
         help_text=_("Seats not dealt into the current hand: newcomers waiting for the button."),
     )
     broken_at = models.DateTimeField(null=True, blank=True)
+    # The end of a day (DayEnd): the hands this table has still to play; null otherwise.
+    hands_left = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["event_id", "number"]
@@ -174,6 +176,10 @@ class Entry(models.Model):
     # Balancing never moves this player; a break of their table still does.
     do_not_move = models.BooleanField(default=False)
     do_not_move_reason = models.CharField(max_length=HOLD_REASON_MAX, blank=True)
+    # Day 2 of a festival: the flight entry whose bag this entry plays on with.
+    carried_from = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="carried_to"
+    )
 
     class Meta:
         ordering = ["event_id", "number"]
@@ -285,6 +291,9 @@ class Purchase(models.Model):
         REENTRY = "reentry", _("Re-entry")
         REBUY = "rebuy", _("Rebuy")
         ADDON = "addon", _("Add-on")
+        # A Day 2 entry's bagged stack, carried from its flight (no money: the flight's
+        # buy-in is already in the pool).
+        CARRY = "carry", _("Carried stack")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="purchases")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="purchases")
@@ -320,3 +329,81 @@ class TableDevice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at table {self.venue_table.number}"
+
+
+class DayEnd(models.Model):
+    """The end of a day of play (WSOP R125): a random number of last hands, drawn when the
+    director starts them, then every stack bagged and tagged. One per event and day."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="day_ends")
+    day = models.PositiveSmallIntegerField()
+    hands = models.PositiveSmallIntegerField(help_text=_("The last hands every table plays."))
+    started_at = models.DateTimeField(auto_now_add=True)
+    # When the day closed: every stack bagged, the clock stopped for the night.
+    closed_at = models.DateTimeField(null=True, blank=True)
+    actor_label = models.CharField(max_length=150)
+
+    class Meta:
+        ordering = ["event_id", "day"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "day"], name="day_end_unique"),
+            models.CheckConstraint(
+                condition=Q(hands__gte=1) & Q(hands__lte=20), name="day_end_hands_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"End of day {self.day} of event {self.event_id}: {self.hands} hands"
+
+
+class Bag(models.Model):
+    """A survivor's stack at the end of a day: counted, sealed in a numbered bag."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="bags")
+    day = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="bags")
+    chips = models.PositiveBigIntegerField()
+    number = models.CharField(max_length=20, help_text=_("The number on the bag."))
+    table_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    actor_label = models.CharField(max_length=150)
+
+    class Meta:
+        ordering = ["event_id", "day", "table_number", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "day", "entry"], name="bag_one_per_entry"),
+            models.UniqueConstraint(fields=["event", "day", "number"], name="bag_number_unique"),
+            models.CheckConstraint(condition=Q(chips__gt=0), name="bag_chips_gt_0"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Bag {self.number}: entry {self.entry_id}, {self.chips} chips"
+
+
+class Ticket(models.Model):
+    """A seat in an event won (in a satellite) or given: its holder registers in the target
+    without paying again; the ticket's value goes into the target's prize pool."""
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tickets")
+    target = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="tickets")
+    source = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="tickets_won"
+    )
+    value = models.DecimalField(max_digits=12, decimal_places=2)
+    note = models.CharField(max_length=120, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    actor_label = models.CharField(max_length=150)
+    used_by = models.OneToOneField(
+        Entry, null=True, blank=True, on_delete=models.SET_NULL, related_name="ticket"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["target_id", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(value__gte=0), name="ticket_value_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Ticket of {self.player} for event {self.target_id}"
