@@ -35,6 +35,7 @@ from .seatmap import (
     new_seed,
     plan_apply,
 )
+from .selectors_dayend import last_hands_on
 from .texts import SEMICOLONS, text_list
 
 REDRAW_TABLE_COUNTS = (1, 2, 3)
@@ -66,6 +67,8 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
     # No savepoint: a refusal here fails the caller's whole change, never half of it.
     with transaction.atomic(savepoint=False):
         event = event_lock(event_id)
+        if last_hands_on(event):  # R125: balancing waits for the next day's draw
+            return Rebalance(None, seed, [], [])
         settings = event.rules
         redraw_at = redraw_counts(event, settings)
         if _settled(event, settings, redraw_at):
@@ -201,6 +204,8 @@ def tables_redraw(
     rng = random.Random(seed)
     with transaction.atomic():
         event = event_lock(event_id)
+        if last_hands_on(event):
+            raise SeatingError(gettext("no redraw during the last hands of the day"))
         seatmap = SeatMap.read(event)
         tables = seatmap.engine_tables()
         refusal = redraw_refusal(event, tables, table_count)
