@@ -24,7 +24,7 @@ from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext
 
 from tdsystem.engine import payouts as rules
-from tdsystem.engine import rulesets
+from tdsystem.engine import rulesets, satellites
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
 
@@ -64,12 +64,15 @@ def bounty_pool(event: Event, entries: int) -> Decimal:
 def plan_for(event: Event) -> PayoutPlan:
     """The event's payout plan, made with the defaults the first time (under the lock)."""
     plan, _ = PayoutPlan.objects.get_or_create(event=event)
+    plan.event = event  # read by prizes_by_place, without a query
     return plan
 
 
 def plan_or_default(event: Event) -> PayoutPlan:
     """For reads: the stored plan, or the default one without writing it."""
-    return PayoutPlan.objects.filter(event=event).first() or PayoutPlan(event=event)
+    plan = PayoutPlan.objects.filter(event=event).first() or PayoutPlan(event=event)
+    plan.event = event  # read by prizes_by_place, without a query
+    return plan
 
 
 @lru_cache(maxsize=512)
@@ -81,9 +84,20 @@ def _prizes(
 
 
 def prizes_by_place(plan: PayoutPlan, entries: int, pool: Decimal) -> tuple[Decimal, ...]:
-    """The prize of each paid place; they add up to the pool exactly."""
+    """The prize of each paid place; they add up to the pool exactly.
+
+    A satellite pays seats in its target (each worth the target's buy-in and fee) and the
+    rest in cash to the next place; a pool too small for one seat is paid by the plan."""
     if entries < 1:
         return ()
+    event = plan.event
+    if event.satellite_target_id is not None:
+        target = event.satellite_target
+        assert target is not None
+        value = Decimal(target.buy_in) + Decimal(target.fee)
+        seats = satellites.satellite_prizes(Decimal(pool), value) if value > 0 else ()
+        if seats:
+            return seats
     try:
         return _prizes(
             plan.table,
