@@ -10,5 +10,6 @@ class ResultsConfig(AppConfig):
 
         from . import signals  # noqa: F401  (connects the receivers)
         from .services.handforhand import clock_hold
+        from .services.satellites import satellite_finished
 
-        hooks.register(clock_hold=clock_hold)
+        hooks.register(clock_hold=clock_hold, finished=satellite_finished)

@@ -1,0 +1,163 @@
+"""Satellites: seats from the pool, the cash place, tickets issued once, and the entries
+they pay for in the target."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tdsystem.core.models import LogEntry
+from tdsystem.events.models import Event
+from tdsystem.events.services import clock_action
+from tdsystem.results import services
+from tdsystem.results.errors import ResultsError
+from tdsystem.results.models import Finish
+from tdsystem.results.services import standings
+from tdsystem.results.services.satellites import satellite_read, satellite_tickets_issue
+from tdsystem.seating.errors import SeatingError
+from tdsystem.seating.models import Entry, Purchase, Ticket
+from tdsystem.seating.services.tickets import ticket_issue, ticket_register
+from tdsystem.seating.testing import ACTOR, arrange
+from tests.fixtures import make_event
+
+pytestmark = pytest.mark.django_db
+D = Decimal
+
+
+@pytest.fixture
+def target(db):
+    return make_event(600, 600, name="Main event", buy_in=D(200), fee=D(20))
+
+
+@pytest.fixture
+def satellite(target):
+    # Nine entries of 100: a 900 pool buys four 220 seats, 20 left for fifth place.
+    return make_event(600, 600, name="Satellite", buy_in=D(100), satellite_target=target)
+
+
+def bust(event, *entries, stacks=None):
+    return services.bustout_record(
+        event_id=event.pk,
+        entry_ids=[e.pk for e in entries],
+        stacks={e.pk: s for e, s in zip(entries, stacks, strict=True)} if stacks else None,
+        actor=ACTOR,
+        rng_seed=3,
+    )
+
+
+def prizes(event):
+    return dict(
+        Finish.objects.filter(event=event, undone_at__isnull=True).values_list(
+            "entry__player__name", "prize"
+        )
+    )
+
+
+def test_it_pays_seats_and_the_remainder_in_cash_then_issues_one_ticket_per_seat(
+    satellite, target, django_capture_on_commit_callbacks
+):
+    people = arrange(satellite, {1: list(range(1, 10))})
+    plan = standings.plan_for(satellite)
+    assert standings.prizes_by_place(plan, 9, D(900)) == (D(220),) * 4 + (D(20),)
+    for seat in (9, 8, 7, 6):
+        bust(satellite, people[f"T1S{seat}"])
+    with pytest.raises(ResultsError, match="5 players are left for 4 seats"):
+        satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR)
+    bust(satellite, people["T1S5"])
+    assert prizes(satellite)["T1S5"] == D(20)  # the cash place: the first without a seat
+    state = satellite_read(satellite)
+    assert state.decided and state.cash.entry.player.name == "T1S5"
+    with django_capture_on_commit_callbacks(execute=True):
+        issued = satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR)
+    assert sorted(t.player.name for t in issued) == ["T1S1", "T1S2", "T1S3", "T1S4"]
+    assert {(t.target_id, t.source_id, t.value) for t in issued} == {
+        (target.pk, satellite.pk, D(220))
+    }
+    satellite.refresh_from_db()
+    assert satellite.status == Event.Status.FINISHED
+    assert not Entry.objects.filter(event=satellite, table__isnull=False).exists()
+    # Once only: the finish hook and a second press issue nothing more.
+    assert satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR) == []
+    assert Ticket.objects.count() == 4
+    assert LogEntry.objects.filter(action="satellite.tickets").count() == 1
+
+
+def test_a_satellite_played_to_its_winner_issues_the_tickets_at_the_end(
+    satellite, django_capture_on_commit_callbacks
+):
+    people = arrange(satellite, {1: [1, 2, 3, 4, 5]})  # 500: two seats, 60 in cash
+    clock_action(event_id=satellite.pk, action="start", actor=ACTOR)
+    for seat in (5, 4, 3):
+        bust(satellite, people[f"T1S{seat}"])
+    with django_capture_on_commit_callbacks(execute=True):
+        bust(satellite, people["T1S2"])  # the winner is crowned, the clock finished
+    assert prizes(satellite) == {
+        "T1S1": D(220),
+        "T1S2": D(220),
+        "T1S3": D(60),
+        "T1S4": D(0),
+        "T1S5": D(0),
+    }
+    assert sorted(Ticket.objects.values_list("player__name", flat=True)) == ["T1S1", "T1S2"]
+
+
+def test_players_out_across_the_last_seat_share_its_value_and_the_cash_as_money(satellite):
+    people = arrange(satellite, {1: list(range(1, 10))})
+    for seat in (9, 8, 7, 6):
+        bust(satellite, people[f"T1S{seat}"])
+    bust(satellite, people["T1S4"], people["T1S5"], stacks=[3000, 3000])  # places 4-5
+    assert prizes(satellite)["T1S4"] == prizes(satellite)["T1S5"] == D(120)
+    state = satellite_read(satellite)
+    assert [f.entry.player.name for f in state.shared] == ["T1S4", "T1S5"]
+    issued = satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR)
+    assert sorted(t.player.name for t in issued) == ["T1S1", "T1S2", "T1S3"]
+
+
+def test_a_pool_too_small_for_a_seat_is_paid_by_the_plan(satellite):
+    people = arrange(satellite, {1: [1, 2]})  # 200 < 220
+    plan = standings.plan_for(satellite)
+    assert standings.prizes_by_place(plan, 2, D(200)) == (D(200),)
+    bust(satellite, people["T1S2"])
+    with pytest.raises(ResultsError, match="buys no seat"):
+        satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR)
+    assert not Ticket.objects.exists()
+
+
+def test_it_refuses_tickets_for_an_event_that_is_no_satellite(target):
+    with pytest.raises(ResultsError, match="no satellite"):
+        satellite_tickets_issue(event_id=target.pk, actor=ACTOR)
+
+
+def test_a_ticket_registers_its_holder_with_the_entry_paid_into_the_target(target):
+    ticket = ticket_issue(event_id=target.pk, name="Ann Lee", note="Lyon qualifier", actor=ACTOR)
+    assert ticket.value == D(220) and ticket.used_by is None
+    done = ticket_register(ticket_id=ticket.pk, actor=ACTOR)
+    entry = done.enrolment.entry
+    assert entry.player == ticket.player and entry.paid == D(200)
+    purchase = Purchase.objects.get(entry=entry)
+    assert (purchase.kind, purchase.amount, purchase.fee) == ("entry", D(200), D(20))
+    assert standings.field_read(target).pool == D(200)
+    ticket.refresh_from_db()
+    assert ticket.used_by == entry and ticket.used_at is not None
+    assert LogEntry.objects.filter(action="ticket.use").exists()
+    with pytest.raises(SeatingError, match="used already"):
+        ticket_register(ticket_id=ticket.pk, actor=ACTOR)
+    assert Entry.objects.filter(event=target).count() == 1
+
+
+def test_it_refuses_a_ticket_for_another_event_or_once_registration_closed(target, satellite):
+    ticket = ticket_issue(event_id=target.pk, name="Bo", actor=ACTOR)
+    with pytest.raises(SeatingError, match="this ticket is for Main event"):
+        ticket_register(ticket_id=ticket.pk, event_id=satellite.pk, actor=ACTOR)
+    clock_action(event_id=target.pk, action="start", actor=ACTOR)  # no late registration
+    with pytest.raises(SeatingError, match="No new entries"):
+        ticket_register(ticket_id=ticket.pk, actor=ACTOR)
+    ticket.refresh_from_db()
+    assert ticket.used_by is None and not Entry.objects.exists()
+
+
+def test_a_ticket_needs_a_player(target):
+    with pytest.raises(SeatingError, match="needs a player") as caught:
+        ticket_issue(event_id=target.pk, name="  ", actor=ACTOR)
+    assert caught.value.field == "name" and not Ticket.objects.exists()
