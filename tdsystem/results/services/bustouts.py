@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
 
@@ -528,7 +528,7 @@ def _leave_seats(entries: list[Entry], rows: list[Finish], now, chips_removed: i
 
 
 def _after(fld: standings.Field, entries: Sequence[Entry]) -> standings.Field:
-    return standings.Field(fld.entries, fld.active - len(entries), fld.pool)
+    return replace(fld, active=fld.active - len(entries))
 
 
 def _group_for(

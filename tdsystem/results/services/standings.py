@@ -39,19 +39,39 @@ class Field:
     entries: int
     active: int
     pool: Decimal
+    # The players the places count down from when it is not the field: on Day 2 of an
+    # event played in flights, the Day 2 field (the flights' busts took flight places).
+    start: int | None = None
+
+    @property
+    def places_from(self) -> int:
+        return self.entries if self.start is None else self.start
 
 
 def field_read(event: Event) -> Field:
     """Entries, players left and the prize pool of the places (Entry.paid already sums
-    the purchases; a bounty event's heads are taken out of it, see services/bounties)."""
-    agg = Entry.objects.filter(event=event).aggregate(
-        entries=Count("id"),
-        active=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
+    the purchases; a bounty event's heads are taken out of it, see services/bounties).
+
+    An event played in flights (docs/festivals.md) counts the whole event: its flights'
+    entries, re-entries included, and their buy-ins; its Day 2 entries carried from a
+    flight are not entries again, and its places count down from its own field. A flight
+    pays no prizes (pool 0): its players' prizes are its event's. One query either way.
+    """
+    own = Q(event_id=event.pk)
+    agg = Entry.objects.filter(
+        own | Q(event_id__in=Event.objects.filter(parent_id=event.pk).values("pk"))
+    ).aggregate(
+        entries=Count("id", filter=~(own & Q(carried_from__isnull=False))),
+        active=Count("id", filter=own & Q(status=Entry.Status.ACTIVE)),
+        here=Count("id", filter=own),
         pool=Sum("paid"),
     )
-    entries = agg["entries"] or 0
+    entries, here = agg["entries"] or 0, agg["here"] or 0
     pool = (agg["pool"] or Decimal(0)) - bounty_pool(event, entries)
-    return Field(entries, agg["active"] or 0, max(pool, Decimal(0)))
+    if event.parent_id is not None:
+        pool = Decimal(0)
+    start = here if here != entries else None
+    return Field(entries, agg["active"] or 0, max(pool, Decimal(0)), start)
 
 
 def bounty_pool(event: Event, entries: int) -> Decimal:
@@ -211,7 +231,7 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
     prizes = prizes_by_place(plan, field.entries, field.pool)
     try:
         placed = places_in_order(
-            field.entries, [groups[seq] for seq in sorted(groups)], event.rules, len(prizes)
+            field.places_from, [groups[seq] for seq in sorted(groups)], event.rules, len(prizes)
         )
     except rules.PayoutError as exc:
         raise ResultsError(
