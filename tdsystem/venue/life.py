@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import locks_take
 from tdsystem.core.log import Text, log_record
+from tdsystem.events.copying import COPIED_SETTINGS
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import may_delete
 from tdsystem.events.services import event_create
@@ -26,43 +27,6 @@ from tdsystem.seating.models import Entry, EventTable
 
 class EventError(Exception):
     """A life-cycle change the event's state does not allow; nothing was changed."""
-
-
-# What a copy takes over from its source: the entry settings and the house rules.
-COPIED_SETTINGS = (
-    "game",
-    "betting",
-    "ante_type",
-    "starting_stack",
-    "buy_in",
-    "fee",
-    "bounty_type",
-    "bounty_amount",
-    "seats_per_table",
-    "incomplete_raise",
-    "pot_limit_preflop",
-    "bb_must_cover_sb",
-    "button_rule",
-    "balance_threshold",
-    "late_registration_end_level",
-    "reentry_allowed",
-    "reentry_max",
-    "reentry_until_level",
-    "rebuy_until_level",
-    "rebuy_threshold",
-    "rebuy_price",
-    "rebuy_fee",
-    "rebuy_chips",
-    "rebuy_max",
-    "addon_break",
-    "addon_price",
-    "addon_fee",
-    "addon_chips",
-    "rule_set",
-    "house_rules",
-    "rule_overrides",
-    "screen_language",
-)
 
 
 def _event_lock(event_id: int) -> Event:

@@ -7,15 +7,17 @@ and redraws after eliminations live in balancing.py.
 
 One module per concept: tables.py (venue tables, the event's tables, release, break
 order), registration.py (entries, duplicate names, lists, re-entries, buys), draw.py
-(the seat draw), hands.py (hand finished, buttons) and moves.py (move slips). Callers
-use the names below from this package; a test that replaces a name a service looks up
-replaces it in the module that holds the service.
+(the seat draw), flights.py (a festival's flights and Day 2), hands.py (hand finished,
+buttons) and moves.py (move slips). Callers use the names below from this package; a
+test that replaces a name a service looks up replaces it in the module that holds the
+service.
 """
 
 from __future__ import annotations
 
 from ..errors import SeatingError
 from .draw import seats_draw
+from .flights import Combined, day2_combine, flight_add
 from .hands import HAND_MAX, TableHalted, table_hand_finish
 from .moves import move_acknowledge
 from .registration import (
@@ -54,17 +56,20 @@ __all__ = [
     "HAND_MAX",
     "MAX_TABLE_SEATS",
     "MIN_TABLE_SEATS",
+    "Combined",
     "DuplicateName",
     "Enrolment",
     "Reservation",
     "SeatingError",
     "TableHalted",
+    "day2_combine",
     "describe_entry",
     "entry_do_not_move",
     "entry_purchase",
     "entry_reenter",
     "entry_reserve",
     "entry_reserve_clear",
+    "flight_add",
     "import_duplicates",
     "member_id_taken",
     "move_acknowledge",
