@@ -17,6 +17,7 @@ from . import errors
 from .events import router as events_router
 from .results import router as results_router
 from .seating import router as seating_router
+from .tickets import router as tickets_router
 
 DESCRIPTION = """\
 Reads are public. Writes need a staff API token sent as `Authorization: Bearer <token>`
@@ -84,3 +85,4 @@ errors.install(api)
 api.add_router("/", events_router)
 api.add_router("/", seating_router)
 api.add_router("/", results_router)
+api.add_router("/", tickets_router)

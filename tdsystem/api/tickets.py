@@ -1,0 +1,134 @@
+"""Tickets: the seats an event's satellites awarded or a director gave, one given by hand,
+and a ticket's registration in its event."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+from ninja import Field, Router, Schema, Status
+
+from tdsystem.core.actors import Actor
+from tdsystem.seating.models import Ticket as TicketRow
+from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tickets_of
+
+from .auth import AuthedRequest, StaffToken
+from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
+from .errors import NotFound
+from .schemas import INT64, NO_NUL, Out, Registered
+from .seating import entry_json, moves_json
+
+router = Router(tags=["Seating"], exclude_unset=True)
+seating = StaffToken("seating")
+
+
+class Ticket(Out):
+    id: int
+    player: str
+    target: int = Field(description="The event the ticket is a seat in.")
+    source: int | None = Field(description="The satellite that awarded it; null: given by hand.")
+    value: str = Field(description="The seat's worth, the target's buy-in and fee; two decimals.")
+    note: str
+    used_by: int | None = Field(description="The entry number it paid for; null: not used.")
+
+
+class TicketIn(Schema):
+    name: str = Field(
+        strict=True,
+        min_length=1,
+        max_length=120,
+        pattern=NO_NUL,
+        description=gettext_noop("the player's name, not blank, at most 120 characters"),
+    )
+    note: str = Field(
+        "",
+        strict=True,
+        max_length=120,
+        pattern=NO_NUL,
+        description=gettext_noop("why the ticket is given, at most 120 characters"),
+    )
+
+
+class TicketUseIn(Schema):
+    event: int | None = Field(
+        None,
+        strict=True,
+        ge=1,
+        le=INT64,
+        description=gettext_noop("the flight to register in, when not the ticket's own event"),
+    )
+
+
+class TicketUsed(Out):
+    ticket: Ticket
+    entry: Registered
+
+
+def ticket_json(ticket: TicketRow) -> dict:
+    return {
+        "id": ticket.pk,
+        "player": ticket.player.name,
+        "target": ticket.target_id,
+        "source": ticket.source_id,
+        "value": f"{ticket.value:.2f}",
+        "note": ticket.note,
+        "used_by": ticket.used_by.number if ticket.used_by else None,
+    }
+
+
+@router.get(
+    "/events/{int:event_id}/tickets",
+    response={200: list[Ticket], **READ_ERRORS},
+    url_name="tickets",
+    summary="List the tickets",
+    description="The seats in the event (a flight: in its festival event too), won in its "
+    "satellites or given by hand, the unused first.",
+)
+def tickets(request: HttpRequest, event_id: int):
+    return [ticket_json(t) for t in tickets_of(event_found(event_id))]
+
+
+@router.post(
+    "/events/{int:event_id}/tickets",
+    auth=seating,
+    response={201: Ticket, **WRITE_ERRORS},
+    url_name="ticket_give",
+    summary="Give a ticket",
+    description="A seat in the event given by hand (a qualifier from another room), worth "
+    "the event's buy-in and fee.",
+)
+def give(request: AuthedRequest, event_id: int, payload: TicketIn):
+    event_exists(event_id)
+    ticket = ticket_issue(
+        event_id=event_id, name=payload.name, note=payload.note, actor=Actor.of(request.auth)
+    )
+    return Status(201, ticket_json(ticket))
+
+
+@router.post(
+    "/tickets/{int:ticket_id}/register",
+    auth=seating,
+    response={201: TicketUsed, **WRITE_ERRORS},
+    url_name="ticket_register",
+    summary="Register with a ticket",
+    description="Registers the holder without payment: the entry's buy-in goes into the "
+    "pool as if paid. 409 when the ticket is used, is for another event, or registration "
+    "is closed.",
+)
+def register(request: AuthedRequest, ticket_id: int, payload: TicketUseIn | None = None):
+    if not TicketRow.objects.filter(pk=ticket_id).exists():
+        raise NotFound(_("no ticket %(id)s") % {"id": ticket_id})
+    if payload and payload.event is not None:
+        event_exists(payload.event)
+    used = ticket_register(
+        ticket_id=ticket_id,
+        event_id=payload.event if payload else None,
+        actor=Actor.of(request.auth),
+    )
+    enrolment = used.enrolment
+    moves = enrolment.applied.moves if enrolment.applied else []
+    entry = entry_json(enrolment.entry) | {
+        "dealt_in": enrolment.dealt_in,
+        "moves": moves_json(moves),
+    }
+    return Status(201, {"ticket": ticket_json(used.ticket), "entry": entry})
