@@ -28,10 +28,12 @@ from ..seatmap import (
 )
 from ..selectors import HaltState, table_halts
 from ..texts import text_list
+from .dayend import hand_count_down
 
 # The most hands a table's count may claim: far beyond any event, and within the 32-bit
 # columns that store hand numbers. The API's schema and the pages' form both state it.
 HAND_MAX = 10**9
+_HAND_FIELDS = ("button", "small_blind", "big_blind", "hand_number", "sitting_out", "hands_left")
 
 
 class TableHalted(SeatingError):
@@ -81,6 +83,11 @@ def table_hand_finish(
             raise SeatingError(
                 gettext("table %(table)s is not in play") % {"table": table_number}, field="table"
             )
+        if row.hands_left == 0:  # the day's last hands are played (R125)
+            raise SeatingError(
+                gettext("table %(table)s has played its last hand of the day: bag the chips")
+                % {"table": table_number}
+            )
         if expected_hand < row.hand_number:
             raise SeatingError(
                 gettext("table %(table)s: hand %(hand)s was already finished")
@@ -123,7 +130,8 @@ def table_hand_finish(
         row.button, row.small_blind, row.big_blind = new.button, new.small_blind, new.big_blind
         row.hand_number += 1
         row.sitting_out = sitting_out
-        row.save(update_fields=["button", "small_blind", "big_blind", "hand_number", "sitting_out"])
+        hand_count_down(row)
+        row.save(update_fields=[*_HAND_FIELDS])
         notes: list[Text] = []
         if new.entry_at(new.button) is None:
             notes.append(Text(gettext_noop("dead button")))
@@ -183,7 +191,8 @@ def _stud_hand_finish(
     row.button = row.small_blind = row.big_blind = None
     row.hand_number += 1
     row.sitting_out = []
-    row.save(update_fields=["button", "small_blind", "big_blind", "hand_number", "sitting_out"])
+    hand_count_down(row)
+    row.save(update_fields=[*_HAND_FIELDS])
     summary = Text(
         gettext_noop("Table %(table)s, hand %(hand)s: stud, no button or blinds"),
         table=row.number,

@@ -39,6 +39,7 @@ from ..seatmap import (
     next_entry_number,
     plan_apply,
 )
+from ..selectors_dayend import last_hands_on
 
 
 def registration_closed_reason(event: Event, *, now: datetime | None = None) -> str | None:
@@ -341,6 +342,8 @@ def _check_open(event: Event) -> None:
 
 def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> Enrolment:
     """Create the entry, seat it if the seats are drawn, and rebalance around it."""
+    if last_hands_on(event):  # a new entry, a re-entry or a ticket: none in the last hands
+        raise SeatingError(gettext("No new entries: the day's last hands are being played."))
     rng = random.Random(seed)
     seatmap = SeatMap.read(event)
     placement = None
