@@ -15,6 +15,7 @@ from ninja.parser import Parser
 
 from . import errors
 from .events import router as events_router
+from .flights import router as flights_router
 from .results import router as results_router
 from .seating import router as seating_router
 from .tickets import router as tickets_router
@@ -84,5 +85,6 @@ api = Api(
 errors.install(api)
 api.add_router("/", events_router)
 api.add_router("/", seating_router)
+api.add_router("/", flights_router)
 api.add_router("/", results_router)
 api.add_router("/", tickets_router)
