@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from tdsystem.engine.explain import gettext_noop
+
 TDA_2024 = "tda-2024"
 TDA_2026 = "tda-2026"
 WSOP_2026 = "wsop-2026"
@@ -88,7 +90,7 @@ class RuleSet:
     name: str  # "TDA 2024"
     body: str  # how a citation starts: "TDA", "WSOP R"
     version: str
-    source: str
+    source: str  # the text's title in English, marked for the catalogues
     settings: Settings
     # concept -> rule number in this text (see CONCEPTS); a concept the text does not number
     # is cited without a number.
@@ -175,7 +177,7 @@ RULE_SETS: Mapping[str, RuleSet] = {
         name="TDA 2024",
         body="TDA",
         version="2024",
-        source="Poker TDA Rules, 2024 version",
+        source=gettext_noop("Poker TDA Rules, 2024 version"),
         settings=Settings(),
         citations=_TDA_2024_CITES,
     ),
@@ -183,8 +185,8 @@ RULE_SETS: Mapping[str, RuleSet] = {
         code=TDA_2026,
         name="TDA 2026",
         body="TDA",
-        version="2026 (1.1, 21 Sept 2026)",
-        source="Poker TDA Rules, Summit XII, 2026 version 1.1",
+        version=gettext_noop("2026 (1.1, 21 Sept 2026)"),
+        source=gettext_noop("Poker TDA Rules, Summit XII, 2026 version 1.1"),
         settings=Settings(stack_after_ante=True, dead_button_skips_empty=True),
         citations=_TDA_2026_CITES,
         # The renumbering itself is reported, not read in the official text.
@@ -195,7 +197,7 @@ RULE_SETS: Mapping[str, RuleSet] = {
         name="WSOP 2026",
         body="WSOP R",
         version="2026",
-        source="World Series of Poker, 2026 tournament rules",
+        source=gettext_noop("World Series of Poker, 2026 tournament rules"),
         settings=Settings(
             other_tables=OTHER_TABLES_TIE,
             bubble_share=False,

@@ -14,6 +14,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
+from tdsystem.core.templatetags.humanize_td import shipped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
 from tdsystem.structures.models import LEVEL_FIELDS, Level
@@ -60,7 +61,7 @@ def schedule(event: Event, levels: list[Level] | None = None) -> list[Segment]:
     number = 0
     for index, lv in enumerate(levels):
         if lv.is_break:
-            rows.append(Segment(index, None, True, lv.duration_seconds, lv.note))
+            rows.append(Segment(index, None, True, lv.duration_seconds, shipped(lv.note)))
             continue
         number += 1
         bets = (lv.small_bet, lv.big_bet) if lv.small_bet and lv.big_bet else None
@@ -80,7 +81,7 @@ def schedule(event: Event, levels: list[Level] | None = None) -> list[Segment]:
                 number,
                 False,
                 lv.duration_seconds,
-                lv.note,
+                shipped(lv.note),
                 lv.small_blind,
                 lv.big_blind,
                 lv.ante,

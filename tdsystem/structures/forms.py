@@ -11,6 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.templatetags.humanize_td import grouped
 
 from .services import NAME_MAX
 
@@ -40,7 +41,7 @@ def parse_chips(text: str) -> list[int]:
         if not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= CHIP_MAX:
             raise forms.ValidationError(
                 _("“%(part)s” is not a chip value (a whole number from 1 to %(max)s)")
-                % {"part": part[:20], "max": f"{CHIP_MAX:,}"}
+                % {"part": part[:20], "max": grouped(CHIP_MAX)}
             )
         chips.add(int(part))
     chain = sorted(chips)
@@ -48,7 +49,7 @@ def parse_chips(text: str) -> list[int]:
         if big % small:
             raise forms.ValidationError(
                 _("the %(big)s chip is not a multiple of the %(small)s chip: colour-ups need it")
-                % {"big": f"{big:,}", "small": f"{small:,}"}
+                % {"big": grouped(big), "small": grouped(small)}
             )
     return chain
 
@@ -107,7 +108,7 @@ class GeneratorForm(forms.Form):
             self.add_error(
                 "starting_stack",
                 _("%(stack)s is not a multiple of the smallest chip, %(chip)s")
-                % {"stack": f"{stack:,}", "chip": f"{chips[0]:,}"},
+                % {"stack": grouped(stack), "chip": grouped(chips[0])},
             )
         if data.get("target_minutes", 1) < (data.get("level_minutes") or 1):
             self.add_error("level_minutes", _("a level is longer than the whole tournament"))

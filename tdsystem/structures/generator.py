@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine.structure_gen import Proposal, Row, structure_generate
 
 from .models import AnteType, Structure
@@ -58,12 +59,12 @@ def structure_propose(
 def colour_up_note(row: Row) -> str:
     if not row.colour_up:
         return ""
-    names = ", ".join(f"{chip:,}" for chip in row.colour_up)
+    names = ", ".join(grouped(chip) for chip in row.colour_up)
     return ngettext(
         "Colour up the %(chips)s chips (smallest chip now %(smallest)s)",
         "Colour up the %(chips)s chips (smallest chip now %(smallest)s)",
         len(row.colour_up),
-    ) % {"chips": names, "smallest": f"{row.smallest_chip:,}"}
+    ) % {"chips": names, "smallest": grouped(row.smallest_chip)}
 
 
 def hours_minutes(minutes: int) -> str:
@@ -103,10 +104,10 @@ def _notes(proposal: Proposal, *, entries: int, starting_stack: int, chips: Sequ
         "%(minutes)02d min after the start (the average stack of the last two players falls "
         "under %(bbs)s big blinds there)."
     ) % {
-        "entries": f"{entries:,}",
-        "stack": f"{starting_stack:,}",
-        "chips": " ".join(f"{c:,}" for c in sorted(chips)),
-        "ratio": f"{proposal.ratio:.2f}",
+        "entries": grouped(entries),
+        "stack": grouped(starting_stack),
+        "chips": " ".join(grouped(c) for c in sorted(chips)),
+        "ratio": grouped(proposal.ratio, 2),
         "level": proposal.final_level,
         "hours": proposal.projected_minutes // 60,
         "minutes": proposal.projected_minutes % 60,
@@ -144,8 +145,8 @@ def structure_generated_save(
     if checked.errors or checked.warnings:
         raise StructureError(checked.errors + checked.warnings)
     name = name.strip() or gettext("Generated: %(entries)s entries, %(stack)s stack") % {
-        "entries": f"{entries:,}",
-        "stack": f"{starting_stack:,}",
+        "entries": grouped(entries),
+        "stack": grouped(starting_stack),
     }
     with transaction.atomic():
         structure, _warnings = structure_create(

@@ -2,9 +2,14 @@
 
 Amounts are chips, durations minutes. Each row: (small blind, big blind, ante) for a level,
 or ("break", minutes, colour-up note).
+
+The notes are stored in English, as shipped, and marked for the catalogues: the pages show
+them in the reader's language (core.templatetags.humanize_td.shipped).
 """
 
 from __future__ import annotations
+
+from django.utils.translation import gettext_noop as _
 
 BREAK = "break"
 
@@ -15,29 +20,29 @@ def _wpt_toc_2018() -> dict:
         (100, 200, 25),
         (150, 300, 50),
         (200, 400, 50),
-        (BREAK, 15, "Registration closes"),
+        (BREAK, 15, _("Registration closes")),
         (250, 500, 75),
         (300, 600, 75),
-        (BREAK, 75, "Colour up the 25s"),
+        (BREAK, 75, _("Colour up the 25s")),
         (400, 800, 100),
         (500, 1000, 100),
         (600, 1200, 200),
         (800, 1600, 200),
         (1000, 2000, 300),
         (1200, 2400, 400),
-        (BREAK, 15, "Colour up the 100s"),
+        (BREAK, 15, _("Colour up the 100s")),
         (1500, 3000, 500),
         (2000, 4000, 500),
         (2500, 5000, 500),
         (3000, 6000, 1000),
-        (BREAK, 75, "Colour up the 500s"),
+        (BREAK, 75, _("Colour up the 500s")),
         (4000, 8000, 1000),
         (5000, 10000, 1000),
         (6000, 12000, 2000),
         (8000, 16000, 2000),
         (10000, 20000, 3000),
         (12000, 24000, 4000),
-        (BREAK, 15, "Colour up the 1,000s"),
+        (BREAK, 15, _("Colour up the 1,000s")),
         # Level 25 is printed "25,000 - 30,000" on the published sheet: a typo for 50,000.
         (15000, 30000, 5000),
         (20000, 40000, 5000),
@@ -50,8 +55,10 @@ def _wpt_toc_2018() -> dict:
         "name": "WPT Tournament of Champions 2018",
         "ante_type": "each",
         "starting_stack": 50_000,
-        "notes": "Traditional ante, 60-minute levels. Registration closes after level 4. "
-        "Day 1 ends after level 10.",
+        "notes": _(
+            "Traditional ante, 60-minute levels. Registration closes after level 4. "
+            "Day 1 ends after level 10."
+        ),
         "levels": _levels(rows, 60),
     }
 
@@ -69,7 +76,7 @@ def _wsop_main_2019() -> dict:
         "name": "WSOP Main Event 2019 (first levels)",
         "ante_type": "big-blind",
         "starting_stack": 60_000,
-        "notes": "Big blind ante, 120-minute levels. Only levels 1-6 are included.",
+        "notes": _("Big blind ante, 120-minute levels. Only levels 1-6 are included."),
         "levels": _levels(rows, 120),
     }
 
@@ -84,15 +91,17 @@ def _ept_barcelona_2006() -> dict:
         (150, 300, 25),
         (200, 400, 50),
         (300, 600, 75),
-        (BREAK, 15, "Colour up the 25s"),
+        (BREAK, 15, _("Colour up the 25s")),
         (400, 800, 100),
     ]
     return {
         "name": "EPT Barcelona 2006, Day 1",
         "ante_type": "each",
         "starting_stack": 10_000,
-        "notes": "Traditional ante, 60-minute levels. The published sheet colours up the 25s "
-        "after level 8 without naming a break length: 15 minutes here.",
+        "notes": _(
+            "Traditional ante, 60-minute levels. The published sheet colours up the 25s "
+            "after level 8 without naming a break length: 15 minutes here."
+        ),
         "levels": _levels(rows, 60),
     }
 
@@ -133,10 +142,12 @@ def _button_ante_2018() -> dict:
         "name": "Button ante main event 2018",
         "ante_type": "button",
         "starting_stack": 1_000_000,
-        "notes": "Published: 25 levels from 5,000/10,000 to 300,000/600,000; the button "
-        "antes for the table, 5,000 at level 1 and the big blind from level 2. The levels "
-        "in between, the starting stack and the durations were not published: they are "
-        "filled in here as a plausible progression with 60-minute levels. Check before use.",
+        "notes": _(
+            "Published: 25 levels from 5,000/10,000 to 300,000/600,000; the button "
+            "antes for the table, 5,000 at level 1 and the big blind from level 2. The levels "
+            "in between, the starting stack and the durations were not published: they are "
+            "filled in here as a plausible progression with 60-minute levels. Check before use."
+        ),
         "levels": _levels(rows, 60),
     }
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext, gettext_noop
 from tdsystem.core import csv as export_csv
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.templatetags.humanize_td import grouped
 
 from .models import AnteType, Level, Structure
 
@@ -170,7 +171,7 @@ def _int(
     if number > most:
         errors.append(
             gettext("%(what)s: %(value)s is more than %(most)s")
-            % {"what": what, "value": f"{int(number):,}", "most": f"{most:,}"}
+            % {"what": what, "value": grouped(int(number)), "most": grouped(most)}
         )
         return None
     return int(number)
@@ -227,7 +228,7 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
     if len(rows) > LEVELS_MAX:
         errors.append(
             gettext("the structure has %(rows)s rows: at most %(most)s")
-            % {"rows": f"{len(rows):,}", "most": f"{LEVELS_MAX:,}"}
+            % {"rows": grouped(len(rows)), "most": grouped(LEVELS_MAX)}
         )
         return checked
     previous: dict | None = None
@@ -294,12 +295,12 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
         elif sb >= bb:
             errors.append(
                 gettext("%(where)s: the small blind %(sb)s must be less than the big blind %(bb)s")
-                % {"where": where, "sb": f"{sb:,}", "bb": f"{bb:,}"}
+                % {"where": where, "sb": grouped(sb), "bb": grouped(bb)}
             )
         if small_bet is not None and big_bet is not None and big_bet < small_bet:
             errors.append(
                 gettext("%(where)s: the big bet %(bet)s is less than the small bet")
-                % {"where": where, "bet": f"{big_bet:,}"}
+                % {"where": where, "bet": grouped(big_bet)}
             )
         if previous is not None:
             for key, message in _DECREASES:
@@ -312,19 +313,19 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
                         gettext(message)
                         % {
                             "where": where,
-                            "value": f"{level[key]:,}",
-                            "before": f"{previous[key]:,}",
+                            "value": grouped(level[key]),
+                            "before": grouped(previous[key]),
                         }
                     )
             if previous["big_blind"] and bb > previous["big_blind"] * 2.5:
                 warnings.append(
                     gettext("%(where)s: the big blind jumps from %(before)s to %(bb)s")
-                    % {"where": where, "before": f"{previous['big_blind']:,}", "bb": f"{bb:,}"}
+                    % {"where": where, "before": grouped(previous["big_blind"]), "bb": grouped(bb)}
                 )
         if ante is not None and ante > bb:
             warnings.append(
                 gettext("%(where)s: the ante %(ante)s is larger than the big blind %(bb)s")
-                % {"where": where, "ante": f"{ante:,}", "bb": f"{bb:,}"}
+                % {"where": where, "ante": grouped(ante), "bb": grouped(bb)}
             )
         previous = level
     _check_ratio_pattern(checked)
@@ -354,9 +355,9 @@ def _check_ratio_pattern(checked: Checked) -> None:
                 )
                 % {
                     "number": number,
-                    "bb": f"{lv['big_blind']:,}",
+                    "bb": grouped(lv["big_blind"]),
                     "ratio": f"{usual:g}",
-                    "expected": f"{expected:,}",
+                    "expected": grouped(expected),
                 }
             )
 

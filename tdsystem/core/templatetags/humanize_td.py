@@ -38,6 +38,14 @@ def grouped(number, decimals: int | None = None) -> str:
 
 
 @register.filter
+def shipped(text) -> str:
+    """A text the project ships in English and marks for the catalogues (a published
+    structure's notes and break notes, stored as shipped), in the reader's language; a
+    text people typed is not in the catalogues and reads as typed."""
+    return gettext(text) if text else ""
+
+
+@register.filter
 def hms(ms) -> str:
     """Milliseconds -> "1:02:03" or "42:07" (rounded up, like the screens)."""
     if ms is None:
