@@ -7,7 +7,7 @@ from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
 from tdsystem.core import views_catalog, views_language
 from tdsystem.events import views as events_views
-from tdsystem.venue import views_chips, views_screens
+from tdsystem.venue import views_chips, views_multi, views_screens
 
 urlpatterns = [
     path("", events_views.home, name="home"),
@@ -31,6 +31,7 @@ urlpatterns = [
     path("seats/draw/", views_screens.current, {"page": "draw"}, name="screen_draw"),
     path("seats/poster/", views_screens.poster, name="screen_poster"),
     path("chips/", views_screens.current, {"page": "chips"}, name="screen_chips"),
+    path("screens/clocks/", views_multi.clocks_screen, name="screen_clocks"),
     path("api/", api.urls),
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),

@@ -27,39 +27,11 @@
   let lastKey = null, warnedKey = null, wakeLock = null;
 
   const $ = (id) => document.getElementById(id);
-  // Numbers as the page's server-side `chips` filter writes them: the locale's separators
-  // from the catalog (Django's formats), grouped in threes where the locale sets no
-  // grouping, in Western digits in every language (an Arabic screen's blinds and clock
-  // stay the digits players read on their chips). The first paint and every poll agree.
-  const format = window.get_format || ((name) => ({ THOUSAND_SEPARATOR: ",", DECIMAL_SEPARATOR: "." })[name]);
-  const THOUSANDS = format("THOUSAND_SEPARATOR"), DECIMAL = format("DECIMAL_SEPARATOR");
-  const GROUP = Number(format("NUMBER_GROUPING")) || 3;
-  function grouped(digits) {
-    let out = "";
-    for (let end = digits.length; end > 0; end -= GROUP) {
-      const part = digits.slice(Math.max(0, end - GROUP), end);
-      out = out ? part + THOUSANDS + out : part;
-    }
-    return out;
-  }
-  const fmt = (n) => {
-    if (n === null || n === undefined || n === "" || Number.isNaN(Number(n))) return "–";
-    const whole = Math.round(Number(n));
-    return (whole < 0 ? "-" : "") + grouped(String(Math.abs(whole)));
-  };
+  // The numbers and the time left as every clock counts them (clock-time.js, loaded first).
+  const { fmt, fmt1, hms } = window.tdClockTime;
   const money = (a) => fmt(a);
-  const fmt1 = (x) => {
-    const [whole, tenth] = Math.abs(x).toFixed(1).split(".");
-    return (x < 0 ? "-" : "") + grouped(whole) + DECIMAL + tenth;
-  };
   // The time of day in the page's language, Western digits.
   const LOCALE = `${document.documentElement.lang || "en"}-u-nu-latn`;
-  function hms(ms) {
-    const s = Math.max(0, Math.ceil(ms / 1000));
-    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-    const mm = String(m).padStart(h ? 2 : 1, "0"), ss = String(sec).padStart(2, "0");
-    return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
-  }
   function setText(id, text) { const el = $(id); if (el && el.textContent !== text) el.textContent = text; }
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -76,13 +48,7 @@
     dayFormat = new Intl.DateTimeFormat(LOCALE, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
   }
 
-  function remaining() {
-    if (!data) return 0;
-    if (data.status === "running" && data.level_ends_at) {
-      return Date.parse(data.level_ends_at) - (Date.now() + offset);
-    }
-    return data.remaining_ms;
-  }
+  function remaining() { return window.tdClockTime.remaining(data, offset); }
   // A figure counted from the same moment as remaining_ms: it falls as the level runs.
   function since(ms, left) { return ms - (data.remaining_ms - left); }
 
@@ -322,22 +288,14 @@
   const ASK = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
 
   async function poll() {
-    const ctrl = new AbortController();
-    const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
-    const sent = Date.now();
     try {
-      const r = await fetch(url, { signal: ctrl.signal, cache: "no-store", headers: ASK });
-      if (!r.ok) throw new Error(r.status);
-      const d = await r.json();
-      const received = Date.now();
-      // Server time was read about halfway through the round trip.
-      offset = Date.parse(d.server_time) - (sent + received) / 2;
-      lastGood = received;
-      show(d);
+      const got = await window.tdClockTime.fetchClock(url, ASK, TIMEOUT_MS);
+      offset = got.offset;
+      lastGood = got.received;
+      show(got.data);
     } catch (e) {
       /* network down or server busy: keep counting from the last good answer */
     } finally {
-      clearTimeout(timer);
       setTimeout(poll, POLL_MS);
     }
   }

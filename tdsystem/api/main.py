@@ -16,14 +16,16 @@ from ninja.parser import Parser
 from . import errors
 from .events import router as events_router
 from .flights import router as flights_router
+from .floor import router as floor_router
 from .results import router as results_router
 from .seating import router as seating_router
 from .tickets import router as tickets_router
 
 DESCRIPTION = """\
-Reads are public. Writes need a staff API token sent as `Authorization: Bearer <token>`
-(create one at `/console/tokens/` or with `python manage.py create_api_token USERNAME`)
-and take a JSON object body; unknown fields are ignored.
+Reads are public, but the floor plan's. Writes (and that read) need a staff API token sent
+as `Authorization: Bearer <token>` (create one at `/console/tokens/` or with
+`python manage.py create_api_token USERNAME`) and take a JSON object body; unknown fields
+are ignored.
 
 Every error is a JSON object with `error`, a sentence for people:
 
@@ -88,3 +90,4 @@ api.add_router("/", seating_router)
 api.add_router("/", flights_router)
 api.add_router("/", results_router)
 api.add_router("/", tickets_router)
+api.add_router("/", floor_router)

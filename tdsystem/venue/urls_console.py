@@ -6,7 +6,7 @@ from django.urls import path
 from tdsystem.events import views, views_entry_rules, views_levels, views_rules
 from tdsystem.structures import views as structure_views
 
-from . import views_life
+from . import views_floor, views_life
 
 app_name = "console"
 
@@ -26,6 +26,8 @@ urlpatterns = [
         views_entry_rules.event_entry_rules,
         name="event_entry_rules",
     ),
+    path("floor/", views_floor.floor, name="floor"),
+    path("floor/give", views_floor.floor_give, name="floor_give"),
     path("house-rules/", views_rules.house_sets, name="house_sets"),
     path("house-rules/<int:house_id>/", views_rules.house_set, name="house_set"),
     path(

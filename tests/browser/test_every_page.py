@@ -84,6 +84,8 @@ PAGES = {
     "results:chip_history": "",
     "results:deal": "",
     "screen_poster": "",
+    "console:floor": "",
+    "screen_clocks": "",
 }
 
 # URL patterns left out, by name (a trailing ":" leaves out a whole namespace).

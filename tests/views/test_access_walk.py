@@ -47,6 +47,7 @@ PUBLIC = {
     "chips_screen",
     "screen_chips",
     "api:chips",
+    "screen_clocks",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 

@@ -1,0 +1,64 @@
+/* What every clock on a venue screen shares: the time left counted from the server's stored
+ * timestamps, the numbers as the pages write them, and one poll of a clock JSON that
+ * measures how far this screen's clock is from the server's. The single clock screen
+ * (clock.js) and the room's clocks (clocks.js) both count with it, so they always agree.
+ */
+(function () {
+  "use strict";
+  // Numbers as the page's server-side `chips` filter writes them: the locale's separators
+  // from the catalog (Django's formats), grouped in threes where the locale sets no
+  // grouping, in Western digits in every language (an Arabic screen's blinds and clock
+  // stay the digits players read on their chips). The first paint and every poll agree.
+  const format = window.get_format || ((name) => ({ THOUSAND_SEPARATOR: ",", DECIMAL_SEPARATOR: "." })[name]);
+  const THOUSANDS = format("THOUSAND_SEPARATOR"), DECIMAL = format("DECIMAL_SEPARATOR");
+  const GROUP = Number(format("NUMBER_GROUPING")) || 3;
+  function grouped(digits) {
+    let out = "";
+    for (let end = digits.length; end > 0; end -= GROUP) {
+      const part = digits.slice(Math.max(0, end - GROUP), end);
+      out = out ? part + THOUSANDS + out : part;
+    }
+    return out;
+  }
+  function fmt(n) {
+    if (n === null || n === undefined || n === "" || Number.isNaN(Number(n))) return "–";
+    const whole = Math.round(Number(n));
+    return (whole < 0 ? "-" : "") + grouped(String(Math.abs(whole)));
+  }
+  function fmt1(x) {
+    const [whole, tenth] = Math.abs(x).toFixed(1).split(".");
+    return (x < 0 ? "-" : "") + grouped(whole) + DECIMAL + tenth;
+  }
+  function hms(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    const mm = String(m).padStart(h ? 2 : 1, "0"), ss = String(sec).padStart(2, "0");
+    return h ? `${h}:${mm}:${ss}` : `${mm}:${ss}`;
+  }
+  // The level's time left now: from its end while running (on the server's clock, `offset`
+  // ms ahead of this screen's), else what the server stored.
+  function remaining(data, offset) {
+    if (!data) return 0;
+    if (data.status === "running" && data.level_ends_at) {
+      return Date.parse(data.level_ends_at) - (Date.now() + offset);
+    }
+    return data.remaining_ms;
+  }
+  // One GET of a clock JSON: {data, offset, received}; throws when it fails or times out.
+  async function fetchClock(url, headers, timeoutMs) {
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(), timeoutMs);
+    const sent = Date.now();
+    try {
+      const r = await fetch(url, { signal: ctrl.signal, cache: "no-store", headers: headers });
+      if (!r.ok) throw new Error(r.status);
+      const data = await r.json();
+      const received = Date.now();
+      // Server time was read about halfway through the round trip.
+      return { data: data, offset: Date.parse(data.server_time) - (sent + received) / 2, received: received };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  window.tdClockTime = { grouped: grouped, fmt: fmt, fmt1: fmt1, hms: hms, remaining: remaining, fetchClock: fetchClock };
+})();
