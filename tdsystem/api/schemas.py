@@ -302,6 +302,13 @@ class EntryNotice(Out):
     text: str = Field(description="The notice in the screen's language.")
 
 
+class LastHands(Out):
+    day: int
+    hands: int = Field(description="The last hands every table plays (WSOP R125).")
+    tables_playing: int = Field(description="Tables with hands still to play; 0: bagging.")
+    text: str = Field(description="What the screen says, in the reader's language.")
+
+
 class Clock(Out):
     event: ClockEvent
     status: str = Field(description="not-started, running, paused or finished.")
@@ -347,6 +354,9 @@ class Clock(Out):
     )
     payouts: list[Payout] = Field(description="Each paid place's prize for the field now.")
     chip_leader: ChipLeader | None
+    last_hands: LastHands | None = Field(
+        None, description="The end of the day: from its last hands until the day closes."
+    )
 
 
 class Seat(Out):
@@ -451,6 +461,16 @@ class ResultRow(Out):
     player: str
     entry: int
     prize: str
+    seat: str | None = Field(None, description="A satellite's seat won: “Seat in <event>”.")
+
+
+class SatelliteSeats(Out):
+    target: int = Field(description="The event the seats are in.")
+    seat_value: str = Field(description="The target's buy-in and fee; two decimals.")
+    seats: int
+    remainder: str = Field(description="Paid in cash to the place after the seats.")
+    decided: bool = Field(description="The players left are no more than the seats.")
+    winners: list[int] = Field(description="The entry numbers winning a seat (once decided).")
 
 
 class Results(Out):
@@ -461,6 +481,7 @@ class Results(Out):
     paid_places: int
     payouts: list[str] = Field(description="By place, two decimals.")
     results: list[ResultRow]
+    satellite: SatelliteSeats | None = Field(None, description="A satellite's seats.")
 
 
 # Chip counts: the count list (public) and a table's counts (staff).

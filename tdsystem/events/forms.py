@@ -149,6 +149,7 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
             "bb_must_cover_sb",
             "scheduled_start",
             "screen_language",
+            "satellite_target",
             *ENTRY_RULE_FIELDS,
         ]
         widgets = {"scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"})}
@@ -168,6 +169,7 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
                 "House rule: a big blind who cannot cover the small blind is out"
             ),
             "scheduled_start": _("Scheduled start"),
+            "satellite_target": _("Satellite for"),
             **ENTRY_RULE_LABELS,
             "pot_limit_preflop": _("Pot-limit preflop"),
             "incomplete_raise": _("Incomplete all-in raises"),
@@ -193,6 +195,12 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
             MaxValueValidator(STACK_MAX, message=message),
         ]
         self.fields["bb_must_cover_sb"].help_text = ""
+        target = self.fields["satellite_target"]
+        target.queryset = Event.objects.filter(archived_at__isnull=True).exclude(
+            status=Event.Status.FINISHED
+        )
+        target.empty_label = _("Not a satellite")
+        target.help_text = _("Its prizes are seats in this event, each worth its buy-in and fee.")
         self.fields["bounty_amount"].help_text = _(
             "Of each entry's buy-in, its bounty; the rest goes to the prize pool of the places."
         )
@@ -222,6 +230,11 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
         if fee is not None and fee < 0:
             self.add_error("fee", _("The fee cannot be negative."))
         self._clean_bounty(data)
+        target = data.get("satellite_target")
+        if target is not None and target.buy_in + target.fee <= 0:
+            self.add_error(
+                "satellite_target", _("A seat in %(name)s costs nothing.") % {"name": target}
+            )
         return data
 
     def _clean_bounty(self, data: dict) -> None:

@@ -309,9 +309,11 @@ def money(amount) -> str:
 
 
 def results_payload(event: Event) -> dict:
+    from .services.satellites import satellite_json
+
     prizes = prizes_now(event)
     left = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).count()
-    return {
+    payload = {
         "event": {"id": event.pk, "name": event.name, "status": event.status},
         "entries": prizes.entries,
         "players_left": left,
@@ -330,6 +332,7 @@ def results_payload(event: Event) -> dict:
             for r in result_rows(event)
         ],
     }
+    return satellite_json(event, payload) if event.is_satellite else payload
 
 
 def payout_preview(plan: PayoutPlan, entries: int, pool: Decimal) -> list[tuple[int, str, Decimal]]:

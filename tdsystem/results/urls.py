@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views, views_deals, views_table
+from . import views, views_deals, views_satellites, views_table
 
 app_name = "results"
 
@@ -25,6 +25,8 @@ urlpatterns = [
     path(CONSOLE + "payouts", views.payouts, name="payouts"),
     path(CONSOLE + "deal", views_deals.deal_page, name="deal"),
     path(CONSOLE + "deal/cancel", views_deals.deal_cancel, name="deal_cancel"),
+    path(CONSOLE + "satellite", views_satellites.satellite_panel, name="satellite"),
+    path(CONSOLE + "satellite/award", views_satellites.satellite_award, name="satellite_award"),
     # Staff: the table pages (a tablet at the table, or the floor's phone)
     path(TABLES + "<int:number>/", views_table.table_page, name="table"),
     path(TABLES + "<int:number>/hand", views_table.table_hand, name="table_hand"),

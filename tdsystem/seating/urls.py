@@ -1,6 +1,14 @@
 from django.urls import path
 
-from . import views, views_console, views_device, views_moves, views_tables
+from . import (
+    views,
+    views_console,
+    views_device,
+    views_flights,
+    views_moves,
+    views_tables,
+    views_tickets,
+)
 
 app_name = "seating"
 
@@ -17,6 +25,8 @@ urlpatterns = [
     path(SEATING, views_console.console, name="console"),
     path(SEATING + "register", views_console.register, name="register"),
     path(SEATING + "register-many", views_console.register_many, name="register_many"),
+    path(SEATING + "tickets", views_tickets.ticket_give, name="ticket_give"),
+    path(SEATING + "tickets/<int:ticket_id>/register", views_tickets.ticket_use, name="ticket_use"),
     path(SEATING + "tables", views_tables.tables, name="tables"),
     path(SEATING + "release", views_tables.release, name="release"),
     path(SEATING + "break-order", views_tables.break_order, name="break_order"),
@@ -32,4 +42,7 @@ urlpatterns = [
     ),
     path(CONSOLE + "moves/", views_moves.moves_page, name="moves"),
     path(CONSOLE + "moves/<int:move_id>/ack", views_moves.move_ack, name="move_ack"),
+    path(CONSOLE + "flights/", views_flights.flights_page, name="flights"),
+    path(CONSOLE + "flights/add", views_flights.flight_add, name="flight_add"),
+    path(CONSOLE + "flights/day2", views_flights.day2_combine, name="day2"),
 ]

@@ -59,6 +59,28 @@ class Satellite:
     def cash_place(self) -> int | None:
         return self.seats + 1 if self.seats and self.remainder else None
 
+    @property
+    def seat_numbers(self) -> frozenset[int]:
+        """The entry numbers that win (or won) a seat."""
+        return frozenset(e.number for e in self.winners)
+
+    @property
+    def ticket_players(self) -> frozenset[int]:
+        return frozenset(t.player_id for t in self.tickets)
+
+    @property
+    def waiting(self) -> bool:
+        """Decided, with a seat winner still without a ticket or play not yet stopped."""
+        if not self.decided:
+            return False
+        return not self.finished or any(
+            e.player_id not in self.ticket_players for e in self.winners
+        )
+
+    @property
+    def label(self) -> str:
+        return gettext("Seat in %(event)s") % {"event": self.target.name}
+
     def ticket_of(self, player_id: int) -> Ticket | None:
         return next((t for t in self.tickets if t.player_id == player_id), None)
 
@@ -100,6 +122,25 @@ def satellite_read(event: Event) -> Satellite | None:
         cash if remainder else None,
         tuple(tickets),
     )
+
+
+def satellite_json(event: Event, payload: dict) -> dict:
+    """The results' answer with a satellite's seats: each seat winner's row says so."""
+    state = satellite_read(event)
+    assert state is not None
+    won = state.seat_numbers if state.decided else frozenset()
+    for row in payload["results"]:
+        if row["entry"] in won:
+            row["seat"] = state.label
+    payload["satellite"] = {
+        "target": state.target.pk,
+        "seat_value": f"{state.seat_value:.2f}",
+        "seats": state.seats,
+        "remainder": f"{state.remainder:.2f}",
+        "decided": state.decided,
+        "winners": sorted(won),
+    }
+    return payload
 
 
 def satellite_tickets_issue(*, event_id: int, actor: Actor) -> list[Ticket]:

@@ -1,0 +1,103 @@
+"""Satellites on the pages: the new-event form's "Satellite for", the seats panel of the
+bust-out console, the results page and API, and the tickets of the registration panel."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from tdsystem.events.models import Event
+from tdsystem.results import services
+from tdsystem.seating.models import Entry, Ticket
+from tdsystem.seating.services.tickets import ticket_issue
+from tdsystem.seating.testing import ACTOR, arrange
+from tests.fixtures import make_event
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+D = Decimal
+
+
+@pytest.fixture
+def target(db):
+    return make_event(600, 600, name="Main event", buy_in=D(200), fee=D(20))
+
+
+def test_the_new_event_form_makes_a_satellite(client, director, target):
+    from tdsystem.structures.services import templates_install
+
+    template = templates_install()[0]
+    client.force_login(director)
+    page = client.get("/console/events/new/").content.decode()
+    assert "Satellite for" in page and "Not a satellite" in page
+    data = {
+        "name": "Satellite",
+        "template": template.pk,
+        "game": "holdem",
+        "betting": "no-limit",
+        "buy_in": "50",
+        "fee": "5",
+        "seats_per_table": 9,
+        "button_rule": "dead",
+        "incomplete_raise": "full-bet",
+        "pot_limit_preflop": "true-pot",
+        "satellite_target": target.pk,
+    }
+    assert client.post("/console/events/new/", data).status_code == 302
+    assert Event.objects.get(name="Satellite").satellite_target == target
+    free = make_event(600, name="Free roll", buy_in=D(0))
+    bad = client.post("/console/events/new/", data | {"name": "Bad", "satellite_target": free.pk})
+    assert "costs nothing" in bad.content.decode()
+    assert not Event.objects.filter(name="Bad").exists()
+
+
+def test_the_consoles_award_the_seats_and_the_results_show_them(client, director, target):
+    satellite = make_event(600, name="Satellite", buy_in=D(100), satellite_target=target)
+    people = arrange(satellite, {1: [1, 2, 3, 4, 5]})  # 500: two seats of 220, 60 in cash
+    for seat in (5, 4):
+        services.bustout_record(
+            event_id=satellite.pk, entry_ids=[people[f"T1S{seat}"].pk], actor=ACTOR, rng_seed=1
+        )
+    client.force_login(director)
+    console = f"/console/events/{satellite.pk}/results/"
+    panel = client.get(console).content.decode()
+    assert "Seat in Main event" in panel and "3 players left for 2 seats" in panel
+    services.bustout_record(
+        event_id=satellite.pk, entry_ids=[people["T1S3"].pk], actor=ACTOR, rng_seed=1
+    )
+    panel = client.get(console + "satellite", **HTMX).content.decode()
+    assert "Award the seats and end the satellite" in panel and "60 in cash" in panel
+    awarded = client.post(console + "satellite/award", **HTMX)
+    assert "2 tickets issued" in awarded.content.decode()
+    assert "results-changed" in awarded.headers["HX-Trigger"]
+    assert Ticket.objects.filter(source=satellite).count() == 2
+    page = client.get(f"/events/{satellite.pk}/results/").content.decode()
+    assert "2 seats won in" in page and "T1S1" in page and "Payouts still to win" not in page
+    api = client.get(f"/api/events/{satellite.pk}/results").json()
+    assert api["satellite"] | {"target": 0} == {
+        "target": 0,
+        "seat_value": "220.00",
+        "seats": 2,
+        "remainder": "60.00",
+        "decided": True,
+        "winners": [1, 2],
+    }
+    assert [r.get("seat") for r in api["results"]] == [None, None, None]  # 3rd to 5th: out
+
+
+def test_the_registration_panel_registers_a_ticket_holder(client, director, target):
+    ticket = ticket_issue(event_id=target.pk, name="Ann Lee", note="Lyon qualifier", actor=ACTOR)
+    client.force_login(director)
+    seating = f"/console/events/{target.pk}/seating/"
+    page = client.get(seating).content.decode()
+    assert "Tickets to register" in page and "Lyon qualifier" in page
+    done = client.post(seating + f"tickets/{ticket.pk}/register", **HTMX).content.decode()
+    assert "#1 Ann Lee: registered, seated at the draw" in done
+    assert "Tickets to register" not in done  # used: no longer listed
+    again = client.post(seating + f"tickets/{ticket.pk}/register", **HTMX).content.decode()
+    assert "used already" in again and Entry.objects.count() == 1
+    given = client.post(seating + "tickets", {"name": "Bo", "note": "prize"}, **HTMX)
+    assert "Ticket given to Bo" in given.content.decode()
+    blank = client.post(seating + "tickets", {"name": ""}, **HTMX).content.decode()
+    assert "name:" in blank and Ticket.objects.count() == 2
