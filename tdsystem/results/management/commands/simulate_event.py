@@ -5,6 +5,17 @@
 It runs on the configured database and creates its own event, "Simulation <seed>",
 with venue tables of its own. It prints a JSON summary; a broken invariant stops it
 with an error naming the step.
+
+With flights, the whole festival (docs/festivals.md, "Simulating a festival"):
+
+    python manage.py simulate_event --players 25000 --flights 4 --seed 1
+
+a main event "Festival <seed>" with its flights 1A, 1B, ... played at once, each down to
+its end of day (the last hands, bags for every survivor), then Day 2 combined from the
+bags and played to a winner. `--players` is the entries at the flights' draws (some
+players play two flights); re-entries come on top. The summary has the entries, each
+flight's entries and bags, the Day 2 field, the winner, the bust-outs' timings and query
+counts, and the time taken.
 """
 
 from __future__ import annotations
@@ -24,6 +35,12 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, required=True)
         parser.add_argument("--seats-per-table", type=int, default=9)
         parser.add_argument(
+            "--flights",
+            type=int,
+            default=None,
+            help="play a festival: a main event with this many Day 1 flights, then Day 2",
+        )
+        parser.add_argument(
             "--full-check-every",
             type=int,
             default=None,
@@ -32,15 +49,30 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options) -> None:
+        def progress(text: str) -> None:
+            if options["verbosity"] > 1:
+                self.stderr.write(text)
+
         try:
-            simulation = Simulation(
-                players=options["players"],
-                seed=options["seed"],
-                seats_per_table=options["seats_per_table"],
-                full_every=options["full_check_every"],
-                progress=lambda text: self.stderr.write(text) if options["verbosity"] > 1 else None,
-            )
-            summary = simulation.run()
+            if options["flights"] is not None:
+                from tdsystem.results.simulation_festival import Festival
+
+                summary = Festival(
+                    players=options["players"],
+                    flights=options["flights"],
+                    seed=options["seed"],
+                    seats_per_table=options["seats_per_table"],
+                    full_every=options["full_check_every"],
+                    progress=progress,
+                ).run()
+            else:
+                summary = Simulation(
+                    players=options["players"],
+                    seed=options["seed"],
+                    seats_per_table=options["seats_per_table"],
+                    full_every=options["full_check_every"],
+                    progress=progress,
+                ).run()
         except (ValueError, InvariantBroken) as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(json.dumps(summary, indent=2))
