@@ -3,7 +3,7 @@ apps, the event's life from the venue's."""
 
 from django.urls import path
 
-from tdsystem.events import views, views_entry_rules, views_levels, views_rules
+from tdsystem.events import views, views_entry_rules, views_levels, views_rules, views_screen
 from tdsystem.structures import views as structure_views
 
 from . import views_floor, views_life
@@ -25,6 +25,11 @@ urlpatterns = [
         "events/<int:event_id>/entry-rules/",
         views_entry_rules.event_entry_rules,
         name="event_entry_rules",
+    ),
+    path(
+        "events/<int:event_id>/screen-language",
+        views_screen.event_screen_language,
+        name="event_screen_language",
     ),
     path("floor/", views_floor.floor, name="floor"),
     path("floor/give", views_floor.floor_give, name="floor_give"),
