@@ -52,7 +52,9 @@ class Rebalance:
     before: dict[int, dict] = field(default_factory=dict)  # the written tables as they were
 
 
-def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None) -> Rebalance:
+def tables_rebalance(
+    *, event_id: int, actor: Actor, rng_seed: int | None = None, locked: Event | None = None
+) -> Rebalance:
     """Carry out what the seating needs after players left or joined.
 
     The seats are redrawn at once when the field comes down to one of the rule set's
@@ -61,12 +63,17 @@ def tables_rebalance(*, event_id: int, actor: Actor, rng_seed: int | None = None
     table in the break order breaks when the players fit one table fewer, then the
     tables are balanced by the rule set's procedure (TDA 10, 11-A, 11-C; WSOP R67). The
     seed is logged.
+
+    `locked`: the event's row, read by a caller that holds the event's lock already in
+    its transaction (a bust-out): the lock is not taken, nor the row read, a second time.
     """
     seed = new_seed(rng_seed)
     rng = random.Random(seed)
     # No savepoint: a refusal here fails the caller's whole change, never half of it.
     with transaction.atomic(savepoint=False):
-        event = event_lock(event_id)
+        if locked is not None:
+            assert locked.pk == event_id
+        event = locked or event_lock(event_id)
         if last_hands_on(event):  # R125: balancing waits for the next day's draw
             return Rebalance(None, seed, [], [])
         settings = event.rules

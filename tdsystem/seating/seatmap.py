@@ -16,7 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from django.db import connection
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -77,10 +78,23 @@ class HeadCount:
 
 def head_counts(event: Event) -> list[HeadCount]:
     """The event's tables in play, by number, with their players counted: one query, one
-    row a table, whatever the size of the field."""
+    row a table.
+
+    Each table counts its seats taken in the one-player-per-seat index: a seated entry is
+    active (the `busted_entry_has_no_seat` constraint), so no entry row is read, and the
+    cost follows the tables, not every entry of the event (a join of the tables with the
+    entries read the whole field on each bust-out).
+    """
+    taken = (
+        Entry.objects.filter(table_id=OuterRef("pk"))
+        .order_by()
+        .values("table_id")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
     rows = (
         EventTable.objects.filter(event=event, in_play=True)
-        .annotate(n=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE)))
+        .annotate(n=Coalesce(Subquery(taken), 0))
         .order_by("number")
         .values_list("pk", "number", "seats", "break_rank", "n")
     )
@@ -149,17 +163,26 @@ class SeatMap:
             key=lambda table: (table.break_rank, -table.number),
         )
         numbers = {table.pk: table.number for table in tables}
-        entries = (
-            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        # A seated entry is active (the `busted_entry_has_no_seat` constraint). The seats
+        # are read apart from the few holds: three columns a player, not six.
+        seats = (
+            Entry.objects.filter(event=event, table__isnull=False)
             .order_by()
-            .values_list("pk", "table_id", "seat", "reserved_seat", "reserved_table", "do_not_move")
+            .values_list("pk", "table_id", "seat")
         )
-        seated: dict[int, tuple[int, int]] = {}
+        # (The table and seat are set together: `entry_table_and_seat_together`.)
+        seated: dict[int, tuple[int, int]] = {
+            pk: (numbers[table_id], seat) for pk, table_id, seat in seats if seat is not None
+        }
+        held = (
+            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+            .filter(Q(reserved_seat__isnull=False) | Q(do_not_move=True))
+            .order_by()
+            .values_list("pk", "reserved_seat", "reserved_table", "do_not_move")
+        )
         reserved: dict[int, rules.Reserved] = {}
         unmovable: set[int] = set()
-        for pk, table_id, seat, reserved_seat, reserved_table, do_not_move in entries:
-            if table_id is not None and seat is not None:
-                seated[pk] = (numbers[table_id], seat)
+        for pk, reserved_seat, reserved_table, do_not_move in held:
             if reserved_seat is not None:
                 reserved[pk] = rules.Reserved(reserved_seat, reserved_table)
             if do_not_move:

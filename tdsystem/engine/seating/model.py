@@ -71,6 +71,18 @@ class Table:
             self.occupants.items() if isinstance(self.occupants, Mapping) else self.occupants
         )
         pairs = tuple(sorted((int(seat), int(entry)) for seat, entry in raw))
+        # One pass over sets for the usual, valid table (a break at a festival flight
+        # builds hundreds); the loop below names the first problem of a bad one.
+        valid = not pairs or (
+            pairs[0][0] >= 1
+            and pairs[-1][0] <= self.seats
+            and len({seat for seat, _ in pairs}) == len(pairs)
+            and len({entry for _, entry in pairs}) == len(pairs)
+        )
+        if valid:
+            object.__setattr__(self, "occupants", pairs)
+            self._check_positions()
+            return
         entries = set()
         previous_seat = 0
         for seat, entry in pairs:

@@ -563,7 +563,7 @@ def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | Non
     seating service read them just before it wrote them.
     """
     try:
-        result = tables_rebalance(event_id=event.pk, actor=actor, rng_seed=rng_seed)
+        result = tables_rebalance(event_id=event.pk, actor=actor, rng_seed=rng_seed, locked=event)
     except SeatingError as exc:
         raise ResultsError(
             gettext("the tables could not be balanced: %(reason)s") % {"reason": exc}
