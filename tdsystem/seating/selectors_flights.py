@@ -74,6 +74,7 @@ class Day2Preview:
     twice: list[Twice]
     entries: int  # the whole event's entries, re-entries included
     level_index: int  # the highest level any flight reached: Day 2 resumes there
+    level: LevelShown
     blockers: list[str] = field(default_factory=list)
 
     @property
@@ -199,6 +200,27 @@ def _kept(bags: list[BagRow], rule: str) -> BagRow:
     return min(bags, key=lambda b: (-b.chips, b.order))
 
 
+@dataclass(frozen=True)
+class LevelShown:
+    """A row of the event's levels as the page shows it: level 5 (400/800), or a break."""
+
+    number: int  # the level's number among levels (a break: the level before it)
+    small_blind: int
+    big_blind: int
+    is_break: bool
+
+
+def level_shown(event: Event, index: int) -> LevelShown:
+    rows = list(
+        event.structure.levels.filter(position__lte=index)
+        .order_by("position")
+        .values_list("kind", "small_blind", "big_blind")
+    )
+    kind, small, big = rows[-1] if rows else ("level", 0, 0)
+    number = sum(1 for row in rows if row[0] == "level")
+    return LevelShown(number, small, big, kind != "level")
+
+
 def day2_preview(event: Event) -> Day2Preview:
     """The flights of `event` with their entries, survivors and state; the Day 2 field
     the bags make (one bag per player, by the event's bag rule); what stops the
@@ -228,12 +250,14 @@ def day2_preview(event: Event) -> Day2Preview:
     blockers += [row.blocker for row in rows if row.blocker]
     if flights and not carried and not blockers:
         blockers.append(gettext("nobody bagged: there is no Day 2 field"))
+    level_index = max((row.level_index for row in rows), default=0)
     return Day2Preview(
         event=event,
         flights=rows,
         carried=carried,
         twice=twice,
         entries=sum(row.entries for row in rows),
-        level_index=max((row.level_index for row in rows), default=0),
+        level_index=level_index,
+        level=level_shown(event, level_index),
         blockers=blockers,
     )

@@ -1,0 +1,63 @@
+"""The flights page: the flights with their state, a flight added, the Day 2 preview and
+its combination behind a confirmation; the consoles of the event and of a flight."""
+
+from __future__ import annotations
+
+import pytest
+
+from tdsystem.seating.models import Entry
+from tests.services.test_flights import played
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(event, action: str = "") -> str:
+    return f"/console/events/{event.pk}/flights/{action}"
+
+
+def test_it_shows_adds_and_combines_the_flights(client, director):
+    main, a, _b, _ = played()
+    client.force_login(director)
+    page = client.get(url(main)).content.decode()
+    assert "Flights and Day 2" in page and "Bagged in two flights" in page
+    assert "Combine into Day 2: 3 players" in page and "keeps the larger stack" in page
+    added = client.post(url(main, "add"), {"name": "1C"}, **HTMX).content.decode()
+    assert "Flight 1C added" in added and "not started" in added
+    taken = client.post(url(main, "add"), {"name": "1c"}, **HTMX).content.decode()
+    assert "has a flight 1C already" in taken
+    refused = client.get(url(main), {"part": "day2"}, **HTMX).content.decode()
+    assert "Not ready to combine" in refused and "1C has not been played" in refused
+    main.flights.filter(flight="1C").delete()
+    unconfirmed = client.post(url(main, "day2"), {}, **HTMX).content.decode()
+    assert "tick the box" in unconfirmed and not Entry.objects.filter(event=main).exists()
+    done = client.post(url(main, "day2"), {"confirm": "1"}, **HTMX)
+    body = done.content.decode()
+    assert "Day 2: 3 players drawn at 1 table<" in body
+    assert f"/events/{main.pk}/seats/draw/" in body and f"/events/{main.pk}/seats/" in body
+    assert "seating-changed" in done.headers["HX-Trigger"]
+    assert Entry.objects.filter(event=main, table__isnull=False).count() == 3
+    # A flight's page is its event's.
+    assert client.get(url(a)).url == url(main)
+
+
+def test_the_consoles_link_the_event_and_its_flights(client, director):
+    main, a, _b, _ = played()
+    client.force_login(director)
+    home = client.get(f"/console/events/{main.pk}/").content.decode()
+    assert f'hx-get="/console/events/{main.pk}/flights/?part=panel"' in home
+    panel = client.get(url(main), {"part": "panel"}, **HTMX).content.decode()
+    assert "Whole event: 6 entries; Day 2: 3 players." in panel
+    flight = client.get(f"/console/events/{a.pk}/").content.decode()
+    assert "Flight 1A of Main Event" in flight and f'href="/console/events/{main.pk}/"' in flight
+
+
+def test_the_floor_sees_the_flights_but_may_not_add_or_combine(client, floor_person):
+    main, *_ = played()
+    client.force_login(floor_person)
+    page = client.get(url(main)).content.decode()
+    assert "Ready: a director combines the flights." in page and "Add a flight" not in page
+    assert client.post(url(main, "add"), {"name": "1C"}).status_code == 403
+    assert client.post(url(main, "day2"), {"confirm": "1"}).status_code == 403
+    assert not Entry.objects.filter(event=main).exists()
