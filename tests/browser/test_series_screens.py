@@ -3,9 +3,13 @@ tablet (tables given to an event from it) and the room's clocks on a TV."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.tasks import heartbeat
 from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action
 from tdsystem.seating import services as seating
@@ -17,6 +21,16 @@ from tests.personas import PASSWORD, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 ACTOR = Actor(label="test")
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "img" / "series"
+
+
+def shot(page, name: str) -> None:
+    """var/screenshots/series/<name>.png, and docs/img/series/ (docs/festivals.md's
+    pictures) when TD_SHOTS=1, so a test run leaves the docs be."""
+    screenshot(page, f"series/{name}")
+    if os.environ.get("TD_SHOTS") == "1":
+        DOCS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(DOCS / f"{name}.png"))
 
 
 def seconds_shown(panel) -> int:
@@ -44,6 +58,7 @@ def the_room() -> tuple[Event, Event, Event]:
 def test_the_floor_plan_and_the_rooms_clocks(live_server, new_page):
     flight, turbo, deep = the_room()
     make_user("dora", "director")
+    heartbeat()  # a worker seen now: no warning banner across the pictures
 
     page = new_page(TABLET)
     login(page, live_server, "dora", PASSWORD)
@@ -68,7 +83,7 @@ def test_the_floor_plan_and_the_rooms_clocks(live_server, new_page):
     page.get_by_role("button", name="Give to event").click()
     page.wait_for_selector("#floor .flash.error")
     assert "in use by Turbo Bounty" in page.locator("#floor .flash.error").inner_text()
-    screenshot(page, "series/floor-tablet", full_page=True)
+    shot(page, "floor-tablet")
 
     screen = new_page(TV)
     screen.goto(f"{live_server.url}/screens/clocks/")
@@ -86,4 +101,4 @@ def test_the_floor_plan_and_the_rooms_clocks(live_server, new_page):
     assert not running.locator("[data-k=banner]").is_visible()
     box = panels.first.bounding_box()
     assert box["width"] > 900 and box["height"] > 900  # two panels fill the TV side by side
-    screenshot(screen, "series/clocks-tv")
+    shot(screen, "clocks-tv")
