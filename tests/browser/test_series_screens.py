@@ -70,6 +70,10 @@ def test_the_floor_plan_and_the_rooms_clocks(live_server, new_page):
         page.locator("a.tile.held").count() == 6 and page.locator("label.tile.free").count() == 10
     )
     page.locator('[data-table="7"]').click()
+    # The plan's refresh (every 12 s) keeps what is ticked.
+    page.evaluate("htmx.ajax('GET', '/console/floor/', {target: '#floor', swap: 'outerHTML'})")
+    page.wait_for_timeout(500)
+    assert page.locator("#pick-7").is_checked()
     page.locator('[data-table="8"]').click()
     page.select_option("#give-event", str(deep.pk))
     page.get_by_role("button", name="Give to event").click()
