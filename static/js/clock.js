@@ -263,6 +263,8 @@
     else { maxBox.hidden = true; }
     setText("assumption", d.max_raise_to ? d.schedule_assumption : "");
     setText("players", `${fmt(d.players_left)} / ${fmt(d.entries)}`);
+    const whole = d.whole_event;  // a flight's clock: the event it is a flight of
+    setText("whole-event", whole ? tr(gettext("%(flight)s · whole event %(entries)s"), { flight: whole.flight, entries: fmt(whole.entries) }) : "");
     setText("avg", fmt(d.average_stack));
     setText("avg-bb", d.average_stack && d.big_blind ? tr(gettext("%(bb)s BB"), { bb: fmt1(d.average_stack / d.big_blind) }) : "");
     setText("pool", money(d.prize_pool));

@@ -309,6 +309,11 @@ class LastHands(Out):
     text: str = Field(description="What the screen says, in the reader's language.")
 
 
+class WholeEvent(Out):
+    flight: str = Field(description="The flight this clock is, e.g. 1A.")
+    entries: int = Field(description="The whole event's entries over its flights.")
+
+
 class Clock(Out):
     event: ClockEvent
     status: str = Field(description="not-started, running, paused or finished.")
@@ -349,6 +354,9 @@ class Clock(Out):
     chips_in_play: int
     average_stack: int | None
     prize_pool: str
+    whole_event: WholeEvent | None = Field(
+        None, description="A flight's clock only: the event it is a flight of (festivals)."
+    )
     moves: list[RecentMove] = Field(
         description="Slips not yet acknowledged and those of the last minutes, newest first."
     )

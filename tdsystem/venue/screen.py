@@ -59,7 +59,9 @@ def payouts(event: Event, figures: dict) -> list[dict]:
     """Each paid place's prize for the field as it is now (`figures` from field_figures)."""
     plan = standings.plan_or_default(event)
     try:
-        prizes = standings.prizes_by_place(plan, figures["entries"], Decimal(figures["prize_pool"]))
+        # A flight's screen shows its event's payouts: the whole event's field and pool.
+        entries = figures.get("whole_event", figures)["entries"]
+        prizes = standings.prizes_by_place(plan, entries, Decimal(figures["prize_pool"]))
     except ResultsError:
         return []  # the console says why; the room sees no table rather than a wrong one
     return [{"place": i, "amount": money(p)} for i, p in enumerate(prizes, start=1)]

@@ -234,3 +234,29 @@ def test_a_day_2_bust_out_takes_the_place_of_the_players_left_in_the_whole_event
     standings.standings_refresh(event=main, plan=plan, field=standings.field_read(main))
     bob.refresh_from_db()
     assert bob.place == 3
+
+
+def test_the_clock_figures_show_the_whole_event_and_a_flights_own_field(client):
+    from tdsystem.events.selectors import field_figures
+
+    main, a, _b, _ = played()
+    # The flight's own field, the whole event's pool (it pays no prizes of its own).
+    assert field_figures(a) | {
+        "whole_event": None,
+        "prize_pool": D(field_figures(a)["prize_pool"]),
+    } == {
+        "entries": 4,
+        "players_left": 2,
+        "chips_in_play": 40_000,
+        "average_stack": 20_000,
+        "prize_pool": D(600),
+        "whole_event": None,
+    }
+    assert field_figures(a)["whole_event"] == {"flight": "1A", "entries": 6}
+    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    figures = field_figures(main)
+    assert (figures["entries"], figures["players_left"], figures["chips_in_play"]) == (6, 3, 47_000)
+    assert D(figures["prize_pool"]) == D(600) and "whole_event" not in figures
+    screen = client.get(f"/api/events/{a.pk}/clock").json()
+    assert screen["whole_event"] == {"flight": "1A", "entries": 6}
+    assert "1A · whole event 6" in client.get(f"/events/{a.pk}/clock/").content.decode()
