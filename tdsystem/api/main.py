@@ -14,6 +14,7 @@ from ninja.openapi.docs import Swagger
 from ninja.parser import Parser
 
 from . import errors
+from .dayend import router as dayend_router
 from .events import router as events_router
 from .flights import router as flights_router
 from .floor import router as floor_router
@@ -87,6 +88,7 @@ api = Api(
 errors.install(api)
 api.add_router("/", events_router)
 api.add_router("/", seating_router)
+api.add_router("/", dayend_router)
 api.add_router("/", flights_router)
 api.add_router("/", results_router)
 api.add_router("/", tickets_router)

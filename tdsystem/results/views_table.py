@@ -24,6 +24,7 @@ from tdsystem.core.access import has_right
 from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
 from tdsystem.seating import selectors as seating_selectors
+from tdsystem.seating.selectors_dayend import bag_rows
 from tdsystem.seating.services import TableHalted
 from tdsystem.seating.table_access import table_access
 
@@ -61,6 +62,8 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
         "hfh": hfh,
         # Read only for the whole page: the polling fragment does not show the counts.
         "chip_rows": SimpleLazyObject(lambda: count_rows(event, table=number)),
+        # The end of the day: the bag form, once the table has played its last hand.
+        "bag_rows": SimpleLazyObject(lambda: bag_rows(event, number)),
         **extra,
     }
     return render(request, f"{PAGE}#table" if request.htmx else PAGE, context)

@@ -20,6 +20,7 @@ from tdsystem.results.selectors import money
 from tdsystem.results.services import standings
 from tdsystem.seating.models import Entry, Move
 from tdsystem.seating.selectors import SLIP_MINUTES, slip_row
+from tdsystem.seating.selectors_dayend import last_hands_panel
 
 LAYOUTS = ("clock", "payouts", "draw")
 RECENT_SLIPS = 20
@@ -93,4 +94,5 @@ def screen_panel(event: Event, figures: dict) -> dict:
         "moves": screen_moves(event.pk),
         "payouts": payouts(event, figures),
         "chip_leader": chip_leader(event),
+        "last_hands": last_hands_panel(event),
     }
