@@ -92,7 +92,7 @@ def tickets(request: HttpRequest, event_id: int):
     "/events/{int:event_id}/tickets",
     auth=seating,
     response={201: Ticket, **WRITE_ERRORS},
-    url_name="ticket_give",
+    url_name="tickets",
     summary="Give a ticket",
     description="A seat in the event given by hand (a qualifier from another room), worth "
     "the event's buy-in and fee.",

@@ -48,6 +48,9 @@ PUBLIC = {
     "screen_chips",
     "api:chips",
     "screen_clocks",
+    # The list of tickets; giving one is a POST to the same path, behind a token
+    # (tests/api/test_tickets_api.py).
+    "api:tickets",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
