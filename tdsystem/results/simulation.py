@@ -6,10 +6,14 @@ heads-up and the winner. After each step the invariants are checked against the
 database; the first one broken stops the run with an error naming the step.
 
 The per-step checks read the tables the step changed (its own table and those of the
-moves it made; seats elsewhere cannot have changed) and check places and prizes with
-aggregate queries, so a check costs a few milliseconds even at 10,000 players. The full
-check (every table read again, the seating engine's own invariant check, and every place
-worked out again from scratch in Python) runs every `full_every` steps and at the end.
+moves it made; seats elsewhere cannot have changed) and the finishes the step wrote (its
+group's), kept in a `Ledger` of the standing finishes: the places' slots, ties and prizes
+are checked from it, so a step's check costs the same at 1,000 or 10,000 players (read
+over the whole field after every bust-out, the checks made a run O(n^2)). The ledger is
+read whole again when the field or the pool changed (the service then works every place
+out again), after an undo, and at every full check. The full check (every table read
+again, the seating engine's own invariant check, and every place worked out again from
+scratch in Python) runs every `full_every` steps and at the end.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.db import connection
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 
 from tdsystem.core.actors import Actor
 from tdsystem.events.models import Clock, Event
@@ -82,6 +87,62 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+class Ledger:
+    """The standing finishes as the place checks see them: by finish, with the slots, the
+    ties (place, place_to) and the prizes counted, kept up to date from the rows a step
+    wrote instead of read whole after every step."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, tuple[int | None, int, int, Decimal, bool]] = {}
+        self.slots: Counter[int] = Counter()
+        self.ties: Counter[tuple[int, int]] = Counter()
+        self.prizes = Decimal(0)
+        self.winners = 0
+        self.changed: set[tuple[int, int]] = set()  # the ties to check again
+        self.field: tuple[int, Decimal] | None = None  # (entries, pool) when read whole
+        self.stale = True
+
+    def read(self, rows: Iterable[tuple], field: tuple[int, Decimal]) -> None:
+        """Every standing finish, as (pk, slot, place, place_to, prize, is_winner)."""
+        self.__init__()  # type: ignore[misc]
+        self.put(rows)
+        self.field, self.stale = field, False
+
+    def put(self, rows: Iterable[tuple]) -> None:
+        """Standing finishes written by a step, as `read` takes them."""
+        for pk, slot, place, place_to, prize, winner in rows:
+            old = self.rows.get(pk)
+            if old is not None:
+                self._count(old, -1)
+            new = (slot, place, place_to, prize or Decimal(0), bool(winner))
+            self.rows[pk] = new
+            self._count(new, 1)
+
+    def _count(self, row: tuple[int | None, int, int, Decimal, bool], sign: int) -> None:
+        slot, place, place_to, prize, winner = row
+        if slot is not None:
+            self.slots[slot] += sign
+            if not self.slots[slot]:
+                del self.slots[slot]
+        self.ties[(place, place_to)] += sign
+        if not self.ties[(place, place_to)]:
+            del self.ties[(place, place_to)]
+        self.changed.add((place, place_to))
+        self.prizes += sign * prize
+        self.winners += sign * winner
+
+    def bad_ties(self) -> int:
+        """Tied places shared by the wrong number of players, among those changed since
+        the last call (the others were checked when they changed)."""
+        bad = sum(
+            1
+            for place, place_to in self.changed
+            if self.ties.get((place, place_to), 0) not in (0, place_to - place + 1)
+        )
+        self.changed = set()
+        return bad
+
+
 class Simulation:
     def __init__(
         self,
@@ -105,6 +166,7 @@ class Simulation:
         self.position: dict[int, int] = {}
         self.counts: dict[int, int] = {}  # players per table, re-read where a step changed them
         self.last_move = 0
+        self.ledger = Ledger()
 
     # Set-up -----------------------------------------------------------------------------
 
@@ -184,7 +246,8 @@ class Simulation:
             self._drop(pk)
         if len(entries) > 1:
             self.stats.simultaneous += 1
-        self.check(step)
+        self.note(done.bustout)
+        self.check(step, tables=self.touched(done.bustout.table_number))
         if (
             done.winner is None
             and self.rng.random() < 0.02
@@ -194,8 +257,9 @@ class Simulation:
             for pk in entries:
                 self._add(pk)
             self.stats.undos += 1
+            self.ledger.stale = True  # an undo works every place out again
             self.check(f"{step}, undone", tables=None)
-            services.bustout_record(
+            again = services.bustout_record(
                 event_id=self.event.pk,
                 entry_ids=entries,
                 stacks=stacks,
@@ -204,7 +268,16 @@ class Simulation:
             )
             for pk in entries:
                 self._drop(pk)
+            self.note(again.bustout)
             self.check(f"{step}, recorded again", tables=self.touched(done.bustout.table_number))
+
+    def note(self, bustout: BustOut) -> None:
+        """Keep the finishes a report wrote: its group's (a hand-for-hand hand's earlier
+        reports may have moved) and the winner's."""
+        rows = Finish.objects.filter(
+            Q(group_id=bustout.group_id) | Q(bustout_id=bustout.pk), undone_at__isnull=True
+        ).values_list("pk", "slot", "place", "place_to", "prize", "is_winner")
+        self.ledger.put(rows)
 
     def stacks_for(self, entries: list[int], *, always: bool) -> dict[int, int] | None:
         if len(entries) < 2 and not always:
@@ -266,6 +339,7 @@ class Simulation:
                 actor=ACTOR,
             )
         self.stats.hfh_hands += 1
+        self.ledger.stale = True  # rare: read every finish again rather than assume
         self.check(f"step {n}: hand-for-hand hand {hand} finished", tables=set())
 
     def heads_up(self, n: int) -> None:
@@ -301,6 +375,7 @@ class Simulation:
             hfh = HandForHand.objects.filter(pk=self.event.pk, active=True).exists()
             if hfh and left <= self.paid:
                 services.handforhand_stop(event_id=self.event.pk, actor=ACTOR)
+                self.ledger.stale = True
                 self.check(f"step {n}: the bubble burst, hand-for-hand ends", tables=set())
                 hfh = False
             near = self.paid < left <= self.paid + self.seats
@@ -343,8 +418,11 @@ class Simulation:
         final: bool = False,
     ) -> None:
         """`tables`: the tables the step changed (None: any, all are read again)."""
+        thorough = full or self.stats.steps % self.full_every == 0
+        if thorough or tables is None:
+            self.ledger.stale = True  # every finish read again too
         problems = self.seat_problems(tables) + self.place_problems()
-        if not problems and (full or self.stats.steps % self.full_every == 0):
+        if not problems and thorough:
             problems = self.full_problems()
         if not problems and final:
             problems = self.final_problems()
@@ -392,45 +470,47 @@ class Simulation:
         return problems
 
     def place_problems(self) -> list[str]:
-        """Places unique and contiguous (ties shared by as many), prizes adding up."""
+        """Places unique and contiguous (ties shared by as many), prizes adding up.
+
+        From the ledger of standing finishes (`Ledger`), read whole again when the field or
+        the pool changed since it was (every place is then worked out again) or `stale`.
+        """
         event, problems = self.event, []
         fld = standings.field_read(event)
         if fld.active != len(self.active):
             problems.append(f"{fld.active} players in, {len(self.active)} expected")
-        finishes = Finish.objects.filter(event=event, undone_at__isnull=True)
-        agg = finishes.aggregate(
-            n=Count("id"),
-            lo=Min("slot"),
-            hi=Max("slot"),
-            slots=Count("slot", distinct=True),
-            prizes=Sum("prize"),
-            winners=Count("id", filter=Q(is_winner=True)),
-        )
+        ledger = self.ledger
+        if ledger.stale or ledger.field != (fld.entries, fld.pool):
+            rows = Finish.objects.filter(event=event, undone_at__isnull=True).values_list(
+                "pk", "slot", "place", "place_to", "prize", "is_winner"
+            )
+            ledger.read(rows, (fld.entries, fld.pool))
+        n, winners = len(ledger.rows), ledger.winners
         busted = fld.entries - fld.active
-        if agg["n"] - agg["winners"] != busted:
-            problems.append(f"{busted} players out but {agg['n'] - agg['winners']} finishes")
-        if agg["n"]:
-            top = 1 if agg["winners"] else fld.active + 1
-            if (agg["lo"], agg["hi"], agg["slots"]) != (top, fld.entries, agg["n"]):
+        if n - winners != busted:
+            problems.append(f"{busted} players out but {n - winners} finishes")
+        if n:
+            top = 1 if winners else fld.active + 1
+            lo, hi, slots = (
+                min(ledger.slots, default=None),
+                max(ledger.slots, default=None),
+                len(ledger.slots),
+            )
+            if (lo, hi, slots) != (top, fld.entries, n):
                 problems.append(
-                    f"places not contiguous: slots {agg['lo']}..{agg['hi']} ({agg['slots']} "
-                    f"distinct) for {agg['n']} finishes, expected {top}..{fld.entries}"
+                    f"places not contiguous: slots {lo}..{hi} ({slots} "
+                    f"distinct) for {n} finishes, expected {top}..{fld.entries}"
                 )
-        bad_ties = (
-            finishes.values("place", "place_to")
-            .annotate(n=Count("id"))
-            .exclude(n=F("place_to") - F("place") + 1)
-            .count()
-        )
+        bad_ties = ledger.bad_ties()
         if bad_ties:
             problems.append(f"{bad_ties} tied places shared by the wrong number of players")
         prizes = standings.prizes_by_place(standings.plan_for(event), fld.entries, fld.pool)
         if sum(prizes) != fld.pool:
             problems.append(f"the payouts add up to {sum(prizes)}, not the pool {fld.pool}")
-        top = 1 if agg["winners"] else fld.active + 1
+        top = 1 if winners else fld.active + 1
         owed = sum(prizes[top - 1 :], Decimal(0))
-        if (agg["prizes"] or Decimal(0)) != owed:
-            problems.append(f"prizes awarded {agg['prizes']} but places {top}+ pay {owed}")
+        if ledger.prizes != owed:
+            problems.append(f"prizes awarded {ledger.prizes} but places {top}+ pay {owed}")
         return problems
 
     def over(self) -> bool:

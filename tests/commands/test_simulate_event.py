@@ -7,6 +7,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db.models import F
 
 from tdsystem.events.models import Event
 from tdsystem.results.models import Finish
@@ -90,3 +91,22 @@ def test_a_broken_invariant_stops_the_run_naming_the_step(monkeypatch):
 def test_bad_arguments_are_a_command_error():
     with pytest.raises(CommandError, match="at least 2 players"):
         call_command("simulate_event", "--players", "1", "--seed", "1")
+
+
+def test_a_wrong_prize_is_caught_at_the_step_that_wrote_it(monkeypatch):
+    from tdsystem.results import simulation
+
+    real = simulation.services.bustout_record
+    calls = []
+
+    def generous(**kwargs):
+        done = real(**kwargs)
+        calls.append(done)
+        if len(calls) == 8:  # long before the first full check (every 100 steps)
+            Finish.objects.filter(bustout=done.bustout).update(prize=F("prize") + 1)
+        return done
+
+    monkeypatch.setattr(simulation.services, "bustout_record", generous)
+    with pytest.raises(InvariantBroken, match=r"^step \d+: \d out: prizes awarded") as broken:
+        Simulation(players=300, seed=3).run()
+    assert len(calls) == 8, broken.value
