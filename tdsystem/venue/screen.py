@@ -60,8 +60,10 @@ def payouts(event: Event, figures: dict) -> list[dict]:
     """Each paid place's prize for the field as it is now (`figures` from field_figures)."""
     plan = standings.plan_or_default(event)
     try:
-        # A flight's screen shows its event's payouts: the whole event's field and pool.
+        # A flight's screen shows its event's payouts: the whole event's field, pool, plan.
         entries = figures.get("whole_event", figures)["entries"]
+        if event.parent_id is not None:
+            plan = standings.plan_or_default(event.parent)
         prizes = standings.prizes_by_place(plan, entries, Decimal(figures["prize_pool"]))
     except ResultsError:
         return []  # the console says why; the room sees no table rather than a wrong one
