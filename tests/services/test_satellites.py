@@ -161,3 +161,13 @@ def test_a_ticket_needs_a_player(target):
     with pytest.raises(SeatingError, match="needs a player") as caught:
         ticket_issue(event_id=target.pk, name="  ", actor=ACTOR)
     assert caught.value.field == "name" and not Ticket.objects.exists()
+
+
+def test_a_ticket_for_a_festival_event_is_good_in_its_flights(target):
+    flight = make_event(
+        600, 600, name="Day 1A", buy_in=D(200), fee=D(20), parent=target, flight="1A"
+    )
+    ticket = ticket_issue(event_id=target.pk, name="Cy", actor=ACTOR)
+    done = ticket_register(ticket_id=ticket.pk, event_id=flight.pk, actor=ACTOR)
+    entry = done.enrolment.entry
+    assert entry.event == flight and entry.paid == D(200)  # the festival's pool has it
