@@ -32,6 +32,7 @@ from schemathesis.specs.openapi import checks as openapi_checks
 from tdsystem.results import services as results
 from tdsystem.seating import services
 from tdsystem.seating.models import Move
+from tdsystem.seating.services.tickets import ticket_issue
 from tdsystem.seating.testing import ACTOR, arrange
 from tests.fixtures import make_event
 
@@ -67,13 +68,14 @@ class Room:
     entries: list[int]
     moves: list[int]
     bustouts: list[int]
+    tickets: list[int]
 
     def ids(self, name: str, path: str) -> list[int]:
         if name == "event_id":
             return [self.event, self.undrawn]
         if name == "number":
             return self.tables
-        return {"move_id": self.moves, "bustout_id": self.bustouts}[name]
+        return {"move_id": self.moves, "bustout_id": self.bustouts, "ticket_id": self.tickets}[name]
 
 
 @pytest.fixture
@@ -90,6 +92,7 @@ def room(event) -> Room:
     undrawn = make_event(600, name="Undrawn")
     services.tables_setup(event=undrawn, numbers=[11, 12], seats=9, actor=ACTOR)
     services.players_import(event_id=undrawn.pk, names=["Ann", "Bob", "Cy", "Di"], actor=ACTOR)
+    ticket = ticket_issue(event_id=undrawn.pk, name="Eve", actor=ACTOR)
     return Room(
         event=event.pk,
         undrawn=undrawn.pk,
@@ -97,6 +100,7 @@ def room(event) -> Room:
         entries=sorted(e.number for e in people.values()),
         moves=list(Move.objects.filter(event=event).values_list("pk", flat=True)),
         bustouts=[done.bustout.pk],
+        tickets=[ticket.pk],
     )
 
 
