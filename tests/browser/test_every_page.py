@@ -126,6 +126,7 @@ def populate() -> dict:
     from tdsystem.results.models import BustOut
     from tdsystem.seating import services as seating
     from tdsystem.seating.models import Entry, Move, TableDevice, VenueTable
+    from tdsystem.seating.services.tickets import ticket_issue
     from tdsystem.structures.models import Structure
     from tdsystem.structures.services import templates_install
 
@@ -154,6 +155,7 @@ def populate() -> dict:
     assert move is not None, "two out at table 1 of three tables of eight makes a move"
     TableDevice.objects.create(user=device, venue_table=VenueTable.objects.get(number=1))
     house = house_rule_set_create(name="Casino Lyon house rules", base="tda-2024", actor=actor)
+    ticket = ticket_issue(event_id=event.pk, name="Tess Qualifier", note="Lyon", actor=actor)
     return {
         "users": {"director": director, "table": device},
         "params": {
@@ -167,6 +169,7 @@ def populate() -> dict:
             "token_id": ApiToken.objects.first().pk,
             "fmt": "csv",
             "house_id": house.pk,
+            "ticket_id": ticket.pk,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }
