@@ -163,6 +163,11 @@ class DayReport:
     def difference(self) -> int:
         return self.chips_bagged - self.chips_in_play
 
+    @property
+    def complete(self) -> bool:
+        """Every player still in is bagged: the check of the chips means something."""
+        return bool(self.bags) and len(self.bags) >= self.players_left
+
 
 def day_report(event: Event, day: int | None = None) -> DayReport:
     """The report of a day (today by default): five queries."""
