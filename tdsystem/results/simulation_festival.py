@@ -403,9 +403,9 @@ class Festival:
             raise ValueError("a festival has 1 to 26 flights")
         if not 6 <= seats_per_table <= 10:
             raise ValueError("tables have 6 to 10 seats")
-        # The end of a day needs more than three tables in play (R125): a quarter of a
-        # flight's entries must fill four.
-        least = 16 * seats_per_table
+        # The end of a day needs more than three tables in play (R125): the 28% of a
+        # flight's entries it starts with must need four.
+        least = 12 * seats_per_table
         if players < least * flights:
             raise ValueError(f"{flights} flights need at least {least * flights} players")
         self.players, self.flight_count, self.seed = players, flights, seed
@@ -487,7 +487,7 @@ class Festival:
             steps += 1
             if steps % 500 == 0:
                 left = ", ".join(f"{f.name} {len(f.active)}" for f in self.flights)
-                self.progress(f"step {steps}: {left}")
+                self.progress(f"step {steps}: {left} left, {time.perf_counter() - started:.0f} s")
         flights_seconds = time.perf_counter() - started
         self.combine()
         self.day2 = Day2Play(festival=self)
