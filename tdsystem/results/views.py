@@ -20,6 +20,7 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import whole_number
 from tdsystem.core.languages import screen_language
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine.payouts import PayoutError
 from tdsystem.events.models import Event
 from tdsystem.seating.forms import TABLE_NUMBER_MAX
@@ -207,8 +208,8 @@ def _recorded(done: services.Recorded) -> str:
                 gettext("#%(number)s ranked on %(chips)s chips, after the %(ante)s big blind ante")
                 % {
                     "number": f.entry.number,
-                    "chips": f"{f.starting_stack:,}",
-                    "ante": f"{done.antes[f.entry_id]:,}",
+                    "chips": grouped(f.starting_stack),
+                    "ante": grouped(done.antes[f.entry_id]),
                 }
             )
     text = str(text_list(parts, SEMICOLONS))
@@ -297,7 +298,7 @@ def chip_count(request: HttpRequest, event_id: int) -> HttpResponse:
         return _answer(request, event, "tools", str(exc), chips_form=form)
     message = gettext("#%(number)s: %(chips)s chips") % {
         "number": count.entry.number,
-        "chips": f"{count.chips:,}",
+        "chips": grouped(count.chips),
     }
     return _answer(request, event, "tools", None, message, counted_entry=count.entry.number)
 

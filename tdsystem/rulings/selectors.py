@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from tdsystem.core.forms import whole_number
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.events.models import Event
 from tdsystem.structures.models import Level
 
@@ -87,14 +88,14 @@ def _current(event: Event, rows: list[Level]) -> int | None:
 def _label(lv: Level, number: int) -> str:
     parts = [
         gettext("Level %(number)s: %(small)s/%(big)s")
-        % {"number": number, "small": f"{lv.small_blind:,}", "big": f"{lv.big_blind:,}"}
+        % {"number": number, "small": grouped(lv.small_blind), "big": grouped(lv.big_blind)}
     ]
     if lv.ante:
-        parts.append(gettext("ante %(ante)s") % {"ante": f"{lv.ante:,}"})
+        parts.append(gettext("ante %(ante)s") % {"ante": grouped(lv.ante)})
     if lv.small_bet and lv.big_bet:
         parts.append(
             gettext("bets %(small)s/%(big)s")
-            % {"small": f"{lv.small_bet:,}", "big": f"{lv.big_bet:,}"}
+            % {"small": grouped(lv.small_bet), "big": grouped(lv.big_bet)}
         )
     return " · ".join(parts)
 

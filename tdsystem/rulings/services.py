@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext
 
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import rule_on
 
@@ -629,18 +630,18 @@ def _next_display(
         taps.append({"do": "check", "label": gettext("Check")})
     elif call >= me["stack"]:
         taps.append(
-            {"do": "call", "label": gettext("Call %(amount)s (all-in)") % {"amount": f"{call:,}"}}
+            {"do": "call", "label": gettext("Call %(amount)s (all-in)") % {"amount": grouped(call)}}
         )
     else:
-        taps.append({"do": "call", "label": gettext("Call %(amount)s") % {"amount": f"{call:,}"}})
+        taps.append({"do": "call", "label": gettext("Call %(amount)s") % {"amount": grouped(call)}})
     if low is not None:
-        taps.append({"do": verb, "to": low, "label": word % {"amount": f"{low:,}"}})
+        taps.append({"do": verb, "to": low, "label": word % {"amount": grouped(low)}})
         if high is not None and high > low:
             if structure == "no-limit":  # the no-limit maximum is the whole stack
-                label = gettext("All-in (%(amount)s)") % {"amount": f"{high:,}"}
+                label = gettext("All-in (%(amount)s)") % {"amount": grouped(high)}
                 taps.append({"do": "all-in", "label": label})
             else:
-                taps.append({"do": verb, "to": high, "label": pot % {"amount": f"{high:,}"}})
+                taps.append({"do": verb, "to": high, "label": pot % {"amount": grouped(high)}})
     return {**nxt, "seat": me["seat"], "verb": verb, "taps": taps}
 
 

@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import entry_rules as rules
 from tdsystem.events.entry_notices import break_name
@@ -32,7 +33,7 @@ def refusal_text(refusal: rules.Refusal) -> str:
     p = dict(refusal.params)
     for key in ("threshold", "stack"):
         if key in p:
-            p[key] = f"{p[key]:,}"
+            p[key] = grouped(p[key])
     code = refusal.code
     if code == "event-finished":
         return gettext("the event has finished")

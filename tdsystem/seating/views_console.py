@@ -22,6 +22,7 @@ from django_htmx.http import push_url, trigger_client_event
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.events.models import Event
 
 from . import selectors, services
@@ -297,7 +298,7 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
                     "kind": buy.get_kind_display(),
                     "number": entry.number,
                     "player": entry.player.name,
-                    "chips": f"{buy.chips:,}",
+                    "chips": grouped(buy.chips),
                     "amount": buy.amount + buy.fee,
                 }
             ),
