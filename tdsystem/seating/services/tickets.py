@@ -105,20 +105,19 @@ def ticket_register(
         raise SeatingError(gettext("no ticket %(id)s") % {"id": ticket_id}, field="ticket")
     with transaction.atomic():
         event = event_lock(event_id if event_id is not None else target_id)
-        ticket = (
-            Ticket.objects.select_for_update(of=("self",))
-            .select_related("player", "used_by")
-            .get(pk=ticket_id)
-        )
+        # Only the ticket's own row, read after its lock: a join's columns would be those
+        # of the snapshot before a registration in another flight that held it.
+        ticket = Ticket.objects.select_for_update().get(pk=ticket_id)
         if ticket.target_id not in (event.pk, event.parent_id):
             raise SeatingError(
                 gettext("this ticket is for %(target)s, not %(event)s")
                 % {"target": ticket.target.name, "event": event.name}
             )
-        if ticket.used_by is not None:
+        if ticket.used_by_id is not None:
+            number = Entry.objects.filter(pk=ticket.used_by_id).values_list("number", flat=True)
             raise SeatingError(
                 gettext("the ticket of %(name)s is used already (entry #%(number)s)")
-                % {"name": ticket.player.name, "number": ticket.used_by.number}
+                % {"name": ticket.player.name, "number": number.first()}
             )
         _check_open(event)
         player = ticket.player
