@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from tdsystem.core.models import LogEntry
-from tdsystem.events.models import Event
+from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action
 from tdsystem.results import services
 from tdsystem.results.errors import ResultsError
@@ -58,6 +58,7 @@ def test_it_pays_seats_and_the_remainder_in_cash_then_issues_one_ticket_per_seat
     satellite, target, django_capture_on_commit_callbacks
 ):
     people = arrange(satellite, {1: list(range(1, 10))})
+    clock_action(event_id=satellite.pk, action="start", actor=ACTOR)
     plan = standings.plan_for(satellite)
     assert standings.prizes_by_place(plan, 9, D(900)) == (D(220),) * 4 + (D(20),)
     for seat in (9, 8, 7, 6):
@@ -76,6 +77,7 @@ def test_it_pays_seats_and_the_remainder_in_cash_then_issues_one_ticket_per_seat
     }
     satellite.refresh_from_db()
     assert satellite.status == Event.Status.FINISHED
+    assert Clock.objects.get(event=satellite).status == Clock.Status.FINISHED
     assert not Entry.objects.filter(event=satellite, table__isnull=False).exists()
     # Once only: the finish hook and a second press issue nothing more.
     assert satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR) == []
