@@ -76,6 +76,7 @@ PAGES = {
     "seating:draw_screen": "",
     "seating:console": "",
     "seating:moves": "",
+    "seating:flights": "",
     "results:table": "",
     "rulings:page": "?event={event}",
     "results:page": "",
