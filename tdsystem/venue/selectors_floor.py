@@ -16,9 +16,8 @@ from django.db.models import Count, Q
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable, VenueTable
 
-# Each holder's colour, in the order the legend lists them: distinct on the dark theme
-# and told apart by the tile's short name too (a colour alone says nothing to a
-# colour-blind floor manager).
+# The events' colours: distinct on the dark theme, and told apart by the tile's short name
+# too (a colour alone says nothing to a colour-blind floor manager).
 COLOURS = (
     "#58a6ff",
     "#f5c542",
@@ -100,6 +99,8 @@ def floor_plan() -> FloorPlan:
     tables: dict[int, int] = {}
     for _pk, _number, _seats, event_id in in_play:
         tables[event_id] = tables.get(event_id, 0) + 1
+    listed = list(events.only(*HOLDER_FIELDS))
+    colours = colours_of([event.pk for event in listed])
     holders = {
         event.pk: Holder(
             id=event.pk,
@@ -107,12 +108,12 @@ def floor_plan() -> FloorPlan:
             flight=event.flight,
             status=event.status,
             status_label=event.get_status_display(),
-            colour=COLOURS[index % len(COLOURS)],
+            colour=colours[event.pk],
             tables=tables.get(event.pk, 0),
             players=players.get(event.pk, 0),
             seats=event.seats_per_table,
         )
-        for index, event in enumerate(events.only(*HOLDER_FIELDS))
+        for event in listed
     }
     tiles = {number: Tile(number=number, seats=seats) for number, seats in venues}
     for pk, number, seats, event_id in in_play:
@@ -120,3 +121,17 @@ def floor_plan() -> FloorPlan:
             number=number, seats=seats, holder=holders[event_id], players=seated.get(pk, 0)
         )
     return FloorPlan(tiles=[tiles[n] for n in sorted(tiles)], holders=list(holders.values()))
+
+
+def colours_of(event_ids: list[int]) -> dict[int, str]:
+    """Each event's colour: the one its id points to, or, when an older event in the room
+    has that one, the next free one. Not its place on the legend, so the room's tiles do
+    not all change colour when an event finishes; past twelve events at once, colours are
+    shared (the names still tell them apart)."""
+    taken: dict[int, str] = {}
+    for event_id in sorted(event_ids):
+        free = [c for c in COLOURS if c not in taken.values()] or list(COLOURS)
+        start = event_id % len(COLOURS)
+        ring = COLOURS[start:] + COLOURS[:start]
+        taken[event_id] = next(c for c in ring if c in free)
+    return taken

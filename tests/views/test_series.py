@@ -13,7 +13,7 @@ from tdsystem.seating import services as seating
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
 from tdsystem.seating.testing import arrange
-from tdsystem.venue.selectors_floor import floor_plan
+from tdsystem.venue.selectors_floor import COLOURS, colours_of, floor_plan
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +55,13 @@ def test_it_shows_which_event_holds_which_table(room):
     legend = {h.name: (h.tables, h.players) for h in plan.holders}
     assert legend == {"Main Event": (3, 5), "Turbo": (2, 0)}
     assert plan.holders[0].colour != plan.holders[1].colour
+
+
+def test_an_events_colour_stays_when_another_finishes_and_none_is_shared():
+    room = colours_of([3, 8, 20])
+    assert len(set(room.values())) == 3 and room[3] == COLOURS[3]
+    assert colours_of([8, 20]) == {k: v for k, v in room.items() if k != 3}
+    assert len(set(colours_of(list(range(1, 13))).values())) == 12
 
 
 def test_the_floor_page_shows_the_tiles_and_links_to_the_table_pages(client, director, room):
