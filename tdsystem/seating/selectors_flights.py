@@ -105,8 +105,9 @@ def _flight_rows(flights: list[Event], combined: bool) -> list[FlightRow]:
         for row in Entry.objects.filter(event_id__in=ids)
         .values("event")
         .annotate(
-            n=Count("id"),
-            active=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
+            # Distinct: the bags' join gives an entry one row per bag.
+            n=Count("id", distinct=True),
+            active=Count("id", filter=Q(status=Entry.Status.ACTIVE), distinct=True),
             bagged=Count(
                 "bags",
                 filter=Q(status=Entry.Status.ACTIVE, bags__day=1, bags__event_id__in=ids),
