@@ -392,7 +392,12 @@ class Simulation:
             else:
                 self.step_free(n)
             if n % 500 == 0:
-                self.progress(f"step {n}: {len(self.active)} left")
+                recent = self.stats.times_ms[-500:]
+                self.progress(
+                    f"step {n}: {len(self.active)} left, bust-out median "
+                    f"{statistics.median(recent) if recent else 0:.1f} ms over the last 500, "
+                    f"{time.perf_counter() - started:.0f} s in all"
+                )
         self.check("the end", full=True, final=True)
         return self.summary(time.perf_counter() - started)
 
