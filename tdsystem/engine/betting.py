@@ -315,26 +315,29 @@ class HandState:
     def _next_pending(self, start: int) -> int | None:
         """The first seat from ``start`` clockwise that still has to act in this round."""
         n, level, bet, stack, folded = self.n, self.level, self.bet, self.stack, self.folded
+        acted = self.acted
         virtual = level > max(bet)
         responders = -1  # seats that could still answer a raise, counted when needed
-        for k in range(n):
-            seat = start + k
+        seat = start
+        for _ in range(n):
             if seat >= n:
                 seat -= n
-            if folded[seat] or not stack[seat]:
-                continue
-            if bet[seat] < (self._target(seat) if virtual else level):
-                return seat
-            if not self.acted[seat]:
-                if responders < 0:
-                    responders = sum(
-                        1
-                        for j in range(n)
-                        if not folded[j] and stack[j] and bet[j] + stack[j] > level
-                    )
-                own = 1 if bet[seat] + stack[seat] > level else 0
-                if responders - own > 0:
+            chips = stack[seat]
+            if chips and not folded[seat]:
+                if bet[seat] < (self._target(seat) if virtual else level):
                     return seat
+                if not acted[seat]:
+                    if responders < 0:
+                        # Counted up to two: whether anyone but this seat could answer.
+                        responders = 0
+                        for j in range(n):
+                            if stack[j] and not folded[j] and bet[j] + stack[j] > level:
+                                responders += 1
+                                if responders == 2:
+                                    break
+                    if responders - (bet[seat] + chips > level) > 0:
+                        return seat
+            seat += 1
         return None
 
     # -- what the player to act may do --------------------------------------------------
@@ -388,29 +391,39 @@ class HandState:
             return low, min(total, max(low, self.level + self.pot_after_call(seat)))
         return low, total
 
-    def next_action(self, explain: bool = False) -> NextAction | None:
+    def options(self) -> tuple[int, int, int | None, int | None] | None:
+        """The seat to act, its call, and its raise range (None, None when it may not
+        raise), or None when nobody is to act: ``next_action`` without the values."""
         seat = self.actor
         if seat is None:
             return None
         call = max(0, min(self.stack[seat], self._target(seat) - self.bet[seat]))
-        block = self._raise_block(seat)
-        low = high = None
-        if block is None:
+        if self._raise_block(seat) is None:
             low, high = self._raise_range(seat)
-        reasons = option_reasons(self, seat, call, block, low, high) if explain else ()
+            return seat, call, low, high
+        return seat, call, None, None
+
+    def next_action(self, explain: bool = False) -> NextAction | None:
+        options = self.options()
+        if options is None:
+            return None
+        seat, call, low, high = options
+        reasons: tuple[Note, ...] = ()
+        if explain:
+            block = self._raise_block(seat)
+            reasons = option_reasons(self, seat, call, block, low, high)
         return NextAction(self.names[seat], call == 0, call, low, high, reasons)
 
     # -- actions ------------------------------------------------------------------------
 
     def act(self, action: Action, index: int) -> None:
-        if self.street >= SHOWDOWN:
-            raise RuleError(
-                f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
-            )
-        seat = self.seat_of.get(action.player)
+        street = self.street
+        if street >= SHOWDOWN:
+            raise RuleError(f"the hand is over ({STREETS[street]}): no more actions", index, "D2")
+        name, do, to = action
+        seat = self.seat_of.get(name)
         if seat is None:
-            raise RuleError(f"unknown player {action.player!r}", index)
-        name = action.player
+            raise RuleError(f"unknown player {name!r}", index)
         actor = self.actor
         assert actor is not None  # before the showdown someone is always to act
         if seat != actor:
@@ -421,44 +434,52 @@ class HandState:
             else:
                 why = f"it is {self.names[actor]}'s turn"
             raise RuleError(f"{name} may not act: {why}", index, "D1")
-        do = action.do
-        call = 0
-        if do == "check" or do == "call":
-            call = max(0, min(self.stack[seat], self._target(seat) - self.bet[seat]))
         if do == "fold":
             self.folded[seat] = True
             self.in_hand -= 1
-        elif do == "check":
-            if call:
-                raise RuleError(
-                    f"{name} may not check: facing a bet of {self.level}, call {call}, "
-                    "raise or fold",
-                    index,
-                    "D2",
-                )
-        elif do == "call":
-            if not call:
+        elif do == "check" or do == "call":
+            bet, level = self.bet, self.level
+            target = level if level <= max(bet) else self._target(seat)
+            call = target - bet[seat]
+            stack = self.stack[seat]
+            if call > stack:
+                call = stack
+            if do == "check":
+                if call > 0:
+                    raise RuleError(
+                        f"{name} may not check: facing a bet of {level}, call {call}, "
+                        "raise or fold",
+                        index,
+                        "D2",
+                    )
+            elif call <= 0:
                 raise RuleError(f"{name} may not call: there is no bet to call; check", index, "D2")
-            self._move(seat, call)
+            else:
+                self.stack[seat] = stack - call
+                bet[seat] += call
+                self.committed[seat] += call
         else:
             total = self.bet[seat] + self.stack[seat]
             if do == "all-in" and total <= self.level:
                 self._move(seat, self.stack[seat])  # a call, short or exact (D3 table stakes)
             else:
-                to = total if do == "all-in" else action.to
+                if do == "all-in":
+                    to = total
                 if to is None:
                     raise RuleError(f"{do} needs 'to', the player's total for the round", index)
                 self._raise(seat, to, do, index)
-        self.seq += 1
+        seq = self.seq = self.seq + 1
         self.acted[seat] = True
         self.acted_level[seat] = self.level
-        self.acted_seq[seat] = self.seq
+        self.acted_seq[seat] = seq
         if self.in_hand == 1:
             self.street = COMPLETE
             self.actor = None
             return
-        self.actor = self._next_pending((seat + 1) % self.n)
-        if self.actor is None:
+        seat += 1
+        actor = self._next_pending(0 if seat == self.n else seat)
+        self.actor = actor
+        if actor is None:
             self._end_round()
 
     def _move(self, seat: int, chips: int) -> None:
@@ -468,6 +489,14 @@ class HandState:
 
     def _raise(self, seat: int, to: int, do: str, index: int) -> None:
         name, level, total = self.names[seat], self.level, self.bet[seat] + self.stack[seat]
+        # A bet opens a round, a raise answers one, an all-in is either (D2).
+        opens = (do == "bet" and not level) or (do == "raise" and level) or do == "all-in"
+        if opens and level < to <= total and self._raise_block(seat) is None:
+            low, high = self._raise_range(seat)
+            if low <= to <= high:
+                self._take_raise(seat, to, level)
+                return
+        # Refused: say why, in the order the rules are checked.
         verb = {"bet": f"bet {to}", "raise": f"raise to {to}"}.get(do, f"go all-in for {to}")
         if do == "bet" and level:
             raise RuleError(
@@ -503,6 +532,9 @@ class HandState:
             else:
                 rule, why = "D4", f"the pot-limit maximum is {high}"
             raise RuleError(f"{name} may not {verb}: {why}", index, rule)
+        raise AssertionError("a raise refused for no reason")  # pragma: no cover
+
+    def _take_raise(self, seat: int, to: int, level: int) -> None:
         self._move(seat, to - self.bet[seat])
         if self.fixed:
             self._settle_limit_raise(seat, to)

@@ -11,7 +11,7 @@ one whole sentence, or a clause joined to others by a message of its own ("%(fir
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tdsystem.engine.spec import PREFLOP
@@ -79,15 +79,56 @@ def plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True)
 class Note:
     """One sentence of a ruling, with the rule it applies ("D8"): ``text`` is its English,
-    made from ``msgid`` and ``params``. Two notes are equal when rule and text are."""
+    made from ``msgid`` and ``params``. Two notes are equal when rule and text are.
+
+    The English is worked out the first time it is read: a replay makes notes on the way
+    (a short blind, an all-in short of a raise) and most callers (the command line's
+    ``adjudicate``, the pages' chip counts) never read them. A note is immutable.
+    """
+
+    __slots__ = ("_text", "msgid", "params", "rule")
 
     rule: str
-    text: str
-    msgid: str = field(default="", compare=False)
-    params: Params = field(default=(), compare=False)
+    msgid: str
+    params: Params
+    _text: str | None
+
+    def __init__(self, rule: str, text: str = "", msgid: str = "", params: Params = ()) -> None:
+        setter = object.__setattr__
+        setter(self, "rule", rule)
+        setter(self, "_text", text or None)
+        setter(self, "msgid", msgid)
+        setter(self, "params", params)
+
+    @property
+    def text(self) -> str:
+        text: str | None = self._text
+        if text is None:
+            text = english(self.msgid, self.params)
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Note is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Note is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Note):
+            return NotImplemented
+        return self.rule == other.rule and self.text == other.text
+
+    def __hash__(self) -> int:
+        return hash((self.rule, self.text))
+
+    def __repr__(self) -> str:
+        return f"Note(rule={self.rule!r}, text={self.text!r})"
+
+    def __reduce__(self) -> tuple[type[Note], tuple[str, str, str, Params]]:
+        return (Note, (self.rule, self.text, self.msgid, self.params))
 
     def as_dict(self, messages: bool = False) -> dict[str, Any]:
         """``{"rule", "text"}``; with ``messages``, the message id and its parameters too."""
@@ -100,13 +141,12 @@ class Note:
 
 def note(rule: str, msgid: str, **params: Any) -> Note:
     """The note saying ``msgid`` with ``params`` (a message marked with ``gettext_noop``)."""
-    values = _params(params)
-    return Note(rule, english(msgid, values), msgid, values)
+    return Note(rule, "", msgid, _params(params))
 
 
 def said(rule: str, what: Phrase) -> Note:
     """The note saying ``what``."""
-    return Note(rule, english(what.msgid, what.params), what.msgid, what.params)
+    return Note(rule, "", what.msgid, what.params)
 
 
 def joined(first: Phrase, *more: Phrase) -> Phrase:
@@ -295,7 +335,9 @@ def _nobody_to_answer(state: HandState, seat: int) -> Note:
 
 
 def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+    if len(words) <= 1:
+        return words[0] if words else ""  # a message may not use an empty list it is given
+    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _pot_limit_maximum(state: HandState, high: int) -> Note:

@@ -36,17 +36,18 @@ def split_pots(
     if dead:
         pots.append([dead, tuple(i for i, live in enumerate(in_hand) if live)])
     previous = 0
+    seats = list(zip(range(len(contributions)), contributions, in_hand, active, strict=True))
     for level in sorted(set(contributions)):
         if level <= 0:
             continue
         reached = 0
         eligible = []
-        for i, chips in enumerate(contributions):
+        for i, chips, live, may_call in seats:
             if chips >= level:
                 reached += 1
-                if in_hand[i]:
+                if live:
                     eligible.append(i)
-            elif active[i]:
+            elif may_call:
                 eligible.append(i)
         amount = (level - previous) * reached
         previous = level

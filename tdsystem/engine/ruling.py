@@ -79,27 +79,37 @@ def replay(spec: HandSpec) -> HandState:
     return state
 
 
+def _standing(state: HandState) -> tuple[list[tuple[int, tuple[int, ...]]], list[str]]:
+    """The pots (amount, eligible seats) and each seat's status: what both the ruling and
+    the command line's answer are made of."""
+    folded, stack, committed, dead = state.folded, state.stack, state.committed, state.dead
+    dead_money = sum(dead)
+    live = [c - d for c, d in zip(committed, dead, strict=True)] if dead_money else committed
+    in_hand = [not f for f in folded]
+    active = [not f and chips > 0 for f, chips in zip(folded, stack, strict=True)]
+    slices = split_pots(live, in_hand, active, dead_money)
+    removed = state.removed
+    statuses = [
+        "eliminated"
+        if removed and name in removed
+        else "folded"
+        if f
+        else "all-in"
+        if not chips
+        else "active"
+        for name, f, chips in zip(state.names, folded, stack, strict=True)
+    ]
+    return slices, statuses
+
+
 def ruling_of(state: HandState, explain: bool = False) -> Ruling:
     """Where a replayed hand stands."""
-    n, names, folded, stack = state.n, state.names, state.folded, state.stack
-    live = [state.committed[i] - state.dead[i] for i in range(n)]
-    in_hand = [not f for f in folded]
-    active = [not folded[i] and stack[i] > 0 for i in range(n)]
-    pots = tuple(
-        Pot(amount, tuple(names[i] for i in seats))
-        for amount, seats in split_pots(live, in_hand, active, sum(state.dead))
-    )
-    players = []
-    for i in range(n):
-        if names[i] in state.removed:
-            status = "eliminated"
-        elif folded[i]:
-            status = "folded"
-        elif stack[i] == 0:
-            status = "all-in"
-        else:
-            status = "active"
-        players.append(PlayerResult(names[i], stack[i], state.committed[i], status))
+    names, stack, committed = state.names, state.stack, state.committed
+    slices, statuses = _standing(state)
+    pots = tuple(Pot(amount, tuple(names[i] for i in seats)) for amount, seats in slices)
+    players = [
+        PlayerResult(names[i], stack[i], committed[i], status) for i, status in enumerate(statuses)
+    ]
     notes = tuple(state.notes)
     if explain:
         notes += _pot_notes(pots, players, state)
@@ -111,6 +121,38 @@ def ruling_of(state: HandState, explain: bool = False) -> Ruling:
         notes=notes,
         removed_from_play=tuple(state.removed.items()),
     )
+
+
+def answer_of(state: HandState) -> dict[str, Any]:
+    """``ruling_of(state).as_dict()``, built straight from the state: the command line's
+    answer, which every page's chip count asks for, without the values between."""
+    names, stack, committed = state.names, state.stack, state.committed
+    slices, statuses = _standing(state)
+    options = state.options()
+    out: dict[str, Any] = {
+        "street": state.street_name,
+        "next": None
+        if options is None
+        else {
+            "player": names[options[0]],
+            "check": options[1] == 0,
+            "call": options[1],
+            "min_raise_to": options[2],
+            "max_raise_to": options[3],
+        },
+        "pots": [
+            {"amount": amount, "eligible": [names[i] for i in seats]} for amount, seats in slices
+        ],
+        "players": [
+            {"name": names[i], "stack": stack[i], "committed": committed[i], "status": status}
+            for i, status in enumerate(statuses)
+        ],
+    }
+    if state.removed:
+        out["removed_from_play"] = [
+            {"name": name, "amount": amount} for name, amount in state.removed.items()
+        ]
+    return out
 
 
 def _pot_notes(
@@ -176,7 +218,7 @@ def rule_on(hand: Mapping[str, Any] | HandSpec) -> Ruling:
 def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
     """Exactly the command line's output object for ``hand``. Raises ``RuleError``."""
     spec = hand if isinstance(hand, HandSpec) else parse_hand(hand)
-    return ruling_of(replay(spec)).as_dict()
+    return answer_of(replay(spec))
 
 
 __all__ = [
@@ -184,6 +226,7 @@ __all__ = [
     "RuleError",
     "Ruling",
     "adjudicate",
+    "answer_of",
     "replay",
     "rule_on",
     "ruling_of",
