@@ -216,8 +216,15 @@ DEFAULT = TDA_2024
 
 
 class RuleSetError(ValueError):
-    def __init__(self, message: str, field: str = "rule_overrides"):
-        super().__init__(message)
+    """A rule set or an override refused. `msgid` (marked for the catalogues) and `params`
+    say it again for the pages, in the reader's language; str() is the English."""
+
+    def __init__(
+        self, msgid: str, field: str = "rule_overrides", params: Mapping[str, Any] | None = None
+    ):
+        self.msgid = msgid
+        self.params = dict(params or {})
+        super().__init__(msgid % self.params if self.params else msgid)
         self.field = field
 
 
@@ -244,7 +251,9 @@ def rule_set(code: str) -> RuleSet:
         return RULE_SETS[code]
     except KeyError:
         raise RuleSetError(
-            f"unknown rule set {code!r}: one of {', '.join(RULE_SETS)}", "rule_set"
+            gettext_noop("unknown rule set %(code)s: one of %(sets)s"),
+            "rule_set",
+            {"code": repr(code), "sets": ", ".join(RULE_SETS)},
         ) from None
 
 
@@ -258,26 +267,34 @@ def _checked(name: str, value: Any) -> Any:
             )
         except (TypeError, KeyError, ValueError):
             raise RuleSetError(
-                "redraws: a list of {min_entries, tables}, e.g. "
-                '[{"min_entries": 100, "tables": [3, 2, 1]}]'
+                gettext_noop(
+                    "redraws: a list of {min_entries, tables}, e.g. "
+                    '[{"min_entries": 100, "tables": [3, 2, 1]}]'
+                )
             ) from None
         if any(r.min_entries < 0 or any(not 1 <= t <= 10 for t in r.tables) for r in rules):
-            raise RuleSetError("redraws: entries 0 or more, table counts 1 to 10")
+            raise RuleSetError(gettext_noop("redraws: entries 0 or more, table counts 1 to 10"))
         return tuple(sorted(rules, key=lambda r: -r.min_entries))
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise RuleSetError(f"{name}: true or false")
+            raise RuleSetError(gettext_noop("%(name)s: true or false"), params={"name": name})
         return value
     if isinstance(default, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleSetError(f"{name}: a whole number")
+            raise RuleSetError(gettext_noop("%(name)s: a whole number"), params={"name": name})
         low, high = RANGES[name]
         if not low <= value <= high:
-            raise RuleSetError(f"{name}: from {low} to {high}")
+            raise RuleSetError(
+                gettext_noop("%(name)s: from %(low)s to %(high)s"),
+                params={"name": name, "low": low, "high": high},
+            )
         return value
     choices = CHOICES[name]
     if value not in choices:
-        raise RuleSetError(f"{name}: one of {', '.join(choices)}")
+        raise RuleSetError(
+            gettext_noop("%(name)s: one of %(choices)s"),
+            params={"name": name, "choices": ", ".join(choices)},
+        )
     return value
 
 
@@ -290,7 +307,9 @@ def effective(code: str, *overrides: Mapping[str, Any] | None) -> Settings:
             continue
         unknown = sorted(set(layer) - set(SETTING_NAMES))
         if unknown:
-            raise RuleSetError(f"unknown setting {unknown[0]!r}")
+            raise RuleSetError(
+                gettext_noop("unknown setting %(name)s"), params={"name": repr(unknown[0])}
+            )
         settings = replace(settings, **{k: _checked(k, v) for k, v in layer.items()})
     return settings
 

@@ -436,7 +436,7 @@ class SettingsForm(forms.Form):
             rulesets.effective(code, *layers, wanted)
         except rulesets.RuleSetError as exc:
             name = str(exc).partition(":")[0]
-            self.add_error(name if name in self.fields else None, str(exc))
+            self.add_error(name if name in self.fields else None, wording.refusal(exc))
             return None
         return wanted
 

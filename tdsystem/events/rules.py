@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.engine import rulesets
@@ -94,6 +95,12 @@ KEY_CONCEPTS = {
 
 def label(name: str) -> str:
     return str(LABELS.get(name, name.replace("_", " ")))
+
+
+def refusal(exc: rulesets.RuleSetError) -> str:
+    """What the engine refused, in the reader's language (a setting keeps its own name,
+    as the overrides' JSON spells it)."""
+    return gettext(exc.msgid) % exc.params if exc.params else gettext(exc.msgid)
 
 
 def kind(name: str) -> str:

@@ -34,7 +34,9 @@ def event_rules(request: HttpRequest, event_id: int) -> HttpResponse:
                 balance_threshold=data["balance_threshold"],
                 actor=Actor.of(request.user),
             )
-        except (services.RulesError, rulesets.RuleSetError) as exc:
+        except rulesets.RuleSetError as exc:
+            form.add_error(None, wording.refusal(exc))
+        except services.RulesError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("The rules of %(name)s are saved.") % {"name": event.name})
@@ -88,7 +90,9 @@ def house_set(request: HttpRequest, house_id: int) -> HttpResponse:
                 overrides=form.cleaned_data["settings"],
                 actor=Actor.of(request.user),
             )
-        except (services.RulesError, rulesets.RuleSetError) as exc:
+        except rulesets.RuleSetError as exc:
+            form.add_error(None, wording.refusal(exc))
+        except services.RulesError as exc:
             form.add_error(None, str(exc))
         else:
             messages.success(request, _("%(name)s is saved.") % {"name": form.cleaned_data["name"]})
