@@ -260,3 +260,21 @@ def test_the_clock_figures_show_the_whole_event_and_a_flights_own_field(client):
     screen = client.get(f"/api/events/{a.pk}/clock").json()
     assert screen["whole_event"] == {"flight": "1A", "entries": 6}
     assert "1A · whole event 6" in client.get(f"/events/{a.pk}/clock/").content.decode()
+
+
+def test_the_preview_and_the_field_cost_the_same_queries_with_more_flights(
+    django_assert_num_queries,
+):
+    main, *_ = played()
+    with django_assert_num_queries(1):
+        standings.field_read(main)
+    with django_assert_num_queries(5) as two:
+        day2_preview(main)
+    for name in ("1C", "1D"):
+        flight = seating.flight_add(event_id=main.pk, name=name, actor=ACTOR)
+        for player in players(f"{name} one", f"{name} two"):
+            bag(enter(flight, player), 9_000)
+    with django_assert_num_queries(len(two.captured_queries)):
+        assert day2_preview(main).players == 7
+    with django_assert_num_queries(1):
+        assert standings.field_read(main).entries == 10
