@@ -76,6 +76,7 @@ PAGES = {
     "seating:draw_screen": "",
     "seating:console": "",
     "seating:moves": "",
+    "seating:day_report": "",
     "seating:flights": "",
     "results:table": "",
     "rulings:page": "?event={event}",
