@@ -74,14 +74,21 @@ class ClockActionIn(Schema):
     )
 
 
-class RegisterIn(Schema):
-    name: str = Field(
+# A player's name as every body that names one takes it (a registration, a ticket).
+PlayerName = Annotated[
+    str,
+    Field(
         strict=True,
         min_length=1,
         max_length=120,
         pattern=NO_NUL,
         description=gettext_noop("the player's name, not blank, at most 120 characters"),
-    )
+    ),
+]
+
+
+class RegisterIn(Schema):
+    name: PlayerName
     member_id: str = Field(
         "",
         strict=True,

@@ -15,7 +15,7 @@ from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tic
 from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
-from .schemas import INT64, NO_NUL, Out, Registered
+from .schemas import INT64, NO_NUL, Out, PlayerName, Registered
 from .seating import entry_json, moves_json
 
 router = Router(tags=["Seating"], exclude_unset=True)
@@ -33,13 +33,7 @@ class Ticket(Out):
 
 
 class TicketIn(Schema):
-    name: str = Field(
-        strict=True,
-        min_length=1,
-        max_length=120,
-        pattern=NO_NUL,
-        description=gettext_noop("the player's name, not blank, at most 120 characters"),
-    )
+    name: PlayerName
     note: str = Field(
         "",
         strict=True,
