@@ -33,10 +33,15 @@ def last_hands_panel(event: Event) -> dict | None:
     {"day", "hands", "tables_playing", "text"} (the words in the reader's language); None
     otherwise (the screen shows nothing)."""
     # One query, kept in the screens' short cache with the rest of the panel.
-    tables = Q(event__tables__in_play=True, event__tables__hands_left__gt=0)
+    # Tables with hands to play and players (a player alone bags at once, then it is done).
+    tables = Q(
+        event__tables__in_play=True,
+        event__tables__hands_left__gt=0,
+        event__tables__entries__status=Entry.Status.ACTIVE,
+    )
     day_end = (
         DayEnd.objects.filter(event_id=event.pk, day=event.day, closed_at=None)
-        .annotate(playing=Count("event__tables", filter=tables))
+        .annotate(playing=Count("event__tables", filter=tables, distinct=True))
         .first()
     )
     if day_end is None:
@@ -65,6 +70,8 @@ class TableEnd:
         """playing, last, bag (its hands played, bags to take) or bagged."""
         if self.players and self.bagged >= self.players:
             return "bagged"
+        if self.players < 2:  # no hand to deal: bag at once
+            return rules.BAG
         return rules.countdown(self.hands_left or 0).state
 
 

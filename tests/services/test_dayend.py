@@ -224,3 +224,24 @@ def test_it_ends_a_flight_with_its_day(event):
     with pytest.raises(SeatingError, match="a flight ends with its day"):
         day_next_draw(event_id=event.pk, actor=ACTOR)
     assert Bag.objects.filter(event=event, day=1).count() == 30
+
+
+def test_it_bags_a_player_left_alone_at_once_and_ignores_an_empty_table(event):
+    from tdsystem.seating.selectors_dayend import day_end_state, last_hands_panel
+    from tdsystem.seating.testing import arrange
+
+    arrange(event, {1: [1, 4], 2: [2, 5], 3: [1, 3], 4: [2, 4], 5: [3, 6]})
+    day_end_start(event_id=event.pk, actor=ACTOR, seed=3)
+    alone, gone = Entry.objects.filter(event=event, table__number=5)
+    for entry in (
+        *Entry.objects.filter(event=event, table__number=4),
+        gone,
+    ):
+        bustout_record(event_id=event.pk, entry_ids=[entry.pk], actor=ACTOR)
+    # Table 4 is empty, table 5 has one player: neither has a hand to deal.
+    assert last_hands_panel(event)["tables_playing"] == 4
+    states = {t.number: t.state for t in day_end_state(event).tables}
+    assert states[5] == "bag" and 4 not in states
+    bags = [(alone.seat, 9, "L1")]
+    (bag,) = bags_record(event_id=event.pk, table_number=5, bags=bags, actor=ACTOR)
+    assert bag.entry == alone and last_hands_panel(event)["tables_playing"] == 3

@@ -135,7 +135,10 @@ def bags_record(
             raise SeatingError(
                 gettext("table %(table)s is not in play") % {"table": table_number}, field="table"
             )
-        if table.hands_left:
+        players = Entry.objects.filter(table=table, status=Entry.Status.ACTIVE)
+        seated = {e.seat: e for e in players.select_related("player") if e.seat is not None}
+        # A player alone at a table has no hand to play: they bag at once.
+        if table.hands_left and len(seated) >= 2:
             raise SeatingError(
                 ngettext(
                     "table %(table)s has %(count)s hand to play before bagging",
@@ -144,8 +147,6 @@ def bags_record(
                 )
                 % {"table": table_number, "count": table.hands_left}
             )
-        players = Entry.objects.filter(table=table, status=Entry.Status.ACTIVE)
-        seated = {e.seat: e for e in players.select_related("player") if e.seat is not None}
         if Bag.objects.filter(event=event, day=event.day, entry__in=seated.values()).exists():
             raise SeatingError(
                 gettext("table %(table)s is bagged already: correct a bag on the console")
@@ -179,6 +180,8 @@ def bags_record(
             for seat, chips, number in given
         ]
         Bag.objects.bulk_create(rows)
+        if table.hands_left:  # a player alone, bagged before the hands ran out: done
+            EventTable.objects.filter(pk=table.pk).update(hands_left=0)
         for hook in bag_hooks:
             hook(event, rows, actor)
         log_record(
