@@ -3,7 +3,10 @@ combines: one wins, the other is told, and Day 2 is made once."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import DatabaseError
 
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
@@ -15,6 +18,41 @@ from tests.concurrency.threads import errors_of, run_together
 from tests.services.test_flights import played
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def test_without_the_locks_two_combinations_both_pass_the_checks(monkeypatch):
+    """The race the locks close: without them the second reads "not combined" before the
+    first commits, waits on the flights' rows, and goes on from that stale read; only a
+    later check (the tables, the entries' constraints) stops it, with the wrong reason."""
+    from tdsystem.events.models import Event as EventRow
+    from tdsystem.seating.services import flights
+
+    main, *_ = played()
+    both_read = threading.Barrier(2, timeout=10)
+    reads = threading.local()
+    preview = flights.day2_preview
+
+    def preview_then_wait(event):
+        found = preview(event)
+        reads.n = getattr(reads, "n", 0) + 1
+        if reads.n == 1:  # both have read the event before either writes
+            both_read.wait()
+        return found
+
+    monkeypatch.setattr(flights, "locks_take", lambda **names: None)
+    monkeypatch.setattr(flights, "event_lock", lambda pk: EventRow.objects.get(pk=pk))
+    monkeypatch.setattr(flights, "day2_preview", preview_then_wait)
+    results = run_together(
+        *[
+            lambda seed=seed: flights.day2_combine(event_id=main.pk, actor=ACTOR, seed=seed)
+            for seed in (1, 2)
+        ]
+    )
+    errors = errors_of(results)
+    # One Day 2; the other got past "combined already" and fell later, for another reason.
+    assert len(errors) == 1 and "combined already" not in str(errors[0]), errors
+    assert isinstance(errors[0], SeatingError | DatabaseError)
+    assert Entry.objects.filter(event=main).count() == 3
 
 
 def test_two_combinations_at_once_make_day_2_once():
