@@ -29,7 +29,7 @@ from decimal import Decimal
 
 from django.db.models import Count, F, Max, Min, Q, Sum
 
-from tdsystem.events.models import Event
+from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action, event_create
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Bag, Entry, EventTable, Purchase, VenueTable
@@ -363,6 +363,8 @@ class Day2Play(Simulation):
         problems = []
         if event.status != Event.Status.FINISHED:
             problems.append(f"the event is {event.status}, not finished")
+        if Clock.objects.get(pk=event.pk).status != Clock.Status.FINISHED:
+            problems.append("the clock did not stop")
         total = Finish.objects.filter(event=event, undone_at__isnull=True).aggregate(
             s=Sum("prize"), n=Count("id")
         )
