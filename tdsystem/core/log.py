@@ -18,6 +18,7 @@ from django.utils.translation import gettext, ngettext
 
 from .actors import Actor
 from .models import LogEntry
+from .templatetags.humanize_td import grouped
 
 MESSAGE_KEY = "message"
 
@@ -47,7 +48,8 @@ class Text:
         return {
             "msgid": self.msgid,
             "params": {
-                k: v.as_data() if isinstance(v, Text) else v for k, v in self.params.items()
+                k: v.as_data() if isinstance(v, Text | Grouped) else v
+                for k, v in self.params.items()
             },
         }
 
@@ -58,12 +60,33 @@ class Text:
         return _render(self.as_data(), translate=True)
 
 
+@dataclass(frozen=True)
+class Grouped:
+    """A parameter that is a whole number read with its thousands marked in the reader's
+    separators (`Text(..., chips=Grouped(12000))`: "12,000" in English, "12.000" in
+    Vietnamese). Stored as the number itself, so a reader's language groups it."""
+
+    number: int
+
+    def as_data(self) -> dict:
+        return {GROUPED_KEY: self.number}
+
+
+GROUPED_KEY = "grouped"
+
+
+def _param(value: Any, *, translate: bool) -> Any:
+    if isinstance(value, Mapping) and "msgid" in value:
+        return _render(value, translate=translate)
+    if isinstance(value, Mapping) and GROUPED_KEY in value:
+        number = value[GROUPED_KEY]
+        return grouped(number) if translate else f"{number:,}"
+    return value
+
+
 def _render(stored: Mapping, *, translate: bool) -> str:
     msgid = stored["msgid"]
-    params = {
-        k: _render(v, translate=translate) if isinstance(v, Mapping) and "msgid" in v else v
-        for k, v in (stored.get("params") or {}).items()
-    }
+    params = {k: _param(v, translate=translate) for k, v in (stored.get("params") or {}).items()}
     if isinstance(msgid, list | tuple):
         singular, plural = (str(m) for m in msgid)
         count = int(params["count"])
@@ -86,14 +109,19 @@ def text_of(entry: LogEntry) -> Text | str:
 
 
 def _text_from(stored: Mapping) -> Text:
-    params = {
-        k: _text_from(v) if isinstance(v, Mapping) and "msgid" in v else v
-        for k, v in (stored.get("params") or {}).items()
-    }
+    params = {k: _value_from(v) for k, v in (stored.get("params") or {}).items()}
     msgid = stored["msgid"]
     if isinstance(msgid, list | tuple):
         return Text((str(msgid[0]), str(msgid[1])), **params)
     return Text(str(msgid), **params)
+
+
+def _value_from(value: Any) -> Any:
+    if isinstance(value, Mapping) and "msgid" in value:
+        return _text_from(value)
+    if isinstance(value, Mapping) and GROUPED_KEY in value:
+        return Grouped(value[GROUPED_KEY])
+    return value
 
 
 def render_stored(stored: Mapping) -> str:

@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from .locking import BUSY_MESSAGE, Busy, lock_timed_out
+from .templatetags.humanize_td import grouped
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +191,7 @@ def check_no_nul(request: HttpRequest) -> None:
 
 def too_big_answer(request: HttpRequest) -> HttpResponse:
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    message = _("the request is too large (at most %(size)s bytes)") % {"size": f"{limit:,}"}
+    message = _("the request is too large (at most %(size)s bytes)") % {"size": grouped(limit)}
     if wants_json(request):
         return JsonResponse({"error": message}, status=413)
     page = render_to_string(

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import rulesets
 from tdsystem.structures.models import Structure
 
@@ -189,7 +190,7 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
         self.fields["starting_stack"].initial = None
         self.fields["starting_stack"].help_text = _("Empty: the template's starting stack.")
         # In place of the column's 0..2**63 bounds: a stack of 0 chips is no stack.
-        message = _("The starting stack is 1 to %(most)s chips.") % {"most": f"{STACK_MAX:,}"}
+        message = _("The starting stack is 1 to %(most)s chips.") % {"most": grouped(STACK_MAX)}
         self.fields["starting_stack"].validators = [
             MinValueValidator(1, message=message),
             MaxValueValidator(STACK_MAX, message=message),

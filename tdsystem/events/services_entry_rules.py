@@ -22,7 +22,7 @@ from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import locks_take
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Grouped, Text, log_record
 
 from .entry_notices import break_text
 from .models import Event
@@ -89,11 +89,11 @@ def _per_player(count: int) -> Text:
     return Text(gettext_noop("%(count)s per player"), count=count)
 
 
-def _chips(value: int | None) -> Text | str:
-    return Text(gettext_noop("the starting stack")) if value is None else f"{value:,}"
+def _chips(value: int | None) -> Text | Grouped:
+    return Text(gettext_noop("the starting stack")) if value is None else Grouped(value)
 
 
-def value_text(field: str, value: Any) -> Text | str:
+def value_text(field: str, value: Any) -> Text | Grouped | str:
     """A rule's value as the log says it ("until level 6", "no rebuys", "44.00"): a Text,
     read in each reader's language (`str()` gives the active one's)."""
     match field:

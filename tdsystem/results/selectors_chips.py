@@ -12,6 +12,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import field_figures
 from tdsystem.seating.models import Entry, Purchase
@@ -76,8 +77,8 @@ class ChipTotal:
             "(%(counted)s of %(players)s players counted)",
             self.players,
         ) % {
-            "counted_chips": f"{self.counted_chips:,}",
-            "in_play": f"{self.in_play:,}",
+            "counted_chips": grouped(self.counted_chips),
+            "in_play": grouped(self.in_play),
             "counted": self.counted,
             "players": self.players,
         }
@@ -87,7 +88,7 @@ class ChipTotal:
         """When every player still in is counted and the counts do not add up."""
         if not self.all_counted or not self.difference:
             return None
-        figures = {"chips": f"{abs(self.difference):,}"}
+        figures = {"chips": grouped(abs(self.difference))}
         if self.difference > 0:
             return _("The counts add up to %(chips)s more than the chips in play.") % figures
         return _("The counts add up to %(chips)s less than the chips in play.") % figures

@@ -41,7 +41,7 @@ from .forms import (
 )
 from .selectors_chips import chip_total, count_rows
 from .services import deals, standings
-from .templatetags.results_tags import ordinal
+from .templatetags.results_tags import money, ordinal
 from .views_table import table_answer
 
 CONSOLE = "results/console.html"
@@ -180,8 +180,8 @@ def _recorded(done: services.Recorded) -> str:
             "place": ordinal(place),
             "low": place,
             "high": place_to,
-            "prize": f"{prize:,}",
-            "each": f"{finishes[0].prize:,}",
+            "prize": money(prize),
+            "each": money(finishes[0].prize),
         }
         if place == place_to:
             text = (
@@ -219,7 +219,7 @@ def _recorded(done: services.Recorded) -> str:
             "text": text,
             "number": winner.number,
             "name": winner.player.name,
-            "prize": f"{done.winner.prize:,}",
+            "prize": money(done.winner.prize),
         }
     return text
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine.seating import MAX_SEATS
 
 from .models import HOLD_REASON_MAX, Purchase
@@ -34,7 +35,7 @@ def parse_numbers(text: str, *, limit: int = 500) -> list[int]:
         if low < 1 or high < low or high > TABLE_NUMBER_MAX:
             raise forms.ValidationError(
                 _("“%(part)s” is not a range from low to high, from 1 to %(max)s")
-                % {"part": part, "max": f"{TABLE_NUMBER_MAX:,}"}
+                % {"part": part, "max": grouped(TABLE_NUMBER_MAX)}
             )
         numbers.extend(range(low, high + 1))
         if len(numbers) > limit:

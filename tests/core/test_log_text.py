@@ -104,3 +104,20 @@ def test_makemessages_collects_the_plural_log_messages(tmp_path):
         check=True,
     ).stdout
     assert 'msgid "%(count)s slip"' in out and 'msgid_plural "%(count)s slips"' in out
+
+
+def test_a_grouped_number_reads_with_the_readers_thousands_separator(event):
+    from tdsystem.core.log import Grouped
+
+    entry = log_record(
+        event=event,
+        actor=ACTOR,
+        action="a",
+        summary=Text(gettext_noop("%(chips)s chips"), chips=Grouped(1234567)),
+    )
+    assert entry.summary == "1,234,567 chips"
+    assert entry.data["message"]["params"] == {"chips": {"grouped": 1234567}}
+    with translation.override("vi"):
+        assert "1.234.567" in entry.text
+    undo = Text(gettext_noop("Undone: %(action)s"), action=text_of(entry))
+    assert undo.english() == "Undone: 1,234,567 chips"

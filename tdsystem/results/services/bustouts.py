@@ -23,7 +23,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Grouped, Text, log_record
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
@@ -139,7 +140,7 @@ def bustout_short_big_blind(
         (entry,) = _lock_entries(event, [entry_id])
         need, small_blind, ante = _small_blind_due(event)
         if chips >= need:
-            values = {"chips": f"{chips:,}", "blind": f"{small_blind:,}", "ante": f"{ante:,}"}
+            values = {"chips": grouped(chips), "blind": grouped(small_blind), "ante": grouped(ante)}
             text = (
                 gettext(
                     "%(chips)s chips cover the small blind of %(blind)s and the ante of "
@@ -689,11 +690,11 @@ def _finish_text(f: Finish, recorded: Recorded) -> Text:
     values: dict = {"number": f.entry.number, "name": f.entry.player.name, "place": f.place_label}
     if f.prize:
         values["prize"] = str(f.prize)
-    if paid:
+    if paid:  # an ante paid: the stack before the hand was given, and the one after set
         values |= {
-            "before": f"{recorded.stacks_typed[f.entry_id]:,}",
-            "after": f"{f.starting_stack:,}",
-            "ante": f"{paid:,}",
+            "before": Grouped(recorded.stacks_typed[f.entry_id] or 0),
+            "after": Grouped(f.starting_stack or 0),
+            "ante": Grouped(paid),
         }
     return Text(sentence, **values)
 

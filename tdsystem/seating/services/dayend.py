@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import dayend as rules
 from tdsystem.engine.errors import RuleError
@@ -243,7 +243,7 @@ def bag_correct(*, event_id: int, entry_number: int, chips: int, number: str, ac
             summary=Text(
                 gettext_noop("Bag of #%(entry)s corrected: %(chips)s chips, bag %(number)s"),
                 entry=entry_number,
-                chips=f"{chips:,}",
+                chips=Grouped(chips),
                 number=number,
             ),
             data={
@@ -300,7 +300,7 @@ def day_end_close(*, event_id: int, actor: Actor) -> DayEnd:
                 gettext_noop("Day %(day)s closed: %(players)s players bagged, %(chips)s chips"),
                 day=event.day,
                 players=bagged,
-                chips=f"{chips:,}",
+                chips=Grouped(chips),
             ),
             data={"day": event.day, "players": bagged, "chips": chips, "flight": event.flight},
         )
