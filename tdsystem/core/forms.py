@@ -6,6 +6,8 @@ from django import forms
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from .templatetags.humanize_td import grouped_lazy
+
 
 def whole_number(raw: object, *, low: int = 1, high: int) -> int | None:
     """A whole number from `low` to `high` put in a URL's query, or None for anything else.
@@ -26,7 +28,9 @@ class WholeNumberField(forms.IntegerField):
     def __init__(self, *, min_value: int, max_value: int, **kwargs):
         # Lazy: the message is said in the language of the request that sees it.
         rule = format_lazy(
-            _("a whole number from {low} to {high}"), low=f"{min_value:,}", high=f"{max_value:,}"
+            _("a whole number from {low} to {high}"),
+            low=grouped_lazy(min_value),
+            high=grouped_lazy(max_value),
         )
         messages = {"invalid": rule, "min_value": rule, "max_value": rule}
         kwargs["error_messages"] = messages | kwargs.get("error_messages", {})

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import WholeNumberField, whole_number
+from tdsystem.core.templatetags.humanize_td import grouped_lazy
 from tdsystem.engine.payouts import PayoutError, check_custom
 from tdsystem.seating.forms import ENTRY_MAX, TABLE_NUMBER_MAX
 from tdsystem.seating.services import HAND_MAX
@@ -31,7 +32,7 @@ TABLE_LABELS = {
 }
 
 
-CHIPS_RULE = format_lazy(_("a whole number of chips, 0 to {max}"), max=f"{MAX_CHIPS:,}")
+CHIPS_RULE = format_lazy(_("a whole number of chips, 0 to {max}"), max=grouped_lazy(MAX_CHIPS))
 
 
 def chips_value(raw: str | None) -> int | None:
@@ -97,7 +98,9 @@ class BustOutForm(forms.Form):
         return data
 
 
-HAND_RULE = format_lazy(_("the hand count is a whole number from 0 to {max}"), max=f"{HAND_MAX:,}")
+HAND_RULE = format_lazy(
+    _("the hand count is a whole number from 0 to {max}"), max=grouped_lazy(HAND_MAX)
+)
 
 
 class HandFinishedForm(forms.Form):

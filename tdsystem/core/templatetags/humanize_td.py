@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils import numberformat
 from django.utils.formats import get_format
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 
 register = template.Library()
@@ -35,6 +36,10 @@ def grouped(number, decimals: int | None = None) -> str:
         thousand_sep=get_format("THOUSAND_SEPARATOR"),
         force_grouping=True,
     )
+
+
+# grouped() when the text is read: a form's rule, written once, said in each request's locale.
+grouped_lazy = lazy(grouped, str)
 
 
 @register.filter
