@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.db.models import Count, Prefetch, Q, Sum
 from django.utils.translation import gettext
 
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import field_figures
@@ -336,12 +337,13 @@ def results_payload(event: Event) -> dict:
 
 
 def payout_preview(plan: PayoutPlan, entries: int, pool: Decimal) -> list[tuple[int, str, Decimal]]:
-    """(place, percentage, prize) as the plan pays the field now."""
+    """(place, percentage, prize) as the plan pays the field now; the percentage with its
+    digits as the plan gives them, in the reader's decimal mark ("45,556" in Vietnamese)."""
     if entries < 1:
         return []
     percentages = plan.table_percentages(entries)
     amounts = rules.split_pool(pool, percentages, Decimal(plan.unit))
     return [
-        (i + 1, f"{p.normalize():f}", a)
+        (i + 1, grouped(p.normalize()), a)
         for i, (p, a) in enumerate(zip(percentages, amounts, strict=True))
     ]
