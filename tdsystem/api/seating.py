@@ -64,7 +64,7 @@ def entry_json(entry: EntryRow) -> dict:
 )
 def seats(request: HttpRequest, event_id: int):
     event_exists(event_id)
-    return selectors.seat_list(event_id)
+    return selectors.seats_now(event_id)
 
 
 @router.get(

@@ -325,6 +325,12 @@ class _ShortCache:
 _screen_cache = _ShortCache()
 
 
+def screen_cached(key: tuple, compute):
+    """What hundreds of screens and phones ask for every second (the seat list of a field
+    of thousands), computed at most once per SCREEN_CACHE_SECONDS in each process."""
+    return _screen_cache.get(key, settings.SCREEN_CACHE_SECONDS, compute)
+
+
 # The columns clock_read reads, in ClockState's order.
 _CLOCK_FIELDS = ("status", "level_index", "ends_at", "remaining_ms", "version")
 

@@ -14,14 +14,15 @@ from datetime import timedelta
 
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from tdsystem.core.collation import name_order
 from tdsystem.core.forms import whole_number
 from tdsystem.engine import rulesets
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
+from tdsystem.events.selectors import screen_cached
 
 from .forms import ENTRY_MAX
 from .models import Entry, EventTable, Move, search_key
@@ -51,6 +52,13 @@ def seat_list(event_id: int) -> list[dict]:
         }
         for name, number, table, seat, n in rows
     ]
+
+
+def seats_now(event_id: int) -> list[dict]:
+    """seat_list as the phones and the draw screen read it: in a field of thousands,
+    worked out once a SCREEN_CACHE_SECONDS for each language (its sort is the reader's)."""
+    key = ("seats", event_id, get_language())
+    return screen_cached(key, lambda: seat_list(event_id))
 
 
 def seat_search(event_id: int, query: str, limit: int = 20) -> list[Entry]:

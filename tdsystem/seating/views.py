@@ -80,7 +80,7 @@ def draw_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     lookup = public_url(reverse("seating:lookup", args=[event.pk]))
     context = {
         "event": event,
-        "rows": selectors.seat_list(event.pk),
+        "rows": selectors.seats_now(event.pk),
         "seconds": seconds,
         "lookup_url": lookup.removeprefix("http://"),  # shorter to read off a TV and type
     }

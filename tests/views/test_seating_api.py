@@ -32,6 +32,21 @@ def test_it_lists_every_active_entry_with_table_and_seat(client, event):
     assert client.get("/api/events/999/seats").status_code == 404
 
 
+def test_it_reads_the_seats_once_a_second_for_a_room_of_phones(
+    client, event, settings, django_assert_num_queries
+):
+    """Thousands of phones ask for the seat list: it is read once per SCREEN_CACHE_SECONDS
+    in each language (the sort is the reader's), then answered from memory."""
+    settings.SCREEN_CACHE_SECONDS = 60
+    arrange(event, {1: [1, 2]})
+    url = f"/api/events/{event.pk}/seats"
+    first = client.get(url).json()
+    with django_assert_num_queries(1):  # the event's existence only
+        assert client.get(url).json() == first
+    with django_assert_num_queries(2):  # another language reads the list in its own order
+        assert client.get(url + "?lang=ja").json() == first
+
+
 def test_it_lists_recent_moves_publicly(client, event):
     people = arrange(event, {1: [1]})
     Move.objects.create(
