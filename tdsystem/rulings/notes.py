@@ -18,6 +18,8 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext, pgettext_lazy
 
+from tdsystem.core.templatetags.humanize_td import grouped
+
 from .citations import cite_for
 
 # The stud streets a note names ("fourth street: the best hand showing acts first").
@@ -58,6 +60,8 @@ def _value(key: str, value: Any, event) -> Any:
         if "commas" in value:
             return _separated([_value(key, v, event) for v in value["commas"]])
         return and_list([_value(key, v, event) for v in value["and"]])
+    if isinstance(value, int) and not isinstance(value, bool):
+        return grouped(value)  # a chip amount, marked as the page's own figures are
     if isinstance(value, str):
         if key == "street" and value in STREETS:
             return conditional_escape(STREETS[value])
