@@ -100,3 +100,12 @@ def test_the_players_state_and_the_street_read_in_the_readers_language():
         assert str(engine_word("folded")) == "フォールド"
         assert str(engine_word("preflop")) == "プリフロップ"
         assert str(engine_word("something")) == "something"
+
+
+def test_a_chip_amount_in_a_note_is_grouped_in_the_readers_separators():
+    from django.utils import translation
+
+    note = {"rule": "D3", "text": "", "msgid": "no limit: the most is all %(chips)s chips"}
+    with translation.override("vi"):
+        html = notes.note_html({**note, "params": {"chips": 10000}})
+    assert "10.000" in html
