@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
@@ -62,14 +63,17 @@ class Text:
 
 @dataclass(frozen=True)
 class Grouped:
-    """A parameter that is a whole number read with its thousands marked in the reader's
-    separators (`Text(..., chips=Grouped(12000))`: "12,000" in English, "12.000" in
-    Vietnamese). Stored as the number itself, so a reader's language groups it."""
+    """A parameter that is a number read in the reader's separators: a chip count
+    (`Text(..., chips=Grouped(12000))`: "12,000" in English, "12.000" in Vietnamese) or an
+    amount (`Grouped(Decimal("1200.00"))`: "1200.00" in the English summary, as the
+    database keeps it, "1.200" for a Vietnamese reader, as the results pages show money).
+    Stored as the number (an amount as its string), so each reader's language groups it."""
 
-    number: int
+    number: int | Decimal
 
     def as_data(self) -> dict:
-        return {GROUPED_KEY: self.number}
+        number = self.number
+        return {GROUPED_KEY: str(number) if isinstance(number, Decimal) else number}
 
 
 GROUPED_KEY = "grouped"
@@ -80,6 +84,11 @@ def _param(value: Any, *, translate: bool) -> Any:
         return _render(value, translate=translate)
     if isinstance(value, Mapping) and GROUPED_KEY in value:
         number = value[GROUPED_KEY]
+        if isinstance(number, str):  # an amount
+            if not translate:
+                return number
+            amount = Decimal(number)
+            return grouped(amount, 0 if amount == amount.to_integral_value() else 2)
         return grouped(number) if translate else f"{number:,}"
     return value
 
@@ -120,7 +129,8 @@ def _value_from(value: Any) -> Any:
     if isinstance(value, Mapping) and "msgid" in value:
         return _text_from(value)
     if isinstance(value, Mapping) and GROUPED_KEY in value:
-        return Grouped(value[GROUPED_KEY])
+        number = value[GROUPED_KEY]
+        return Grouped(Decimal(number) if isinstance(number, str) else number)
     return value
 
 

@@ -121,3 +121,20 @@ def test_a_grouped_number_reads_with_the_readers_thousands_separator(event):
         assert "1.234.567" in entry.text
     undo = Text(gettext_noop("Undone: %(action)s"), action=text_of(entry))
     assert undo.english() == "Undone: 1,234,567 chips"
+
+
+def test_a_grouped_amount_keeps_its_english_and_reads_as_the_results_pages_show_money(event):
+    from decimal import Decimal
+
+    from tdsystem.core.log import Grouped
+
+    entry = log_record(
+        event=event,
+        actor=ACTOR,
+        action="a",
+        summary=Text(gettext_noop("Prize %(prize)s"), prize=Grouped(Decimal("1200.00"))),
+    )
+    assert entry.summary == "Prize 1200.00"
+    with translation.override("vi"):
+        assert entry.text.endswith(" 1.200") or entry.text == "Prize 1.200"
+    assert text_of(entry).english() == "Prize 1200.00"

@@ -612,7 +612,7 @@ def _crown(event, plan, fld, hfh, bustout, actor, now) -> Finish:
             gettext_noop("#%(number)s %(name)s wins (%(prize)s prize)"),
             number=winner.number,
             name=winner.player.name,
-            prize=str(prize),
+            prize=Grouped(prize),
         ),
         at=now,
         data={"entry": winner.pk, "prize": str(prize)},
@@ -689,7 +689,7 @@ def _finish_text(f: Finish, recorded: Recorded) -> Text:
     }[(bool(f.prize), bool(paid))]
     values: dict = {"number": f.entry.number, "name": f.entry.player.name, "place": f.place_label}
     if f.prize:
-        values["prize"] = str(f.prize)
+        values["prize"] = Grouped(f.prize)
     if paid:  # an ante paid: the stack before the hand was given, and the one after set
         values |= {
             "before": Grouped(recorded.stacks_typed[f.entry_id] or 0),

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record, ngettext_noop
+from tdsystem.core.log import Grouped, Text, log_record, ngettext_noop
 from tdsystem.engine import payouts as rules
 
 from ..errors import ResultsError
@@ -86,7 +86,7 @@ def payout_plan_update(
                     "Payouts: %(plan)s, rounded to %(unit)s; %(count)s prizes worked out again",
                 ),
                 plan=shown,
-                unit=str(unit),
+                unit=Grouped(unit),
                 count=changed,
             ),
             data={"table": table, "percentages": custom, "unit": str(unit)},
@@ -113,7 +113,7 @@ def standings_update(*, event_id: int, actor: Actor) -> int:
                     "Field %(entries)s entries, pool %(pool)s: %(count)s finishes updated",
                 ),
                 entries=fld.entries,
-                pool=str(fld.pool),
+                pool=Grouped(fld.pool),
                 count=changed,
             ),
             data={"entries": fld.entries, "pool": str(fld.pool), "changed": changed},

@@ -21,7 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import satellites as rules
 from tdsystem.events import hooks
@@ -194,7 +194,7 @@ def satellite_tickets_issue(*, event_id: int, actor: Actor) -> list[Ticket]:
                 summary=Text(
                     gettext_noop("Seats in %(target)s (%(value)s each): %(names)s"),
                     target=state.target.name,
-                    value=str(state.seat_value),
+                    value=Grouped(state.seat_value),
                     names=text_list([t.player.name for t in issued]),
                 ),
                 data={"target": state.target.pk, "tickets": [t.pk for t in issued]},

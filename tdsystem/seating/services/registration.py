@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.engine import entry_rules as buyrules
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
@@ -502,8 +502,8 @@ def entry_purchase(
                 number=entry.number,
                 name=entry.player.name,
                 chips=chips,
-                amount=str(amount),
-                fee=str(price.fee),
+                amount=Grouped(amount),
+                fee=Grouped(price.fee),
             ),
             data={
                 "entry": entry.pk,

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.log import Text, log_record
+from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.events.models import Event
 
 from ..errors import SeatingError
@@ -75,7 +75,7 @@ def ticket_issue(
                 if note
                 else gettext_noop("Ticket given to %(name)s (%(value)s)"),
                 name=player.name,
-                value=str(ticket.value),
+                value=Grouped(ticket.value),
                 **({"note": note} if note else {}),
             ),
             data={"ticket": ticket.pk, "player": player.pk, "value": str(ticket.value)},
@@ -135,7 +135,7 @@ def ticket_register(
                 gettext_noop("Entry #%(number)s of %(name)s paid by a ticket (%(value)s)"),
                 number=enrolment.entry.number,
                 name=player.name,
-                value=str(ticket.value),
+                value=Grouped(ticket.value),
             ),
             data={"ticket": ticket.pk, "entry": enrolment.entry.pk},
         )
