@@ -9,6 +9,7 @@ import pytest
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action
+from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import ChipCount, ChipCountHistory
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
@@ -147,6 +148,22 @@ def test_it_bags_a_table_all_or_nothing_and_records_the_counts(event):
     with pytest.raises(SeatingError, match="bagged already"):
         bags_record(event_id=event.pk, table_number=1, bags=good, actor=ACTOR)
     assert Bag.objects.count() == len(done)
+
+
+def test_it_refuses_a_bust_out_of_a_player_already_bagged(event):
+    four_tables(event)
+    hands = day_end_start(event_id=event.pk, actor=ACTOR, seed=3).hands
+    play_out(event, 1, hands)
+    (first, *_) = bags_record(
+        event_id=event.pk, table_number=1, bags=bags_of(event, 1), actor=ACTOR
+    )
+    with pytest.raises(ResultsError, match=rf"#{first.entry.number} .* has bagged for the day"):
+        bustout_record(event_id=event.pk, entry_ids=[first.entry_id], actor=ACTOR)
+    assert Entry.objects.get(pk=first.entry_id).status == "active"
+    # A player at a table still playing its last hands may go out as ever.
+    other = Entry.objects.filter(event=event, table__number=2).first()
+    bustout_record(event_id=event.pk, entry_ids=[other.pk], actor=ACTOR)
+    assert Entry.objects.get(pk=other.pk).status == "busted"
 
 
 def test_it_corrects_a_bag_keeping_numbers_unique(event):

@@ -31,7 +31,7 @@ from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action
 from tdsystem.seating.balancing import Rebalance, tables_rebalance
 from tdsystem.seating.errors import SeatingError
-from tdsystem.seating.models import Entry, EventTable
+from tdsystem.seating.models import Bag, Entry, EventTable
 from tdsystem.seating.seatmap import update_rows
 from tdsystem.seating.texts import SEMICOLONS, text_list
 from tdsystem.structures.models import AnteType
@@ -301,6 +301,8 @@ def _bust(
     if event.status == Event.Status.FINISHED:
         raise ResultsError(gettext("the event has finished"))
     table = _table_of(entries, table_number)
+    if table.hands_left is not None:
+        _refuse_bagged(event, entries)
     now = timezone.now()
     fld = standings.field_read(event)
     if len(entries) >= fld.active:
@@ -386,6 +388,22 @@ def _bust(
 def _seated_at(entry: Entry) -> EventTable:
     assert entry.table is not None  # the entries were checked seated before
     return entry.table
+
+
+def _refuse_bagged(event: Event, entries: Sequence[Entry]) -> None:
+    """In the last hands of a day (the table counts its hands down), a player whose stack
+    is already in its bag is through to the next day: not out."""
+    bag = (
+        Bag.objects.filter(event=event, day=event.day, entry__in=entries)
+        .select_related("entry__player")
+        .first()
+    )
+    if bag is not None:
+        raise ResultsError(
+            gettext("#%(number)s %(name)s has bagged for the day (bag %(bag)s): not out")
+            % {"number": bag.entry.number, "name": bag.entry.player.name, "bag": bag.number},
+            field="entries",
+        )
 
 
 def _table_of(entries: Sequence[Entry], table_number: int | None) -> EventTable:
