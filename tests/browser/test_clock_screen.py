@@ -27,7 +27,7 @@ def test_the_screen_counts_down_and_stops_when_the_director_pauses(live_server, 
     login(console, live_server, "dora", PASSWORD)
     console.goto(f"{live_server.url}/console/events/{event.pk}/")
     console.on("dialog", lambda dialog: dialog.accept())  # nobody is seated: start anyway
-    console.get_by_role("button", name=re.compile("Start")).click()
+    console.get_by_role("button", name=re.compile("Start$")).click()
     console.wait_for_selector("text=running")
 
     screen = new_page(TV)

@@ -36,7 +36,7 @@ def test_the_start_asks_first_while_nobody_is_seated(live_server, new_page):
         dialog.dismiss()
 
     page.once("dialog", dismiss)
-    page.get_by_role("button", name=re.compile("Start")).click()
+    page.get_by_role("button", name=re.compile("Start$")).click()
     page.wait_for_timeout(300)
     assert asked == ["Nobody is seated yet. Start the clock anyway?"]
     assert Clock.objects.get(pk=event.pk).status == "not-started"
@@ -46,7 +46,7 @@ def test_the_start_asks_first_while_nobody_is_seated(live_server, new_page):
         screenshot(page, f"console-clock-not-started-{name}", full_page=True)
 
     page.once("dialog", lambda dialog: dialog.accept())
-    page.get_by_role("button", name=re.compile("Start")).click()
+    page.get_by_role("button", name=re.compile("Start$")).click()
     page.wait_for_selector("#clock-panel .badge.running")
     assert page.locator("#clock-panel .badge").inner_text() == "Running"
     for name, size in SIZES.items():
@@ -60,7 +60,7 @@ def test_the_start_does_not_ask_once_players_are_seated(live_server, new_page):
     make_user("dora", "director")
     page = open_console(new_page, live_server, event)
     page.on("dialog", lambda dialog: pytest.fail(f"unexpected dialog: {dialog.message}"))
-    page.get_by_role("button", name=re.compile("Start")).click()
+    page.get_by_role("button", name=re.compile("Start$")).click()
     page.wait_for_selector("#clock-panel .badge.running")
 
 

@@ -53,7 +53,7 @@ def test_a_director_runs_an_event_and_the_floor_busts_and_moves_players(live_ser
 
     # The clock starts.
     page.goto(event_url)
-    page.get_by_role("button", name=re.compile("Start")).click()
+    page.get_by_role("button", name=re.compile("Start$")).click()
     page.wait_for_selector("#clock-panel .badge.running")
 
     # The floor busts two players at one table; balancing moves someone there.

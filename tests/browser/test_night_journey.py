@@ -243,7 +243,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
 
     # 3. The clock starts; the room's TV follows it.
     director.goto(console)
-    director.get_by_role("button", name=re.compile("Start")).click()
+    director.get_by_role("button", name=re.compile("Start$")).click()
     director.wait_for_selector("#clock-panel .badge.running")
     tv = open_page(new_page, TV)
     tv.goto(f"{base}/events/{night.pk}/clock/")

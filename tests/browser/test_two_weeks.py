@@ -78,7 +78,7 @@ def test_a_director_runs_two_weekly_tournaments_on_the_venue_screens(live_server
 
     # Week one: the demo, started and played to the end.
     director.goto(f"{base}/console/events/{demo.pk}/")
-    director.get_by_role("button", name=re.compile("Start")).click()
+    director.get_by_role("button", name=re.compile("Start$")).click()
     director.wait_for_selector("#clock-panel .badge.running")
     shoot_everywhere(new_page, f"{base}/events/{demo.pk}/clock/", "week1-clock", ready="#time")
     bust_everyone_but_one(director, base, demo.pk)
@@ -135,7 +135,7 @@ def test_a_director_runs_two_weekly_tournaments_on_the_venue_screens(live_server
 
     # The clock: start, pause (the room sees it), resume, on to the first break.
     director.goto(event_url)
-    director.get_by_role("button", name=re.compile("Start")).click()
+    director.get_by_role("button", name=re.compile("Start$")).click()
     director.wait_for_selector("#clock-panel .badge.running")
     shoot_everywhere(new_page, event_url, "week2-console-running", session=director)
     tv = new_page(TV)

@@ -51,6 +51,10 @@ PUBLIC = {
     # The list of tickets; giving one is a POST to the same path, behind a token
     # (tests/api/test_tickets_api.py).
     "api:tickets",
+    # An event's flights and its Day 2 preview, a read like the seats; adding a flight is a
+    # POST to the same path, behind a token (tests/api/test_flights_api.py).
+    "api:flights",
+    "api:flight_add",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
