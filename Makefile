@@ -49,8 +49,12 @@ worker: install-run
 beat: install-run
 	$(PY) -m celery -A tdsystem.celery beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
+# The suite runs in TEST_PROCESSES processes at once (pytest-xdist), each with its own test
+# database and broker (settings.py); TEST_PROCESSES=0 runs it in this one process.
+TEST_PROCESSES ?= 2
+
 test: install
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_PROCESSES) $(PYTEST_ARGS)
 
 # Kept clean by mypy (django-stubs): the engine (strictly), the services, core and the API.
 MYPY_FILES := tdsystem/engine $(wildcard tdsystem/*/services.py tdsystem/*/services/) \

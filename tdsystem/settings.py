@@ -244,6 +244,17 @@ if CELERY_BROKER_URL.split("://", 1)[0] not in ("sqla+sqlite", "redis", "rediss"
     raise ImproperlyConfigured(
         f"CELERY_BROKER_URL={CELERY_BROKER_URL!r}: expected redis://, amqp:// or sqla+sqlite://"
     )
+# A parallel test run (pytest -n N) gives each of its processes a broker of its own, so the
+# worker one test starts never takes the tasks of a test in another process. The workers a
+# test starts are told their broker outright, and PYTEST_XDIST_WORKER="" (tests/worker.py).
+_TEST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
+if _TEST_PROCESS.isdigit():
+    if CELERY_BROKER_URL.startswith("sqla+sqlite"):
+        CELERY_BROKER_URL = f"sqla+sqlite:///{VAR_DIR / f'broker-{_TEST_PROCESS}.sqlite3'}"
+    elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+        _url = urlsplit(CELERY_BROKER_URL)
+        _index = int(_url.path.strip("/") or 0) + int(_TEST_PROCESS)
+        CELERY_BROKER_URL = _url._replace(path=f"/{_index % 16}").geturl()
 if CELERY_BROKER_URL.startswith("sqla+sqlite"):
     VAR_DIR.mkdir(exist_ok=True)
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):

@@ -40,6 +40,7 @@ class Worker:
             "DB_POOL_MIN": "1",
             "DB_POOL_MAX": "4",
             "PYTHONUNBUFFERED": "1",
+            "PYTEST_XDIST_WORKER": "",  # its broker is the one above, as it is
         }
 
     def purge(self) -> None:
