@@ -46,6 +46,15 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
     if card is None:
         raise Http404
     can_bust, hfh = has_right(request.user, "bustout"), hand_for_hand(event)
+    rows = SimpleLazyObject(lambda: bag_rows(event, number))
+    # In the last hands of the day a bagged player is through to the next day, not out
+    # (the bust-out service refuses it on the same condition): the seat shows the bag.
+    bagged = (
+        {row.entry.seat: row.bag for row in rows if row.bag}
+        if card.table.in_play and card.table.hands_left is not None
+        else {}
+    )
+    seated = sum(1 for row in card.rows if row.entry)
     context = {
         "event": event,
         "card": card,
@@ -59,11 +68,13 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
         and card.table.in_play
         and not hfh.active
         and event.status != Event.Status.FINISHED,
+        "bagged": bagged,
+        "all_bagged": seated > 0 and len(bagged) >= seated,
         "hfh": hfh,
         # Read only for the whole page: the polling fragment does not show the counts.
         "chip_rows": SimpleLazyObject(lambda: count_rows(event, table=number)),
         # The end of the day: the bag form, once the table has played its last hand.
-        "bag_rows": SimpleLazyObject(lambda: bag_rows(event, number)),
+        "bag_rows": rows,
         **extra,
     }
     return render(request, f"{PAGE}#table" if request.htmx else PAGE, context)

@@ -140,3 +140,23 @@ def test_the_report_lists_the_bags_by_chips_and_by_table_and_checks_the_total(
     assert "12 bags, 78,000 chips" in html and "Table 4" in html
     # The event's chips in play are 12 starting stacks: the bags do not match them.
     assert "The bags differ from the chips in play by -42,000" in html
+
+
+def test_a_bagged_table_shows_its_bags_and_no_bust_out_buttons(client, event, director):
+    arrange(event, LAYOUT)
+    day_end_start(event_id=event.pk, actor=ACTOR, seed=3)
+    play_out(event, 1)
+    client.force_login(director)
+    page = reverse("results:table", args=[event.pk, 1])
+    before = client.get(page).content.decode()
+    assert before.count('class="out"') == 3  # played out, not bagged yet: still out-able
+    client.post(reverse("seating:table_bags", args=[event.pk, 1]), bag_post(event, 1))
+    for html in (client.get(page).content.decode(), client.get(page, **HTMX).content.decode()):
+        assert 'class="out"' not in html and "is out?" not in html
+        assert "Several out on one hand" not in html
+        for entry in Entry.objects.filter(event=event, table__number=1):
+            assert f'data-bag="A{entry.number}"' in html
+            assert f"{entry.number},000" in html and f"bag A{entry.number}" in html
+    # A table still playing its last hands keeps its buttons.
+    other = client.get(reverse("results:table", args=[event.pk, 2])).content.decode()
+    assert other.count('class="out"') == 3 and "data-bag=" not in other
