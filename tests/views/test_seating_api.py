@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from tdsystem.results.services import bustout_record
 from tdsystem.seating.models import Entry, EventTable, Move
-from tdsystem.seating.testing import arrange, field
+from tdsystem.seating.testing import ACTOR, arrange, field
 from tests.personas import make_token
 
 pytestmark = pytest.mark.django_db
@@ -32,19 +33,56 @@ def test_it_lists_every_active_entry_with_table_and_seat(client, event):
     assert client.get("/api/events/999/seats").status_code == 404
 
 
+@pytest.fixture
+def screen_clock(monkeypatch):
+    """The screen cache on a clock the test moves (seconds), empty before and after."""
+    from tdsystem.events import selectors as screens
+
+    now = [1000.0]
+    monkeypatch.setattr(screens, "monotonic", lambda: now[0])
+    screens._screen_cache._data.clear()
+    yield now
+    screens._screen_cache._data.clear()
+
+
 def test_it_reads_the_seats_once_a_second_for_a_room_of_phones(
-    client, event, settings, django_assert_num_queries
+    client, event, settings, screen_clock, django_assert_num_queries
 ):
-    """Thousands of phones ask for the seat list: it is read once per SCREEN_CACHE_SECONDS
-    in each language (the sort is the reader's), then answered from memory."""
+    """Thousands of phones ask for the seat list: its answer is made once per
+    SCREEN_CACHE_SECONDS in each language (the sort is the reader's), then sent from
+    memory without a query."""
     settings.SCREEN_CACHE_SECONDS = 60
     arrange(event, {1: [1, 2]})
     url = f"/api/events/{event.pk}/seats"
-    first = client.get(url).json()
-    with django_assert_num_queries(1):  # the event's existence only
-        assert client.get(url).json() == first
+    first = client.get(url)
+    with django_assert_num_queries(0):
+        again = client.get(url)
+    assert again.content == first.content
+    assert "no-cache" in again["Cache-Control"] and again["Content-Type"] == first["Content-Type"]
     with django_assert_num_queries(2):  # another language reads the list in its own order
-        assert client.get(url + "?lang=ja").json() == first
+        assert client.get(url + "?lang=ja").json() == first.json()
+    assert client.get("/api/events/999/seats").status_code == 404  # not kept as an answer
+
+
+def test_a_bust_out_and_its_move_show_within_the_cache_seconds(
+    client, event, settings, screen_clock
+):
+    """The seats JSON is at most SCREEN_CACHE_SECONDS old: the bust-out and the balancing
+    move it sets off are in it once that time has passed, and the seat lookup page, read
+    fresh, shows the move at once."""
+    settings.SCREEN_CACHE_SECONDS = 1
+    people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
+    url = f"/api/events/{event.pk}/seats"
+    before = client.get(url).json()
+    bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
+    page = client.get(f"/events/{event.pk}/seats/?q=T1S8").content.decode()
+    assert 'id="found-table">2<' in page and 'id="found-seat">4<' in page
+    screen_clock[0] += 0.9
+    assert client.get(url).json() == before  # within the second: the answer kept
+    screen_clock[0] += 0.11
+    seats = {row["player"]: (row["table"], row["seat"]) for row in client.get(url).json()}
+    assert "T2S4" not in seats and seats["T1S8"] == (2, 4)
+    assert len(seats) == len(before) - 1
 
 
 def test_it_lists_recent_moves_publicly(client, event):
