@@ -141,6 +141,8 @@ class Entry(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("Active")
         BUSTED = "busted", _("Busted")
+        # A flight's survivor once its event combined Day 2: the bag plays on there.
+        CARRIED = "carried", _("Through to Day 2")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")

@@ -100,6 +100,8 @@ def flights_of(event: Event) -> list[Event]:
 
 def _flight_rows(flights: list[Event], combined: bool) -> list[FlightRow]:
     ids = [f.pk for f in flights]
+    # A flight's survivors are carried once Day 2 is combined: still its players bagged.
+    survivors = Q(status__in=(Entry.Status.ACTIVE, Entry.Status.CARRIED))
     counts = {
         row["event"]: row
         for row in Entry.objects.filter(event_id__in=ids)
@@ -107,10 +109,10 @@ def _flight_rows(flights: list[Event], combined: bool) -> list[FlightRow]:
         .annotate(
             # Distinct: the bags' join gives an entry one row per bag.
             n=Count("id", distinct=True),
-            active=Count("id", filter=Q(status=Entry.Status.ACTIVE), distinct=True),
+            active=Count("id", filter=survivors, distinct=True),
             bagged=Count(
                 "bags",
-                filter=Q(status=Entry.Status.ACTIVE, bags__day=1, bags__event_id__in=ids),
+                filter=survivors & Q(bags__day=1, bags__event_id__in=ids),
                 distinct=True,
             ),
         )
@@ -162,7 +164,9 @@ def _flight_rows(flights: list[Event], combined: bool) -> list[FlightRow]:
 def _bags(flights: list[Event]) -> list[BagRow]:
     order = {f.pk: index for index, f in enumerate(flights)}
     rows = Bag.objects.filter(
-        event_id__in=list(order), day=1, entry__status=Entry.Status.ACTIVE
+        event_id__in=list(order),
+        day=1,
+        entry__status__in=(Entry.Status.ACTIVE, Entry.Status.CARRIED),
     ).values_list(
         "pk",
         "entry_id",

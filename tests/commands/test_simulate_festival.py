@@ -43,11 +43,14 @@ def test_it_plays_two_flights_their_ends_of_day_and_day2_to_a_winner():
 
     main = Event.objects.get(pk=summary["event"])
     assert (main.day, main.status) == (2, Event.Status.FINISHED)
-    # Every flight's day closed with a bag for each player still in it.
+    # Every flight's day closed with a bag for each player still in it, who went on to
+    # Day 2; the flight is over.
     for flight in main.flights.all():
         assert DayEnd.objects.get(event=flight, day=1).closed_at is not None
-        active = Entry.objects.filter(event=flight, status=Entry.Status.ACTIVE)
-        assert Bag.objects.filter(event=flight, day=1).count() == active.count()
+        carried = Entry.objects.filter(event=flight, status=Entry.Status.CARRIED)
+        assert Bag.objects.filter(event=flight, day=1).count() == carried.count()
+        assert not Entry.objects.filter(event=flight, status=Entry.Status.ACTIVE).exists()
+        assert flight.status == Event.Status.FINISHED
     # From the outside once more: places 1..Day 2 field, the whole pool paid out.
     finishes = Finish.objects.filter(event=main, undone_at__isnull=True)
     assert sorted(finishes.values_list("slot", flat=True)) == list(

@@ -219,8 +219,34 @@ def test_the_whole_event_counts_every_flights_entries_and_buy_ins():
     # Six entries (Cy's re-entry one of them), 100 each; Day 2's three are not entries again.
     assert standings.field_read(main) == standings.Field(6, 3, D(600), 3)
     assert standings.field_read(main).places_from == 3
-    # A flight counts its own entries and pays nothing: its prizes are its event's.
-    assert standings.field_read(a) == standings.Field(4, 2, D(0))
+    # A flight counts its own entries and pays nothing: its prizes are its event's. Its
+    # survivors went on to Day 2: none is left playing the flight.
+    assert standings.field_read(a) == standings.Field(4, 0, D(0))
+
+
+def test_a_combined_flight_is_finished_its_survivors_carried_and_its_clock_stopped():
+    main, a, b, _ = played()
+    for flight in (a, b):  # the flights' days closed: clocks paused for the night
+        Clock.objects.filter(pk=flight.pk).update(status=Clock.Status.PAUSED, remaining_ms=60_000)
+        Event.objects.filter(pk=flight.pk).update(status=Event.Status.PAUSED)
+    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    for flight, carried in ((a, 2), (b, 2)):
+        flight.refresh_from_db()
+        assert flight.status == Event.Status.FINISHED
+        assert Clock.objects.get(pk=flight.pk).status == Clock.Status.FINISHED
+        entries = Entry.objects.filter(event=flight)
+        assert not entries.filter(status=Entry.Status.ACTIVE).exists()
+        assert entries.filter(status=Entry.Status.CARRIED).count() == carried
+        assert LogEntry.objects.filter(event=flight, action="day2.flight_combined").exists()
+    # The whole event reads as before: its field, pool and places; the preview its Day 2.
+    assert standings.field_read(main) == standings.Field(6, 3, D(600), 3)
+    main.refresh_from_db()
+    preview = day2_preview(main)
+    assert [(r.status, r.active, r.bagged) for r in preview.flights] == [
+        ("combined", 2, 2),
+        ("combined", 2, 2),
+    ]
+    assert (preview.players, preview.chips) == (3, 47_000)
 
 
 def test_a_day_2_bust_out_takes_the_place_of_the_players_left_in_the_whole_event():

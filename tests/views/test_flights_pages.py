@@ -61,3 +61,22 @@ def test_the_floor_sees_the_flights_but_may_not_add_or_combine(client, floor_per
     assert client.post(url(main, "add"), {"name": "1C"}).status_code == 403
     assert client.post(url(main, "day2"), {"confirm": "1"}).status_code == 403
     assert not Entry.objects.filter(event=main).exists()
+
+
+def test_a_combined_flight_reads_as_finished_and_points_to_day_2(client, director):
+    main, a, _b, _ = played()
+    client.force_login(director)
+    client.post(url(main, "day2"), {"confirm": "1"}, **HTMX)
+    console = client.get(f"/console/events/{a.pk}/").content.decode()
+    assert "Combined into Day 2" in console and "Its event's console" not in console
+    assert 'id="flight-day2">' in console and f'href="/console/events/{main.pk}/"' in console
+    clock = client.get(f"/api/events/{a.pk}/clock").json()
+    assert clock["status"] == "finished" and clock["players_left"] == 0
+    panel = client.get(url(main), {"part": "panel"}, **HTMX).content.decode()
+    assert panel.count("combined into Day 2") == 2
+    # The flight's seat lookup sends a survivor on to the Day 2 seats.
+    ann = Entry.objects.get(event=a, player__name="Ann")
+    assert ann.status == Entry.Status.CARRIED
+    found = client.get(f"/events/{a.pk}/seats/", {"entry": ann.number}).content.decode()
+    assert "Through to Day 2." in found and f"/events/{main.pk}/seats/?q=Ann" in found
+    assert "Thank you for playing" not in found

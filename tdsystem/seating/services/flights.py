@@ -22,7 +22,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.copying import copied_settings
 from tdsystem.events.models import Event
-from tdsystem.events.services import event_create
+from tdsystem.events.services import clock_action, event_create
 from tdsystem.events.services_days import clock_day_start
 
 from ..errors import SeatingError
@@ -135,6 +135,9 @@ def day2_combine(*, event_id: int, actor: Actor, seed: int | None = None) -> Com
         locks_take(venue_tables=numbers + released)
         for pk in sorted([event_id, *flight_ids]):
             locks_take(event=pk)
+        # Every clock at once, in order: the flights' are finished, the event's set for Day 2.
+        for pk in sorted([event_id, *flight_ids]):
+            locks_take(clock=pk)
         main = event_lock(event_id)
         list(Event.objects.select_for_update().filter(pk__in=flight_ids).values("pk"))
         if _flight_ids(event_id) != flight_ids:
@@ -159,6 +162,7 @@ def day2_combine(*, event_id: int, actor: Actor, seed: int | None = None) -> Com
             )
         _release_flight_tables(preview, actor)
         _carry(main, preview, actor)
+        _finish_flights(preview, actor)
         if numbers:
             tables_setup(event=main, numbers=numbers, seats=tables_seats(main), actor=actor)
         Event.objects.filter(pk=main.pk).update(day=2)
@@ -243,7 +247,10 @@ def _release_flight_tables(preview: Day2Preview, actor: Actor) -> None:
         flight = row.event
         tables = EventTable.objects.filter(event=flight, in_play=True)
         numbers = sorted(tables.values_list("number", flat=True))
-        Entry.objects.filter(event=flight, table__isnull=False).update(table=None, seat=None)
+        # Through to Day 2: no longer playing the flight (its field reads no players left).
+        Entry.objects.filter(event=flight, status=Entry.Status.ACTIVE).update(
+            status=Entry.Status.CARRIED, table=None, seat=None
+        )
         if not numbers:
             continue
         tables.update(in_play=False, button=None, small_blind=None, big_blind=None)
@@ -256,6 +263,28 @@ def _release_flight_tables(preview: Day2Preview, actor: Actor) -> None:
                 numbers=", ".join(map(str, numbers)),
             ),
             data={"numbers": numbers, "reason": "day2"},
+        )
+
+
+def _finish_flights(preview: Day2Preview, actor: Actor) -> None:
+    """A flight combined into Day 2 is over: its clock stops for good (its log says so),
+    so it reads as finished and never offers to resume. Under the clocks' locks, held."""
+    for row in preview.flights:
+        try:
+            clock_action(event_id=row.event.pk, action="finish", actor=actor)
+        except ClockError:
+            # A clock that never ran (everyone bagged without it) has nothing to stop.
+            Event.objects.filter(pk=row.event.pk).update(status=Event.Status.FINISHED)
+        log_record(
+            event=row.event,
+            actor=actor,
+            action="day2.flight_combined",
+            summary=Text(
+                gettext_noop("Flight %(flight)s combined into Day 2 of %(event)s"),
+                flight=row.event.flight,
+                event=preview.event.name,
+            ),
+            data={"parent": preview.event.pk, "carried": row.active},
         )
 
 
