@@ -77,8 +77,9 @@ def tables_rebalance(
         if last_hands_on(event):  # R125: balancing waits for the next day's draw
             return Rebalance(None, seed, [], [])
         settings = event.rules
-        redraw_at = redraw_counts(event, settings)
-        if _settled(event, settings, redraw_at):
+        counts = head_counts(event)
+        redraw_at = _redraws_within_reach(event, settings, counts)
+        if _settled(event, settings, redraw_at, counts):
             return Rebalance(None, seed, [], [])
         seatmap = SeatMap.read(event)
         tables = seatmap.engine_tables()
@@ -171,12 +172,23 @@ def redraw_counts(event: Event, settings: rulesets.Settings | None = None) -> se
     return counts
 
 
-def _settled(event: Event, settings: rulesets.Settings, redraw_at: set[int]) -> bool:
-    """Nothing to break, balance or redraw, judged from head counts in one query.
+def _redraws_within_reach(event: Event, settings: rulesets.Settings, counts) -> set[int]:
+    """`redraw_counts`, or none while the players in play outnumber the seats of the
+    largest redraw the rule set could make: until then no redraw can be due, whatever
+    the number of entries, so a large field's bust-out does not count its entries."""
+    counts_possible = {1} | {k for rule in settings.redraws for k in rule.tables}
+    reach = max(_capacity(event, settings, k) for k in counts_possible)
+    if sum(table.players for table in counts) > reach:
+        return set()
+    return redraw_counts(event, settings)
+
+
+def _settled(event: Event, settings: rulesets.Settings, redraw_at: set[int], counts) -> bool:
+    """Nothing to break, balance or redraw, judged from the head counts (one query).
 
     Most bust-outs change nothing; this spares them reading every seat of the field.
     """
-    tables = sorted(head_counts(event), key=lambda t: (t.break_rank, -t.number))
+    tables = sorted(counts, key=lambda t: (t.break_rank, -t.number))
     counts = [(t.number, t.seats, t.players) for t in tables]
     playing = [players for _, _, players in counts if players]
     for k in redraw_at:

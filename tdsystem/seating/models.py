@@ -218,7 +218,16 @@ class Entry(models.Model):
                 name="one_reservation_per_seat",
             ),
         ]
-        indexes = [models.Index(fields=["event", "status"], name="entry_event_status")]
+        indexes = [
+            models.Index(fields=["event", "status"], name="entry_event_status"),
+            # The few players the seating holds (a reserved seat, do not move), read on
+            # every change of seats: found without scanning the field.
+            models.Index(
+                fields=["event"],
+                condition=Q(reserved_seat__isnull=False) | Q(do_not_move=True),
+                name="entry_held",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.player.name}" if self.player_id else f"#{self.number}"

@@ -67,31 +67,39 @@ class Table:
                 f"table {self.number} has {self.seats} seats: a table has "
                 f"{MIN_SEATS} to {MAX_SEATS}"
             )
-        raw: Iterable[tuple[int, int]] = (
+        raw = tuple(
             self.occupants.items() if isinstance(self.occupants, Mapping) else self.occupants
         )
-        pairs = tuple(sorted((int(seat), int(entry)) for seat, entry in raw))
-        # One pass over sets for the usual, valid table (a break at a festival flight
-        # builds hundreds); the loop below names the first problem of a bad one.
+        # Column by column, so the usual valid table is checked without a Python loop over
+        # its players (a break at a festival flight builds hundreds of tables); the loop
+        # below names the first problem of a bad one.
+        try:
+            seat_column, entry_column = zip(*raw, strict=True) if raw else ((), ())
+        except ValueError:
+            raise SeatingError(
+                f"table {self.number}: each occupant is a (seat, entry) pair"
+            ) from None
+        seats, entries = tuple(map(int, seat_column)), tuple(map(int, entry_column))
+        pairs = tuple(sorted(zip(seats, entries, strict=True)))
         valid = not pairs or (
-            pairs[0][0] >= 1
-            and pairs[-1][0] <= self.seats
-            and len({seat for seat, _ in pairs}) == len(pairs)
-            and len({entry for _, entry in pairs}) == len(pairs)
+            min(seats) >= 1
+            and max(seats) <= self.seats
+            and len(set(seats)) == len(seats)
+            and len(set(entries)) == len(entries)
         )
         if valid:
             object.__setattr__(self, "occupants", pairs)
             self._check_positions()
             return
-        entries = set()
+        seen = set()
         previous_seat = 0
         for seat, entry in pairs:
             self._check_seat(seat, "a player")
             if seat == previous_seat:
                 raise SeatingError(f"table {self.number} seat {seat} holds two players")
-            if entry in entries:
+            if entry in seen:
                 raise SeatingError(f"entry {entry} holds two seats at table {self.number}")
-            entries.add(entry)
+            seen.add(entry)
             previous_seat = seat
         object.__setattr__(self, "occupants", pairs)
         self._check_positions()
@@ -103,18 +111,18 @@ class Table:
             )
 
     def _check_positions(self) -> None:
-        positions = (self.button, self.small_blind, self.big_blind)
-        if all(p is None for p in positions):
+        button, small, big = self.button, self.small_blind, self.big_blind
+        if button is None and small is None and big is None:
             return
-        if self.button is None or self.small_blind is None or self.big_blind is None:
+        if button is None or small is None or big is None:
             raise SeatingError(
                 f"table {self.number}: the button, small blind and big blind are set together"
             )
-        self._check_seat(self.button, "the button")
-        self._check_seat(self.small_blind, "the small blind")
-        self._check_seat(self.big_blind, "the big blind")
+        self._check_seat(button, "the button")
+        self._check_seat(small, "the small blind")
+        self._check_seat(big, "the big blind")
         # Heads-up the button posts the small blind, so only those two may coincide.
-        if self.big_blind in (self.button, self.small_blind):
+        if big in (button, small):
             raise SeatingError(f"table {self.number}: the big blind shares a seat")
 
     @property
