@@ -361,16 +361,40 @@ def clock_undo(
     return undo
 
 
-def _schedule_after_commit(clock: Clock, now: datetime) -> None:
-    """Send the exact end-of-level task when the end is near; the beat tick covers the rest.
+# How many level ends are sent at once, those within CLOCK_SCHEDULE_AHEAD_SECONDS: the
+# current level's and the next one's. Sent only when a level ends, the next end's task
+# would leave a level's length before it is due, and a broker polled once a second (the
+# SQLite one) hands it to the worker up to a second later: levels shorter than that
+# changed late, and each late change sent the next task later still. Sent a level
+# ahead, it waits in the worker and runs on time; every end then has two tasks (the one
+# sent ahead and the one sent at the previous change), which run once (`clock_advance`).
+ENDS_SENT_AHEAD = 2
 
-    A task is sent at most once per clock version (compare-and-set on scheduled_version),
+
+def _level_ends(clock: Clock, horizon: datetime) -> list[datetime]:
+    """The ends of the clock's level and of the next ones, up to ENDS_SENT_AHEAD of them,
+    that fall before `horizon`."""
+    assert clock.ends_at is not None
+    ends = [clock.ends_at]
+    durations = level_durations(clock.event)
+    for index in range(clock.level_index + 1, len(durations)):
+        end = ends[-1] + timedelta(seconds=durations[index])
+        if len(ends) >= ENDS_SENT_AHEAD or end > horizon:
+            break
+        ends.append(end)
+    return ends
+
+
+def _schedule_after_commit(clock: Clock, now: datetime) -> None:
+    """Send the exact end-of-level tasks when the end is near; the beat tick covers the rest.
+
+    They are sent at most once per clock version (compare-and-set on scheduled_version),
     so the tick running every few seconds does not pile up duplicates.
     """
     if clock.status != Clock.Status.RUNNING or clock.ends_at is None:
         return
-    left = (clock.ends_at - now).total_seconds()
-    if left > settings.CLOCK_SCHEDULE_AHEAD_SECONDS:
+    horizon = now + timedelta(seconds=settings.CLOCK_SCHEDULE_AHEAD_SECONDS)
+    if clock.ends_at > horizon:
         return
     claimed = (
         Clock.objects.filter(pk=clock.pk, version=clock.version)
@@ -381,11 +405,12 @@ def _schedule_after_commit(clock: Clock, now: datetime) -> None:
         return
     from .tasks import clock_advance
 
-    event_id, version, eta = clock.pk, clock.version, clock.ends_at
+    event_id, version, ends = clock.pk, clock.version, _level_ends(clock, horizon)
 
     def send() -> None:
         try:
-            clock_advance.apply_async(args=[event_id, version], eta=eta)
+            for eta in ends:
+                clock_advance.apply_async(args=[event_id, version], eta=eta)
         except Exception:  # the broker is down: the beat tick will settle the level
             log.exception("could not schedule the level change of event %s", event_id)
             Clock.objects.filter(pk=event_id, scheduled_version=version).update(scheduled_version=0)

@@ -11,14 +11,22 @@ from .models import Clock
 
 @shared_task(name="tdsystem.events.tasks.clock_advance", acks_late=True)
 def clock_advance(event_id: int, version: int) -> int:
-    """End the level of clock `version`. Late, duplicate or stale deliveries change nothing."""
+    """Apply the level changes due now, sent for a level's end by clock `version`.
+
+    A task sent a level ahead (`services.ENDS_SENT_AHEAD`) runs after the clock's version
+    moved on by that level's change, so a due level is settled whatever the version:
+    settling is a compare-and-set under the clock's lock, and the timestamps say what is
+    due, so a late, duplicate or stale delivery changes nothing. One not due (time was
+    added, or it arrived early) comes back later only if it is its version's own.
+    """
     clock = Clock.objects.filter(pk=event_id).only("version", "status", "ends_at").first()
-    if clock is None or clock.version != version or clock.status != Clock.Status.RUNNING:
+    if clock is None or clock.status != Clock.Status.RUNNING or clock.ends_at is None:
         return 0
     now = timezone.now()
-    if clock.ends_at and clock.ends_at > now:
-        # Delivered early (broker clocks differ): come back at the end of the level.
-        clock_advance.apply_async(args=[event_id, version], eta=clock.ends_at)
+    if clock.ends_at > now:
+        if clock.version == version:
+            # Delivered early (broker clocks differ): come back at the end of the level.
+            clock_advance.apply_async(args=[event_id, version], eta=clock.ends_at)
         return 0
     return services.clock_settle(event_id=event_id, now=now)
 

@@ -212,8 +212,10 @@ def test_the_end_of_level_task_is_sent_for_the_new_end(event, settings, monkeypa
 
         with TestCase.captureOnCommitCallbacks(execute=True):
             edit(event, rows, at=T0 + timedelta(seconds=30))
-    assert sent[-1]["eta"] == T0 + timedelta(seconds=720)
-    assert sent[-1]["args"] == [event.pk, clock_of(event).version]
+    # The edit's own tasks: the new end of the level, then the next level's end.
+    assert sent[-2]["eta"] == T0 + timedelta(seconds=720)
+    assert sent[-2]["args"] == [event.pk, clock_of(event).version]
+    assert sent[-1]["eta"] == T0 + timedelta(seconds=720 + rows[1]["duration_seconds"])
 
 
 def test_the_screen_json_and_the_schedule_follow_at_once(event, client, warm_screens):
