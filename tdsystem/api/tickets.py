@@ -15,7 +15,7 @@ from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tic
 from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
-from .schemas import INT64, NO_NUL, Out, PlayerName, Registered
+from .schemas import INT64, NO_NUL, Out, Registered
 from .seating import entry_json, moves_json
 
 router = Router(tags=["Seating"], exclude_unset=True)
@@ -33,7 +33,38 @@ class Ticket(Out):
 
 
 class TicketIn(Schema):
-    name: PlayerName
+    player: int | None = Field(
+        None,
+        strict=True,
+        ge=1,
+        le=INT64,
+        description=gettext_noop("the id of an existing player to give the ticket to"),
+    )
+    member_id: str = Field(
+        "",
+        strict=True,
+        max_length=40,
+        pattern=NO_NUL,
+        description=gettext_noop(
+            "a member id: the ticket goes to that member, or to a new player of the name with it"
+        ),
+    )
+    name: str = Field(
+        "",
+        strict=True,
+        max_length=120,
+        pattern=NO_NUL,
+        description=gettext_noop(
+            "a new player's name, at most 120 characters (without player or member id)"
+        ),
+    )
+    new_player: bool = Field(
+        False,
+        strict=True,
+        description=gettext_noop(
+            "true or false: a new player although a player of that name exists"
+        ),
+    )
     note: str = Field(
         "",
         strict=True,
@@ -89,12 +120,20 @@ def tickets(request: HttpRequest, event_id: int):
     url_name="tickets",
     summary="Give a ticket",
     description="A seat in the event given by hand (a qualifier from another room), worth "
-    "the event's buy-in and fee.",
+    "the event's buy-in and fee: to the player `player`, or the member `member_id`, or else "
+    "a new player `name`. 409 when the name is a player's already (naming them), unless "
+    "`new_player`.",
 )
 def give(request: AuthedRequest, event_id: int, payload: TicketIn):
     event_exists(event_id)
     ticket = ticket_issue(
-        event_id=event_id, name=payload.name, note=payload.note, actor=Actor.of(request.auth)
+        event_id=event_id,
+        player_id=payload.player,
+        member_id=payload.member_id,
+        name=payload.name,
+        note=payload.note,
+        new_player=payload.new_player,
+        actor=Actor.of(request.auth),
     )
     return Status(201, ticket_json(ticket))
 

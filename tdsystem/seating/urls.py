@@ -27,6 +27,7 @@ urlpatterns = [
     path(SEATING + "register", views_console.register, name="register"),
     path(SEATING + "register-many", views_console.register_many, name="register_many"),
     path(SEATING + "tickets", views_tickets.ticket_give, name="ticket_give"),
+    path(SEATING + "tickets/players", views_tickets.ticket_players, name="ticket_players"),
     path(SEATING + "tickets/<int:ticket_id>/register", views_tickets.ticket_use, name="ticket_use"),
     path(SEATING + "tables", views_tables.tables, name="tables"),
     path(SEATING + "release", views_tables.release, name="release"),

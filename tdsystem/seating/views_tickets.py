@@ -7,20 +7,37 @@ from __future__ import annotations
 
 from django import forms
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
 
 from .forms import RegisterForm, first_error
+from .selectors_tickets import ticket_players as ticket_players_found
 from .services.tickets import NOTE_MAX, ticket_issue, ticket_register
 from .views_console import answer, attempt, enrolled, event_or_404
 
 
 class TicketForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    # The player picked from the search; else the member id finds one; else the name
+    # makes a new player (a name already known is asked about, unless `new_player`).
+    player = forms.IntegerField(min_value=1, required=False)
+    member_id = forms.CharField(max_length=40, required=False)
+    name = forms.CharField(max_length=120, required=False)
     note = forms.CharField(max_length=NOTE_MAX, required=False)
+    new_player = forms.BooleanField(required=False)
+
+
+@require_GET
+@staff_required("seating")
+def ticket_players(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The players a ticket may go to, for the search of "Give a ticket"."""
+    event = event_or_404(event_id)
+    query = request.GET.get("q", "")[:120]
+    context = {"event": event, "found": ticket_players_found(query), "q": query, "picked": ""}
+    return render(request, "seating/_tickets.html#players", context)
 
 
 @require_POST
@@ -29,12 +46,21 @@ def ticket_give(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     form = TicketForm(request.POST)
     if not form.is_valid():
-        return _panel(request, event, first_error(form)[1], None)
+        return _panel(request, event, first_error(form)[1], None, ticket_form=form)
+    data = form.cleaned_data
     error, message = attempt(
-        lambda: ticket_issue(event_id=event.pk, actor=Actor.of(request.user), **form.cleaned_data),
+        lambda: ticket_issue(
+            event_id=event.pk,
+            player_id=data["player"],
+            member_id=data["member_id"],
+            name=data["name"],
+            note=data["note"],
+            new_player=data["new_player"],
+            actor=Actor.of(request.user),
+        ),
         lambda ticket: _("Ticket given to %(name)s") % {"name": ticket.player.name},
     )
-    return _panel(request, event, error, message)
+    return _panel(request, event, error, message, ticket_form=form if error else None)
 
 
 @require_POST
@@ -50,5 +76,12 @@ def ticket_use(request: HttpRequest, event_id: int, ticket_id: int) -> HttpRespo
     return _panel(request, event, error, message)
 
 
-def _panel(request: HttpRequest, event, error: str | None, message: str | None) -> HttpResponse:
-    return answer(request, event, "register", error, message, register_form=RegisterForm())
+def _panel(
+    request: HttpRequest, event, error: str | None, message: str | None, **extra
+) -> HttpResponse:
+    form = extra.get("ticket_form")
+    if form is not None:  # refused: the search's players again, to pick from
+        query = form.data.get("q", "")[:120]
+        extra |= {"found": ticket_players_found(query), "q": query}
+        extra["picked"] = form.data.get("player", "")
+    return answer(request, event, "register", error, message, register_form=RegisterForm(), **extra)

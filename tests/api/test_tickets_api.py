@@ -71,3 +71,22 @@ def _player():
     from tdsystem.seating.models import Player
 
     return Player.objects.create(name="Bo")
+
+
+def test_it_gives_a_ticket_to_a_known_player_and_asks_about_a_known_name(
+    client, target, floor_token
+):
+    from tdsystem.seating.models import Player
+
+    ann = Player.objects.create(name="Ann Lee", member_id="M-17")
+    url = f"/api/events/{target.pk}/tickets"
+    by_member = post(client, url, floor_token, {"member_id": "M-17"})
+    by_id = post(client, url, floor_token, {"player": ann.pk})
+    assert by_member.status_code == by_id.status_code == 201
+    asked = post(client, url, floor_token, {"name": "Ann Lee"})
+    assert asked.status_code == 409 and "member M-17" in asked.json()["error"]
+    assert (
+        post(client, url, floor_token, {"name": "Ann Lee", "new_player": True}).status_code == 201
+    )
+    assert list(Ticket.objects.values_list("player__member_id", flat=True)) == ["M-17", "M-17", ""]
+    assert Player.objects.count() == 2

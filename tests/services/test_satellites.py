@@ -116,6 +116,44 @@ def test_players_out_across_the_last_seat_share_its_value_and_the_cash_as_money(
     assert sorted(t.player.name for t in issued) == ["T1S1", "T1S2", "T1S3"]
 
 
+def test_the_seat_winners_of_a_satellite_stopped_share_the_top_places_with_a_seat_each(
+    satellite, django_capture_on_commit_callbacks
+):
+    people = arrange(satellite, {1: list(range(1, 10))})
+    clock_action(event_id=satellite.pk, action="start", actor=ACTOR)
+    for seat in (9, 8, 7, 6, 5):
+        bust(satellite, people[f"T1S{seat}"])
+    with django_capture_on_commit_callbacks(execute=True):
+        satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR)
+    rows = list(
+        Finish.objects.filter(event=satellite, undone_at__isnull=True)
+        .order_by("slot")
+        .values_list("entry__player__name", "place", "place_to", "slot", "prize", "from_seat")
+    )
+    # Four seats shared by the four players left (1-4), the cash place fifth, then the rest.
+    assert rows[:5] == [
+        ("T1S1", 1, 4, 1, D(220), 1),
+        ("T1S2", 1, 4, 2, D(220), 2),
+        ("T1S3", 1, 4, 3, D(220), 3),
+        ("T1S4", 1, 4, 4, D(220), 4),
+        ("T1S5", 5, 5, 5, D(20), 5),
+    ]
+    assert len(rows) == 9
+    assert Entry.objects.get(pk=people["T1S2"].pk).place == 1
+    assert sum(prizes(satellite).values()) == D(900)  # the seats and the cash: the pool
+    state = satellite_read(satellite)
+    assert state.decided and [e.player.name for e in state.winners] == [
+        "T1S1",
+        "T1S2",
+        "T1S3",
+        "T1S4",
+    ]
+    # A second press and a change of the payout plan keep the seats as awarded.
+    assert satellite_tickets_issue(event_id=satellite.pk, actor=ACTOR) == []
+    services.payout_plan_update(event_id=satellite.pk, table="top-3", actor=ACTOR)
+    assert Finish.objects.filter(event=satellite, place=1, place_to=4).count() == 4
+
+
 def test_a_pool_too_small_for_a_seat_is_paid_by_the_plan(satellite):
     people = arrange(satellite, {1: [1, 2]})  # 200 < 220
     plan = standings.plan_for(satellite)
@@ -163,6 +201,36 @@ def test_a_ticket_needs_a_player(target):
     with pytest.raises(SeatingError, match="needs a player") as caught:
         ticket_issue(event_id=target.pk, name="  ", actor=ACTOR)
     assert caught.value.field == "name" and not Ticket.objects.exists()
+
+
+def test_a_ticket_goes_to_the_player_picked_or_the_member_and_makes_one_only_if_none_matches(
+    target,
+):
+    from tdsystem.seating.models import Player
+    from tdsystem.seating.selectors_tickets import ticket_players
+
+    ann = Player.objects.create(name="Ann Lee", member_id="M-17", note="Lyon")
+    # Found by name (any part, accents aside) or by member id, the member first.
+    assert ticket_players("ann") == ticket_players("M-17") == [ann]
+    picked = ticket_issue(event_id=target.pk, player_id=ann.pk, note="qualifier", actor=ACTOR)
+    by_member = ticket_issue(event_id=target.pk, member_id="M-17", name="A. Lee", actor=ACTOR)
+    assert picked.player == by_member.player == ann
+    # A name already a player's is asked about (nothing made), unless it is someone else.
+    with pytest.raises(
+        SeatingError, match=r"of that name exists already \(Ann Lee \(Lyon\), member M-17\): pick"
+    ):
+        ticket_issue(event_id=target.pk, name="ann  lee", actor=ACTOR)
+    assert Player.objects.count() == 1 and Ticket.objects.count() == 2
+    other = ticket_issue(event_id=target.pk, name="Ann Lee", new_player=True, actor=ACTOR)
+    assert other.player != ann
+    # A member id nobody has makes a new member of the name; without a name it is refused.
+    new = ticket_issue(event_id=target.pk, member_id="M-99", name="Bo Ng", actor=ACTOR)
+    assert (new.player.name, new.player.member_id) == ("Bo Ng", "M-99")
+    with pytest.raises(SeatingError, match="no player has member id M-42"):
+        ticket_issue(event_id=target.pk, member_id="M-42", actor=ACTOR)
+    with pytest.raises(SeatingError, match="no player 999"):
+        ticket_issue(event_id=target.pk, player_id=999, actor=ACTOR)
+    assert Player.objects.count() == 3
 
 
 def test_a_ticket_for_a_festival_event_is_good_in_its_flights(target):

@@ -83,7 +83,17 @@ def test_the_consoles_award_the_seats_and_the_results_show_them(client, director
         "decided": True,
         "winners": [1, 2],
     }
-    assert [r.get("seat") for r in api["results"]] == [None, None, None]  # 3rd to 5th: out
+    # The seat winners share the top places, each a seat; the cash place is third.
+    rows = [(r["place_label"], r["player"], r.get("seat"), r["prize"]) for r in api["results"]]
+    assert rows == [
+        ("1-2", "T1S1", "Seat in Main event", "220.00"),
+        ("1-2", "T1S2", "Seat in Main event", "220.00"),
+        ("3", "T1S3", None, "60.00"),
+        ("4", "T1S4", None, "0.00"),
+        ("5", "T1S5", None, "0.00"),
+    ]
+    assert page.count('<span class="seat">Seat in Main event</span>') == 2
+    assert page.index("T1S1") < page.index("T1S2") < page.index("T1S3")
 
 
 def test_the_registration_panel_registers_a_ticket_holder(client, director, target):
@@ -100,4 +110,31 @@ def test_the_registration_panel_registers_a_ticket_holder(client, director, targ
     given = client.post(seating + "tickets", {"name": "Bo", "note": "prize"}, **HTMX)
     assert "Ticket given to Bo" in given.content.decode()
     blank = client.post(seating + "tickets", {"name": ""}, **HTMX).content.decode()
-    assert "name:" in blank and Ticket.objects.count() == 2
+    assert "the ticket needs a player" in blank and Ticket.objects.count() == 2
+
+
+def test_a_ticket_given_by_hand_goes_to_a_player_found_or_a_new_one(client, director, target):
+    from tdsystem.seating.models import Player
+
+    ann = Player.objects.create(name="Ann Lee", member_id="M-17")
+    client.force_login(director)
+    seating = f"/console/events/{target.pk}/seating/"
+    page = client.get(seating).content.decode()
+    assert 'id="ticket-q"' in page and f"{seating}tickets/players" in page
+    found = client.get(seating + "tickets/players", {"q": "lee"}, **HTMX).content.decode()
+    assert f'name="player" value="{ann.pk}"' in found and "member M-17" in found
+    none = client.get(seating + "tickets/players", {"q": "zed"}, **HTMX).content.decode()
+    assert "No player matches" in none and 'name="player"' not in none
+    picked = client.post(seating + "tickets", {"player": ann.pk, "note": "prize"}, **HTMX)
+    assert "Ticket given to Ann Lee" in picked.content.decode()
+    asked = client.post(seating + "tickets", {"name": "Ann Lee", "q": "Ann"}, **HTMX)
+    html = asked.content.decode()
+    assert "of that name exists already" in html and 'name="new_player"' in html
+    assert 'value="Ann Lee"' in html and f'value="{ann.pk}"' in html  # kept, to pick from
+    again = client.post(seating + "tickets", {"name": "Ann Lee", "new_player": "1"}, **HTMX)
+    assert "Ticket given to Ann Lee" in again.content.decode()
+    assert Player.objects.filter(name="Ann Lee").count() == 2
+    assert list(Ticket.objects.values_list("player__name", "player__member_id")) == [
+        ("Ann Lee", "M-17"),
+        ("Ann Lee", ""),
+    ]

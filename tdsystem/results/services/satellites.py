@@ -185,6 +185,7 @@ def satellite_tickets_issue(*, event_id: int, actor: Actor) -> list[Ticket]:
         ]
         ends = not state.finished
         if ends:
+            _seats_place(event, state)
             Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
         if issued:
             log_record(
@@ -202,6 +203,36 @@ def satellite_tickets_issue(*, event_id: int, actor: Actor) -> list[Ticket]:
     if ends:
         transaction.on_commit(lambda: _finish(event_id, actor))
     return issued
+
+
+def _seats_place(event: Event, state: Satellite) -> list[Finish]:
+    """Play stops with the seat winners still in: they share the top places (1 to the
+    players left), each with a seat's value, so the results list them as finishers. No
+    bust-out took them, so the finishes have no group: the standings keep them as awarded.
+    """
+    placed = set(
+        Finish.objects.filter(event=event, undone_at__isnull=True).values_list(
+            "entry_id", flat=True
+        )
+    )
+    left = sorted((e for e in state.winners if e.pk not in placed), key=lambda e: e.number)
+    if not left:
+        return []
+    finishes = Finish.objects.bulk_create(
+        Finish(
+            event=event,
+            entry=entry,
+            place=1,
+            place_to=len(left),
+            slot=slot,
+            prize=state.seat_value,
+            from_table=entry.table,
+            from_seat=entry.seat,
+        )
+        for slot, entry in enumerate(left, start=1)
+    )
+    Entry.objects.filter(pk__in=[e.pk for e in left]).update(place=1, prize=state.seat_value)
+    return finishes
 
 
 def _finish(event_id: int, actor: Actor) -> None:

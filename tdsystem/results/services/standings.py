@@ -224,7 +224,8 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
         if row.is_winner:
             winners.append(row)
             continue
-        assert row.group is not None  # only the winner's finish has no bust-out group
+        if row.group is None:
+            continue  # a satellite's seat winner, play stopped: kept as awarded (satellites)
         assert row.bustout is not None
         _, members = groups.setdefault(row.group.seq, (row.group.hfh_hand is not None, []))
         members.append(Out(row.entry_id, row.starting_stack or 0, row.bustout.table_number))
@@ -247,7 +248,9 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
         by_entry |= {f.entry: f for f in group.finishes}
     changed = []
     for row in rows:
-        f = by_entry[row.entry_id]
+        f = by_entry.get(row.entry_id)
+        if f is None:
+            continue
         new = (f.place, f.place_to, slots[f.entry], won[f.entry])
         if (row.place, row.place_to, row.slot, row.prize) != new:
             row.place, row.place_to, row.slot, row.prize = new

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -21,9 +21,9 @@ from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.events.models import Event
 
 from ..errors import SeatingError
-from ..models import Entry, Player, Purchase, Ticket
+from ..models import Entry, Player, Purchase, Ticket, name_key
 from ..seatmap import event_lock, new_seed
-from .registration import Enrolment, _check_open, _enrol
+from .registration import Enrolment, _check_open, _enrol, member_id_taken
 
 NOTE_MAX = 120
 
@@ -37,28 +37,34 @@ def ticket_issue(
     *,
     event_id: int,
     player_id: int | None = None,
+    member_id: str = "",
     name: str = "",
     note: str = "",
+    new_player: bool = False,
     actor: Actor,
 ) -> Ticket:
     """A director gives a player a seat in the event by hand (a qualifier from another
-    room, a prize): an existing player by id, or a new one by name. The note says why."""
+    room, a prize). The note says why.
+
+    The ticket goes to an existing player when one is named: by id (picked from a
+    search), or by member id. Otherwise a new player is made from the name (with the
+    member id, if given); a name that is already a player's is refused, naming them, so
+    the director picks that player, unless `new_player` says it is someone else.
+    """
     name = " ".join(name.split())
+    member_id = member_id.strip()
     note = " ".join(note.split())
     if len(note) > NOTE_MAX:
         raise SeatingError(gettext("the note is longer than 120 characters"), field="note")
-    if player_id is None and not name:
+    if player_id is None and not name and not member_id:
         raise SeatingError(gettext("the ticket needs a player"), field="name")
     if len(name) > 120:
         raise SeatingError(gettext("the name is longer than 120 characters"), field="name")
+    if len(member_id) > 40:
+        raise SeatingError(gettext("the member id is longer than 40 characters"), field="member_id")
     with transaction.atomic():
         event = event_lock(event_id)
-        if player_id is not None:
-            player = Player.objects.filter(pk=player_id).first()
-            if player is None:
-                raise SeatingError(gettext("no player %(id)s") % {"id": player_id}, field="player")
-        else:
-            player = Player.objects.create(name=name)
+        player = _ticket_player(player_id, member_id, name, new_player)
         ticket = Ticket.objects.create(
             player=player,
             target=event,
@@ -81,6 +87,56 @@ def ticket_issue(
             data={"ticket": ticket.pk, "player": player.pk, "value": str(ticket.value)},
         )
     return ticket
+
+
+def _ticket_player(player_id: int | None, member_id: str, name: str, new_player: bool) -> Player:
+    """The ticket's holder: the player picked, the member, or a new player by name."""
+    if player_id is not None:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is None:
+            raise SeatingError(gettext("no player %(id)s") % {"id": player_id}, field="player")
+        return player
+    if member_id:
+        player = Player.objects.filter(member_id=member_id).first()
+        if player is not None:
+            return player
+        if not name:
+            raise SeatingError(
+                gettext("no player has member id %(member_id)s: give the new player's name")
+                % {"member_id": member_id},
+                field="name",
+            )
+    elif not new_player:
+        known = list(Player.objects.filter(name_key=name_key(name)).order_by("pk")[:4])
+        if known:
+            listed = "; ".join(player_described(p) for p in known[:3])
+            raise SeatingError(
+                gettext(
+                    "a player of that name exists already (%(players)s): pick the player, "
+                    "or give the ticket to a new player of that name"
+                )
+                % {"players": listed + ("; …" if len(known) > 3 else "")}
+            )
+    try:
+        # A savepoint: a registration elsewhere may take the member id meanwhile.
+        with transaction.atomic():
+            return Player.objects.create(name=name, member_id=member_id)
+    except IntegrityError as exc:
+        refusal = member_id_taken(member_id=member_id) if member_id else None
+        if refusal is None:
+            raise
+        raise refusal from exc
+
+
+def player_described(player: Player) -> str:
+    """A player as a refusal names them: `Ann Lee (from Lyon), member 1234`."""
+    text = str(player)
+    if player.member_id:
+        text = gettext("%(player)s, member %(member_id)s") % {
+            "player": text,
+            "member_id": player.member_id,
+        }
+    return text
 
 
 @dataclass(frozen=True)
