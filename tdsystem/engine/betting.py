@@ -13,6 +13,7 @@ cap, D6 antes, D8 short stacks on the forced bets, D9 all-ins that are not full 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import (
@@ -42,6 +43,12 @@ class NextAction:
     reasons: tuple[Note, ...] = ()
 
 
+@cache
+def clockwise(n: int) -> tuple[tuple[int, ...], ...]:
+    """For each of ``n`` seats, every seat in turn clockwise from it (itself first)."""
+    return tuple(tuple(range(start, n)) + tuple(range(start)) for start in range(n))
+
+
 class HandState:
     """One hand being replayed. ``HandState(spec)`` posts the forced bets; ``act`` applies
     one action or raises ``RuleError``; ``next_action`` answers what the next player may do.
@@ -57,6 +64,7 @@ class HandState:
         "bet_sizes",
         "big_blind",
         "cap_applies",
+        "clockwise",
         "committed",
         "dead",
         "first_seat",
@@ -90,6 +98,7 @@ class HandState:
         self.n = n
         self.names = [p.name for p in spec.players]
         self.seat_of = {name: i for i, name in enumerate(self.names)}
+        self.clockwise = clockwise(n)
         self.stack = [p.stack for p in spec.players]
         self.bet = [0] * n
         self.committed = [0] * n
@@ -314,30 +323,27 @@ class HandState:
 
     def _next_pending(self, start: int) -> int | None:
         """The first seat from ``start`` clockwise that still has to act in this round."""
-        n, level, bet, stack, folded = self.n, self.level, self.bet, self.stack, self.folded
-        acted = self.acted
-        virtual = level > max(bet)
+        level, bet, stack, folded = self.level, self.bet, self.stack, self.folded
         responders = -1  # seats that could still answer a raise, counted when needed
-        seat = start
-        for _ in range(n):
-            if seat >= n:
-                seat -= n
+        for seat in self.clockwise[start]:
             chips = stack[seat]
-            if chips and not folded[seat]:
-                if bet[seat] < (self._target(seat) if virtual else level):
+            if not chips or folded[seat]:
+                continue
+            # Below the level a seat owes chips, unless the level is a short blind's full
+            # big blind that nobody left could match (``_target``).
+            if bet[seat] < level and (level <= max(bet) or bet[seat] < self._target(seat)):
+                return seat
+            if not self.acted[seat]:
+                if responders < 0:
+                    # Counted up to two: whether anyone but this seat could answer.
+                    responders = 0
+                    for put, left, out in zip(bet, stack, folded, strict=True):
+                        if left and not out and put + left > level:
+                            responders += 1
+                            if responders == 2:
+                                break
+                if responders - (bet[seat] + chips > level) > 0:
                     return seat
-                if not acted[seat]:
-                    if responders < 0:
-                        # Counted up to two: whether anyone but this seat could answer.
-                        responders = 0
-                        for j in range(n):
-                            if stack[j] and not folded[j] and bet[j] + stack[j] > level:
-                                responders += 1
-                                if responders == 2:
-                                    break
-                    if responders - (bet[seat] + chips > level) > 0:
-                        return seat
-            seat += 1
         return None
 
     # -- what the player to act may do --------------------------------------------------
@@ -439,8 +445,9 @@ class HandState:
             self.in_hand -= 1
         elif do == "check" or do == "call":
             bet, level = self.bet, self.level
-            target = level if level <= max(bet) else self._target(seat)
-            call = target - bet[seat]
+            call = level - bet[seat]
+            if call > 0 and level > max(bet):
+                call = self._target(seat) - bet[seat]
             stack = self.stack[seat]
             if call > stack:
                 call = stack

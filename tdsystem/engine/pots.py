@@ -28,36 +28,53 @@ def split_pots(
     """Cut the chips into pots, main pot first, as ``(amount, eligible seat indices)``.
 
     ``contributions`` are each seat's live chips for the hand (dead antes excluded and given
-    in ``dead``), ``in_hand`` is false for folded seats, ``active`` true for seats that still
-    have chips and may yet call, so they are eligible at every level. Neighbouring slices
-    with the same eligible players merge into one pot.
+    in ``dead``), ``in_hand`` is false for folded seats, ``active`` true for the seats in the
+    hand that still have chips and may yet call, so they are eligible at every level.
+    Neighbouring slices with the same eligible players merge into one pot.
     """
     pots: list[list] = []
     if dead:
-        pots.append([dead, tuple(i for i, live in enumerate(in_hand) if live)])
-    previous = 0
+        pots.append([dead, _in_hand(in_hand)])
     seats = list(zip(range(len(contributions)), contributions, in_hand, active, strict=True))
-    for level in sorted(set(contributions)):
-        if level <= 0:
-            continue
-        reached = 0
+    # Who may win the chips at a level changes only at an all-in player's level (in the
+    # hand, no chips left), so the chips are cut there, and at the top for what the others
+    # put in beyond the last all-in; a folded seat's chips fall into the slices they reach.
+    cuts = []
+    top = 0
+    for _, chips, live, may_call in seats:
+        if chips > top:
+            top = chips
+        if live and not may_call and chips > 0:
+            cuts.append(chips)
+    cuts.sort()
+    if top and (not cuts or top > cuts[-1]):
+        cuts.append(top)
+    previous = 0
+    for level in cuts:
+        if level == previous:
+            continue  # two all-ins for the same amount
+        amount = 0
         eligible = []
         for i, chips, live, may_call in seats:
             if chips >= level:
-                reached += 1
+                amount += level - previous
                 if live:
                     eligible.append(i)
-            elif may_call:
-                eligible.append(i)
-        amount = (level - previous) * reached
+            else:
+                if chips > previous:
+                    amount += chips - previous
+                if may_call:
+                    eligible.append(i)
         previous = level
         key = tuple(eligible)
         if pots and (pots[-1][1] == key or not key):
             # Chips nobody in the hand can claim at their level (folded players above
             # every remaining all-in) stay with the pot below: folding gave them up.
             pots[-1][0] += amount
-        elif key:
-            pots.append([amount, key])
         else:
-            pots.append([amount, tuple(i for i, live in enumerate(in_hand) if live)])
+            pots.append([amount, key or _in_hand(in_hand)])
     return [(amount, key) for amount, key in pots]
+
+
+def _in_hand(in_hand: Sequence[bool]) -> tuple[int, ...]:
+    return tuple([i for i, live in enumerate(in_hand) if live])

@@ -52,6 +52,7 @@ _HAND_KEYS = frozenset(
     }
 )
 _STUD_ONLY = ("bring_in", "bring_in_player", "bring_in_completes", "first_to_act")
+_FLOP_ONLY_KEYS, _STUD_ONLY_KEYS = frozenset(_FLOP_ONLY), frozenset(_STUD_ONLY)
 _PLAYER_KEYS = frozenset({"name", "stack"})
 _ACTION_KEYS = frozenset({"player", "do", "to"})
 
@@ -149,8 +150,7 @@ def _check_spec(spec: HandSpec) -> None:
         _check_stud(spec)
     else:
         _check_blind_game(spec)
-    for i, action in enumerate(spec.actions):
-        _check_action(action, i)
+    _check_actions(spec.actions)
 
 
 def _check_blind_game(spec: HandSpec) -> None:
@@ -161,7 +161,7 @@ def _check_blind_game(spec: HandSpec) -> None:
         or spec.first_to_act
     ):
         raise RuleError('bring_in: only a stud hand ("game": "stud") has a bring-in')
-    if len(spec.blinds) not in (1, 2) or not all(_is_int(b) and b > 0 for b in spec.blinds):
+    if len(spec.blinds) not in (1, 2) or not all(type(b) is int and b > 0 for b in spec.blinds):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
     if len(spec.blinds) == 2 and spec.blinds[0] > spec.blinds[1]:
         raise RuleError(
@@ -196,17 +196,16 @@ def _check_players(spec: HandSpec) -> None:
     if len(spec.players) < 2:
         raise RuleError("players: a hand needs at least 2 players")
     seen: set[str] = set()
-    for i, player in enumerate(spec.players):
-        if not isinstance(player.name, str) or not player.name.strip():
+    for i, (name, stack) in enumerate(spec.players):
+        if (type(name) is not str and not isinstance(name, str)) or not name.strip():
             raise RuleError(f"players[{i}].name: must be a non-empty text")
-        if not _is_int(player.stack) or player.stack <= 0:
+        if type(stack) is not int or stack <= 0:  # as _is_int: true is no chip count
             raise RuleError(
-                f"players[{i}].stack: must be a positive whole number of chips, "
-                f"got {player.stack!r}"
+                f"players[{i}].stack: must be a positive whole number of chips, got {stack!r}"
             )
-        if player.name in seen:
-            raise RuleError(f"players: {player.name} is listed twice")
-        seen.add(player.name)
+        if name in seen:
+            raise RuleError(f"players: {name} is listed twice")
+        seen.add(name)
 
 
 def _check_stud(spec: HandSpec) -> None:
@@ -279,10 +278,13 @@ def _check_limit_settings(spec: HandSpec) -> None:
 
 
 def _check_dead_button(spec: HandSpec) -> None:
-    for key in ("dead_small_blind", "dead_button"):
-        if type(getattr(spec, key)) is not bool:
+    for key, dead in (
+        ("dead_small_blind", spec.dead_small_blind),
+        ("dead_button", spec.dead_button),
+    ):
+        if type(dead) is not bool:
             raise RuleError(f"{key}: must be true or false")
-        if getattr(spec, key) and len(spec.players) == 2:
+        if dead and len(spec.players) == 2:
             raise RuleError(
                 f"{key}: heads-up there is no dead button or dead small blind: the button "
                 "posts the small blind (TDA 34-B)",
@@ -299,78 +301,65 @@ _DOS = frozenset(DOS)
 _WAGERS = frozenset({"bet", "raise"})
 
 
-def _check_action(action: Action, index: int) -> None:
-    player, do, to = action
-    if type(player) is not str and not isinstance(player, str):
-        raise RuleError("'player' must be a player's name", index)
-    if not isinstance(do, str) or do not in _DOS:  # a set: only text is looked up in it
-        raise RuleError(f"'do' must be one of {', '.join(DOS)}, got {do!r}", index)
-    if do in _WAGERS:
-        if to is None:
-            raise RuleError(f"{do} needs 'to', the player's total for the round", index)
-        if type(to) is not int or to <= 0:
-            raise RuleError(f"'to' must be a positive whole number of chips, got {to!r}", index)
-    elif to is not None:
-        raise RuleError(f"{do} takes no 'to'", index)
+def _check_actions(actions: tuple[Action, ...]) -> None:
+    for index, (player, do, to) in enumerate(actions):
+        if type(player) is not str and not isinstance(player, str):
+            raise RuleError("'player' must be a player's name", index)
+        if (type(do) is not str and not isinstance(do, str)) or do not in _DOS:
+            # Only text is looked up in the set: a list would not hash.
+            raise RuleError(f"'do' must be one of {', '.join(DOS)}, got {do!r}", index)
+        if do in _WAGERS:
+            if to is None:
+                raise RuleError(f"{do} needs 'to', the player's total for the round", index)
+            if type(to) is not int or to <= 0:
+                raise RuleError(f"'to' must be a positive whole number of chips, got {to!r}", index)
+        elif to is not None:
+            raise RuleError(f"{do} takes no 'to'", index)
 
 
 def parse_hand(data: Any) -> HandSpec:
     """Read the command line's JSON object (already decoded) into a ``HandSpec``."""
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise RuleError("the hand must be a JSON object")
     if not _HAND_KEYS.issuperset(data):
         unknown = sorted(set(data) - _HAND_KEYS, key=str)
         raise RuleError(f"unknown field {unknown[0]!r}")
-    game = _opt(data, "game", "flop")
-    if game not in GAMES:
+    game = data.get("game")
+    if game is None:
+        game = "flop"
+    elif game not in GAMES:
         raise RuleError(f"game: must be one of {', '.join(GAMES)}, got {game!r}")
     stud = game == "stud"
     for key in ("structure", "players") if stud else ("structure", "blinds", "players"):
         if key not in data:
             raise RuleError(f"missing field {key!r}")
-    if stud:
+    if stud and not _FLOP_ONLY_KEYS.isdisjoint(data):
         given = [key for key in _FLOP_ONLY if key in data]
-        if given:
-            raise RuleError(f"{given[0]}: a stud hand has no blinds and no button")
-    else:
+        raise RuleError(f"{given[0]}: a stud hand has no blinds and no button")
+    if not stud and not _STUD_ONLY_KEYS.isdisjoint(data):
         given = [key for key in _STUD_ONLY if key in data]
-        if given:
-            raise RuleError(f'{given[0]}: only a stud hand ("game": "stud") has a bring-in')
-    get = data.get
-    blinds = get("blinds", ())
+        raise RuleError(f'{given[0]}: only a stud hand ("game": "stud") has a bring-in')
+    # A field that is absent or null reads as "not given": HandSpec's default.
+    fields = {key: value for key, value in data.items() if value is not None}
+    blinds = data.get("blinds", ())
     if _is_int(blinds):
         blinds = [blinds]
     if not isinstance(blinds, list | tuple):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
-    bets = get("bets")
+    fields["blinds"] = tuple(blinds)
+    bets = fields.get("bets")
     if bets is not None:
         if not isinstance(bets, list | tuple):
             raise RuleError("bets: two positive whole numbers of chips (small bet, big bet)")
-        bets = tuple(bets)
-    actions = get("actions")
-    first_to_act = get("first_to_act")
-    # A field that is absent or null reads as "not given" (``_opt``); the common fields
-    # are read here without a call each, as every page's chip count parses a hand.
-    return HandSpec(
-        structure=data["structure"],
-        blinds=tuple(blinds),
-        players=_parse_players(data["players"]),
-        actions=() if actions is None else _parse_actions(actions),
-        ante=_opt(data, "ante", 0),
-        ante_type=_opt(data, "ante_type", "each"),
-        bets=bets,
-        raise_cap=get("raise_cap"),
-        incomplete_raise=_opt(data, "incomplete_raise", "full-bet"),
-        pot_limit_preflop=_opt(data, "pot_limit_preflop", "true-pot"),
-        bb_must_cover_sb=_opt(data, "bb_must_cover_sb", False),
-        dead_small_blind=_opt(data, "dead_small_blind", False),
-        dead_button=_opt(data, "dead_button", False),
-        game=game,
-        bring_in=_opt(data, "bring_in", 0),
-        bring_in_player=get("bring_in_player"),
-        bring_in_completes=_opt(data, "bring_in_completes", False),
-        first_to_act=() if first_to_act is None else _parse_first_to_act(first_to_act),
-    )
+        fields["bets"] = tuple(bets)
+    fields["structure"] = data["structure"]
+    fields["players"] = _parse_players(data["players"])
+    if "actions" in fields:
+        fields["actions"] = _parse_actions(fields["actions"])
+    if "first_to_act" in fields:
+        fields["first_to_act"] = _parse_first_to_act(fields["first_to_act"])
+    fields["game"] = game
+    return HandSpec(**fields)
 
 
 def _parse_first_to_act(raw: Any) -> tuple[tuple[str, str], ...]:
@@ -392,12 +381,6 @@ def _parse_first_to_act(raw: Any) -> tuple[tuple[str, str], ...]:
             f"first_to_act: {unknown[0]!r} is not a later street ({', '.join(STUD_STREETS[1:])})"
         )
     return tuple(pairs)
-
-
-def _opt(data: Mapping, key: str, default: Any) -> Any:
-    """A field that may be absent or null (null reads as "not given")."""
-    value = data.get(key)
-    return default if value is None else value
 
 
 def _object(entry: Any) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tdsystem.engine.betting import HandState, NextAction
+from tdsystem.engine.betting import HandState, NextAction, clockwise
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import Note, all_in_note, gettext_noop, note, partial_ante_notes
 from tdsystem.engine.spec import SHOWDOWN, STREETS, STUD_STREETS, Action, HandSpec
@@ -47,6 +47,7 @@ class StudState(HandState):
         self.n = n
         self.names = [p.name for p in spec.players]
         self.seat_of = {name: i for i, name in enumerate(self.names)}
+        self.clockwise = clockwise(n)
         self.stack = [p.stack for p in spec.players]
         self.bet = [0] * n
         self.committed = [0] * n

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from tdsystem.engine.pots import split_pots
 
 YES, NO = True, False
@@ -59,3 +62,44 @@ def test_it_gives_chips_nobody_can_claim_to_the_pot_below():
 
 def test_it_makes_no_pot_without_chips():
     assert split_pots([0, 0], [YES, YES], [YES, YES]) == []
+
+
+def _slices_at_every_level(contributions, in_hand, active, dead=0):
+    """The definition, slow: a slice at every distinct level put in, neighbours with the
+    same eligible players merged, chips nobody can claim given to the pot below."""
+    pots: list[list] = []
+    everyone = tuple(i for i, live in enumerate(in_hand) if live)
+    if dead:
+        pots.append([dead, everyone])
+    previous = 0
+    for level in sorted(set(contributions)):
+        if level <= 0:
+            continue
+        reached = sum(1 for chips in contributions if chips >= level)
+        key = tuple(
+            i
+            for i, chips in enumerate(contributions)
+            if (chips >= level and in_hand[i]) or (chips < level and active[i])
+        )
+        amount, previous = (level - previous) * reached, level
+        if pots and (pots[-1][1] == key or not key):
+            pots[-1][0] += amount
+        else:
+            pots.append([amount, key or everyone])
+    return [(amount, key) for amount, key in pots]
+
+
+@st.composite
+def _tables(draw):
+    count = draw(st.integers(1, 9))
+    contributions = draw(
+        st.lists(st.sampled_from([0, 1, 2, 5, 8, 10, 40]), min_size=count, max_size=count)
+    )
+    in_hand = draw(st.lists(st.booleans(), min_size=count, max_size=count))
+    active = [live and draw(st.booleans()) for live in in_hand]
+    return contributions, in_hand, active, draw(st.sampled_from([0, 0, 3]))
+
+
+@given(_tables())
+def test_it_cuts_only_where_a_claim_changes_and_still_makes_the_same_pots(table):
+    assert split_pots(*table) == _slices_at_every_level(*table)
