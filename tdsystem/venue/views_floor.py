@@ -6,6 +6,9 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -40,12 +43,69 @@ def tile_rows(plan: FloorPlan) -> list[tuple[Tile, str]]:
     return rows
 
 
+# A table number no URL holds: a tile's link is its holder's, with the number put in.
+_NUMBER = 987654321
+
+
+def tiles_html(rows: list[tuple[Tile, str]], may_give: bool) -> SafeString:
+    """The tiles' markup, built here and not by the template: 600 tiles took the template
+    some 15,000 variable look-ups and 600 URL reversals at each poll (about 30 ms of CPU),
+    while a tile is only its number put into its holder's markup, which is built (and
+    escaped) once per event. The same HTML as a template loop would give."""
+    free, table_word = escape(_("free")), escape(_("Table"))
+    holders: dict[int, tuple[str, str]] = {}
+    words: dict[str, str] = {}
+    parts = []
+    for tile, label in rows:
+        n = tile.number
+        said = words.get(label)
+        if said is None:
+            said = words[label] = escape(label)
+        holder = tile.holder
+        if holder is None:
+            pick = (
+                f'<input type="checkbox" name="numbers" value="{n}" id="pick-{n}" hx-preserve '
+                f'aria-label="{table_word} {n}">'
+                if may_give
+                else ""
+            )
+            parts.append(
+                f'<li><label class="tile free" data-table="{n}"><b class="n">{n}</b>'
+                f'<span class="ev">{free}</span><span class="p">{said}</span>{pick}</label></li>'
+            )
+            continue
+        link = holders.get(holder.id)
+        if link is None:
+            link = holders[holder.id] = _holder_markup(holder)
+        head, tail = link
+        parts.append(f"{head}{n}{tail[0]}{n}{tail[1]}{n}{tail[2]}{said}{tail[3]}")
+    return mark_safe("".join(parts))  # every piece is escaped above
+
+
+def _holder_markup(holder) -> tuple[str, tuple[str, str, str, str]]:
+    """A held tile's markup around its number (three times) and its second line."""
+    url = reverse("results:table", args=[holder.id, _NUMBER])
+    before, after = url.rsplit(str(_NUMBER), 1)
+    name = escape(holder.name)
+    flight = f'<span class="fl">{escape(holder.flight)}</span>' if holder.flight else ""
+    head = '<li><a class="tile held" data-table="'
+    return head, (
+        f'" data-event="{holder.id}" style="--c: {holder.colour}" href="{escape(before)}',
+        f'{escape(after)}" title="{name}"><b class="n">',
+        f'</b><span class="ev"><bdi>{name}</bdi></span><span class="p">',
+        f"</span>{flight}</a></li>",
+    )
+
+
 def _render(request: HttpRequest, **extra) -> HttpResponse:
     plan = floor_plan()
+    rows = tile_rows(plan)
+    may_give = has_right(request.user, "seating")
     context = {
         "plan": plan,
-        "rows": tile_rows(plan),
-        "may_give": has_right(request.user, "seating"),
+        "rows": rows,
+        "tiles": tiles_html(rows, may_give),
+        "may_give": may_give,
         "poll": POLL_SECONDS,
         **extra,
     }
