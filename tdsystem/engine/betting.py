@@ -96,10 +96,11 @@ class HandState:
         n = len(spec.players)
         self.spec = spec
         self.n = n
-        self.names = [p.name for p in spec.players]
-        self.seat_of = {name: i for i, name in enumerate(self.names)}
+        names, stacks = zip(*spec.players, strict=True)
+        self.names = list(names)
+        self.seat_of = dict(zip(names, range(n), strict=True))
         self.clockwise = clockwise(n)
-        self.stack = [p.stack for p in spec.players]
+        self.stack = list(stacks)
         self.bet = [0] * n
         self.committed = [0] * n
         self.dead = [0] * n  # button and big blind antes: dead money for the main pot
@@ -112,7 +113,7 @@ class HandState:
         self.actor: int | None = None
         self.fixed = spec.structure == "fixed-limit"
         self.pot_limit = spec.structure == "pot-limit"
-        self.big_blind = spec.big_blind
+        big = self.big_blind = spec.big_blind
         self.bet_sizes = spec.limit_bets
         self.notes: list[Note] = []
         self.virtual_note: Note | None = None
@@ -131,10 +132,10 @@ class HandState:
             self.sb_seat, self.bb_seat = None, first
         self._post_forced_bets()
         self.in_hand = n - sum(self.folded)
-        self.level = self.big_blind  # D8: callers owe the full big blind, posted or not
+        self.level = big  # D8: callers owe the full big blind, posted or not
         # D4, TDA 54-B: the pot-limit pot counts a short or missing blind as fully posted;
         # the pots themselves hold only the chips really put in.
-        self.shortfall = max(0, self.big_blind - self.bet[self.bb_seat])
+        self.shortfall = max(0, big - self.bet[self.bb_seat])
         sb = self.sb_seat
         self.sb_shortfall = (
             max(0, spec.small_blind - self.bet[sb])
@@ -146,10 +147,10 @@ class HandState:
         if self.fixed:
             # The big blind is the opening bet when it is a full small bet; a smaller one
             # is completed to the small bet, which counts as the bet (D5).
-            self.full_level = self.big_blind if self.big_blind >= self.bet_sizes[0] else 0
+            self.full_level = big if big >= self.bet_sizes[0] else 0
         else:
-            self.full_level = self.big_blind
-        self.increment = self.big_blind
+            self.full_level = big
+        self.increment = big
         self.raises = 0
         self.cap_applies = self._cap_applies()
         if self.in_hand <= 1:
@@ -423,23 +424,14 @@ class HandState:
     # -- actions ------------------------------------------------------------------------
 
     def act(self, action: Action, index: int) -> None:
-        street = self.street
-        if street >= SHOWDOWN:
-            raise RuleError(f"the hand is over ({STREETS[street]}): no more actions", index, "D2")
+        if self.street >= SHOWDOWN:
+            raise RuleError(
+                f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
+            )
         name, do, to = action
         seat = self.seat_of.get(name)
-        if seat is None:
-            raise RuleError(f"unknown player {name!r}", index)
-        actor = self.actor
-        assert actor is not None  # before the showdown someone is always to act
-        if seat != actor:
-            if self.folded[seat]:
-                why = f"{name} is out of the hand"
-            elif not self.stack[seat]:
-                why = f"{name} is all-in"
-            else:
-                why = f"it is {self.names[actor]}'s turn"
-            raise RuleError(f"{name} may not act: {why}", index, "D1")
+        if seat != self.actor:
+            raise self._out_of_turn(name, seat, index)
         if do == "fold":
             self.folded[seat] = True
             self.in_hand -= 1
@@ -488,6 +480,19 @@ class HandState:
         self.actor = actor
         if actor is None:
             self._end_round()
+
+    def _out_of_turn(self, name: str, seat: int | None, index: int) -> RuleError:
+        if seat is None:
+            return RuleError(f"unknown player {name!r}", index)
+        actor = self.actor
+        assert actor is not None  # before the showdown someone is always to act
+        if self.folded[seat]:
+            why = f"{name} is out of the hand"
+        elif not self.stack[seat]:
+            why = f"{name} is all-in"
+        else:
+            why = f"it is {self.names[actor]}'s turn"
+        return RuleError(f"{name} may not act: {why}", index, "D1")
 
     def _move(self, seat: int, chips: int) -> None:
         self.stack[seat] -= chips

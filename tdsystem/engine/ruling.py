@@ -85,21 +85,16 @@ def _standing(state: HandState) -> tuple[list[tuple[int, tuple[int, ...]]], list
     folded, stack, committed, dead = state.folded, state.stack, state.committed, state.dead
     dead_money = sum(dead)
     live = [c - d for c, d in zip(committed, dead, strict=True)] if dead_money else committed
-    in_hand = [not f for f in folded]
-    active = [not f and chips > 0 for f, chips in zip(folded, stack, strict=True)]
-    slices = split_pots(live, in_hand, active, dead_money)
     removed = state.removed
-    statuses = [
-        "eliminated"
-        if removed and name in removed
-        else "folded"
-        if f
-        else "all-in"
-        if not chips
-        else "active"
-        for name, f, chips in zip(state.names, folded, stack, strict=True)
-    ]
-    return slices, statuses
+    in_hand, active, statuses = [], [], []
+    for name, out, chips in zip(state.names, folded, stack, strict=True):
+        in_hand.append(not out)
+        active.append(not out and chips > 0)
+        if removed and name in removed:
+            statuses.append("eliminated")
+        else:
+            statuses.append("folded" if out else "active" if chips else "all-in")
+    return split_pots(live, in_hand, active, dead_money), statuses
 
 
 def ruling_of(state: HandState, explain: bool = False) -> Ruling:
@@ -141,11 +136,12 @@ def answer_of(state: HandState) -> dict[str, Any]:
             "max_raise_to": options[3],
         },
         "pots": [
-            {"amount": amount, "eligible": [names[i] for i in seats]} for amount, seats in slices
+            {"amount": amount, "eligible": list(map(names.__getitem__, seats))}
+            for amount, seats in slices
         ],
         "players": [
-            {"name": names[i], "stack": stack[i], "committed": committed[i], "status": status}
-            for i, status in enumerate(statuses)
+            {"name": name, "stack": chips, "committed": put, "status": status}
+            for name, chips, put, status in zip(names, stack, committed, statuses, strict=True)
         ],
     }
     if state.removed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 from tdsystem.engine.errors import RuleError
@@ -70,6 +71,12 @@ class Action(NamedTuple):
     player: str
     do: str
     to: int | None = None
+
+
+# ``Action(...)`` runs the named tuple's ``__new__``, a Python function; reading a hand makes
+# a few dozen players and actions, so it makes them as tuples of their type directly.
+_new_player = partial(tuple.__new__, PlayerSpec)
+_new_action = partial(tuple.__new__, Action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,7 +408,7 @@ def _parse_players(raw: Any) -> tuple[PlayerSpec, ...]:
         if len(entry) != 2:
             missing = "name" if "name" not in entry else "stack"
             raise RuleError(f"players[{i}]: missing field {missing!r}")
-        players.append(PlayerSpec(entry["name"], entry["stack"]))
+        players.append(_new_player((entry["name"], entry["stack"])))
     return tuple(players)
 
 
@@ -418,5 +425,5 @@ def _parse_actions(raw: Any) -> tuple[Action, ...]:
             raise RuleError(f"unknown field {extra[0]!r}", i)
         if "player" not in entry or "do" not in entry:
             raise RuleError(f"missing field {'player' if 'player' not in entry else 'do'!r}", i)
-        actions.append(Action(entry["player"], entry["do"], entry.get("to")))
+        actions.append(_new_action((entry["player"], entry["do"], entry.get("to"))))
     return tuple(actions)
