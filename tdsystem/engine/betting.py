@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import NoReturn
 
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import (
@@ -191,12 +192,16 @@ class HandState:
             self._apply_cover_rule()
         if ante and kind == "each":
             short: list[tuple[int, int]] = []
-            for seat in range(self.n):
-                if not self.folded[seat]:
-                    paid = self._put(seat, ante)
+            stack, committed = self.stack, self.committed
+            for seat, out in enumerate(self.folded):
+                if not out:
+                    paid = ante if stack[seat] >= ante else stack[seat]
+                    stack[seat] -= paid
+                    committed[seat] += paid
                     if paid < ante:
                         short.append((seat, paid))
-            self.notes += partial_ante_notes(names, short, ante)
+            if short:
+                self.notes += partial_ante_notes(names, short, ante)
         elif ante and kind == "button" and not spec.dead_button:
             self._post_dead_ante(0, "button ante")
         elif ante and kind == "big-blind-ante-first" and not self.folded[bb]:
@@ -500,15 +505,23 @@ class HandState:
         self.committed[seat] += chips
 
     def _raise(self, seat: int, to: int, do: str, index: int) -> None:
-        name, level, total = self.names[seat], self.level, self.bet[seat] + self.stack[seat]
+        level = self.level
         # A bet opens a round, a raise answers one, an all-in is either (D2).
         opens = (do == "bet" and not level) or (do == "raise" and level) or do == "all-in"
-        if opens and level < to <= total and self._raise_block(seat) is None:
+        if (
+            opens
+            and level < to <= self.bet[seat] + self.stack[seat]
+            and self._raise_block(seat) is None
+        ):
             low, high = self._raise_range(seat)
             if low <= to <= high:
                 self._take_raise(seat, to, level)
                 return
-        # Refused: say why, in the order the rules are checked.
+        self._refuse_raise(seat, to, do, index)
+
+    def _refuse_raise(self, seat: int, to: int, do: str, index: int) -> NoReturn:
+        """Say why a bet or raise is refused, in the order the rules are checked."""
+        name, level, total = self.names[seat], self.level, self.bet[seat] + self.stack[seat]
         verb = {"bet": f"bet {to}", "raise": f"raise to {to}"}.get(do, f"go all-in for {to}")
         if do == "bet" and level:
             raise RuleError(
@@ -547,7 +560,10 @@ class HandState:
         raise AssertionError("a raise refused for no reason")  # pragma: no cover
 
     def _take_raise(self, seat: int, to: int, level: int) -> None:
-        self._move(seat, to - self.bet[seat])
+        chips = to - self.bet[seat]
+        self.stack[seat] -= chips
+        self.bet[seat] = to
+        self.committed[seat] += chips
         if self.fixed:
             self._settle_limit_raise(seat, to)
         elif to - level >= self.increment:
