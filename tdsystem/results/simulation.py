@@ -423,7 +423,7 @@ class Simulation:
         final: bool = False,
     ) -> None:
         """`tables`: the tables the step changed (None: any, all are read again)."""
-        thorough = full or self.stats.steps % self.full_every == 0
+        thorough = self.thorough(full)
         if thorough or tables is None:
             self.ledger.stale = True  # every finish read again too
         problems = self.seat_problems(tables) + self.place_problems()
@@ -434,6 +434,10 @@ class Simulation:
         if problems:
             raise InvariantBroken(f"{step}: " + "; ".join(problems[:5]))
 
+    def thorough(self, full: bool = False) -> bool:
+        """Whether this step's check is a full one (asked for, or every `full_every` steps)."""
+        return full or self.stats.steps % self.full_every == 0
+
     def seat_problems(self, tables: set[int] | None) -> list[str]:
         """Seats, read where the step changed them; the full check reads every table.
 
@@ -442,17 +446,28 @@ class Simulation:
         threshold.
         """
         event, problems = self.event, []
-        rows = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
+        fields = ("table__number", "seat", "table__in_play", "event_id", "status")
         if tables is None:
             self.counts = {}
             self.last_move = Move.objects.filter(event=event).aggregate(m=Max("pk"))["m"] or 0
+            rows = Entry.objects.filter(
+                event=event, status=Entry.Status.ACTIVE, table__isnull=False
+            ).values_list(*fields)
         elif not tables:
-            rows = rows.none()
+            rows = Entry.objects.none().values_list(*fields)
         else:
-            rows = rows.filter(table__number__in=tables)
+            # Found by the tables (the event's table numbers, then their seats), not among
+            # the event's entries: that read every entry of the field on every step.
+            # Whoever sits there is read, so a stranger is seen too.
+            rows = Entry.objects.filter(table__event=event, table__number__in=tables).values_list(
+                *fields
+            )
         seen: dict[tuple[int, int], int] = {}
         fresh = dict.fromkeys(tables or (), 0)
-        for number, seat, in_play in rows.values_list("table__number", "seat", "table__in_play"):
+        for number, seat, in_play, event_id, status in rows:
+            if event_id != event.pk or status != Entry.Status.ACTIVE:
+                problems.append(f"table {number} seat {seat} holds a player not in the event")
+                continue
             if not in_play:
                 problems.append(f"a player sits at table {number}, which is out of play")
             seen[(number, seat)] = seen.get((number, seat), 0) + 1
@@ -477,11 +492,14 @@ class Simulation:
     def place_problems(self) -> list[str]:
         """Places unique and contiguous (ties shared by as many), prizes adding up.
 
+        The places count down from the field (`Field.places_from`: on Day 2 of an event
+        played in flights, the Day 2 field); the prizes are the whole field's and pool's.
         From the ledger of standing finishes (`Ledger`), read whole again when the field or
         the pool changed since it was (every place is then worked out again) or `stale`.
         """
         event, problems = self.event, []
         fld = standings.field_read(event)
+        start = fld.places_from
         if fld.active != len(self.active):
             problems.append(f"{fld.active} players in, {len(self.active)} expected")
         ledger = self.ledger
@@ -491,7 +509,7 @@ class Simulation:
             )
             ledger.read(rows, (fld.entries, fld.pool))
         n, winners = len(ledger.rows), ledger.winners
-        busted = fld.entries - fld.active
+        busted = start - fld.active
         if n - winners != busted:
             problems.append(f"{busted} players out but {n - winners} finishes")
         if n:
@@ -501,10 +519,10 @@ class Simulation:
                 max(ledger.slots, default=None),
                 len(ledger.slots),
             )
-            if (lo, hi, slots) != (top, fld.entries, n):
+            if (lo, hi, slots) != (top, start, n):
                 problems.append(
                     f"places not contiguous: slots {lo}..{hi} ({slots} "
-                    f"distinct) for {n} finishes, expected {top}..{fld.entries}"
+                    f"distinct) for {n} finishes, expected {top}..{start}"
                 )
         bad_ties = ledger.bad_ties()
         if bad_ties:
@@ -513,7 +531,7 @@ class Simulation:
         if sum(prizes) != fld.pool:
             problems.append(f"the payouts add up to {sum(prizes)}, not the pool {fld.pool}")
         top = 1 if winners else fld.active + 1
-        owed = sum(prizes[top - 1 :], Decimal(0))
+        owed = sum(prizes[top - 1 : start], Decimal(0))
         if ledger.prizes != owed:
             problems.append(f"prizes awarded {ledger.prizes} but places {top}+ pay {owed}")
         return problems
@@ -543,7 +561,9 @@ class Simulation:
         ordered = [groups[s] for s in sorted(groups)]
         expected = {
             f.entry: (f.place, f.place_to)
-            for placed in standings.places_in_order(fld.entries, ordered, self.event.rules, paid)
+            for placed in standings.places_in_order(
+                fld.places_from, ordered, self.event.rules, paid
+            )
             for f in placed.finishes
         }
         for row in rows:
@@ -566,8 +586,8 @@ class Simulation:
         fld = standings.field_read(event)
         if total["s"] != fld.pool:
             problems.append(f"prizes add up to {total['s']}, the pool is {fld.pool}")
-        if total["n"] != fld.entries:
-            problems.append(f"{total['n']} finishes for {fld.entries} entries")
+        if total["n"] != fld.places_from:
+            problems.append(f"{total['n']} finishes for {fld.places_from} players")
         return problems
 
     def summary(self, seconds: float) -> dict:

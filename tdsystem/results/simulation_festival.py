@@ -27,17 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 
-from tdsystem.events.models import Clock, Event
+from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action, event_create
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Bag, Entry, EventTable, Purchase, VenueTable
 from tdsystem.seating.services import dayend, flights
-from tdsystem.seating.testing import seating_problems
 from tdsystem.structures.services import structure_create
 
-from .models import Finish
 from .services import standings
 from .simulation import ACTOR, LEVELS, InvariantBroken, Simulation, Stats, percentile
 
@@ -79,13 +77,14 @@ class FlightPlay(Simulation):
         self.last_busts = 0
 
     def setup(self) -> None:
-        """Tables of its own after every table the room has, the field, the draw, the clock."""
+        """The field, tables of its own after every table the room has, the draw, the clock."""
         event = self.event
         self.tables = -(-len(self.people) // self.seats)
         first = (VenueTable.objects.aggregate(m=Max("number"))["m"] or 0) + 1
         numbers = list(range(first, first + self.tables))
-        seating.tables_setup(event=event, numbers=numbers, seats=self.seats, actor=ACTOR)
-        # Players of two flights first, by member id: the same player in both.
+        # Players of two flights first, by member id: the same player in both. Registered
+        # before the tables are set up, as pre-registration is: each registration reads
+        # the event's tables (to seat a late player), 700 of them at a 6,250-player flight.
         for name, member in self.people:
             if member:
                 seating.player_register(
@@ -94,6 +93,7 @@ class FlightPlay(Simulation):
         singles = [name for name, member in self.people if not member]
         if singles:
             seating.players_import(event_id=event.pk, names=singles, actor=ACTOR)
+        seating.tables_setup(event=event, numbers=numbers, seats=self.seats, actor=ACTOR)
         seating.seats_draw(event=event, actor=ACTOR, seed=self.seed)
         clock_action(event_id=event.pk, action="start", actor=ACTOR)
         clock_action(event_id=event.pk, action="pause", actor=ACTOR)
@@ -217,7 +217,9 @@ class FlightPlay(Simulation):
 
     def check(self, step: str, **kwargs) -> None:
         super().check(f"flight {self.name}, {step}", **kwargs)
-        self.festival.check_whole(f"flight {self.name}, {step}")
+        self.festival.check_whole(
+            f"flight {self.name}, {step}", full=self.thorough(kwargs.get("full", False))
+        )
 
     def seat_problems(self, tables: set[int] | None) -> list[str]:
         problems = super().seat_problems(tables)
@@ -280,105 +282,12 @@ class Day2Play(Simulation):
 
     def check(self, step: str, **kwargs) -> None:
         super().check(f"Day 2, {step}", **kwargs)
-        self.festival.check_whole(f"Day 2, {step}")
-
-    def place_problems(self) -> list[str]:
-        """Places from the Day 2 field down, unique and contiguous; prizes of the whole event."""
-        event, problems = self.event, []
-        fld = standings.field_read(event)
-        start = places_from(fld)
-        if fld.active != len(self.active):
-            problems.append(f"{fld.active} players in, {len(self.active)} expected")
-        finishes = Finish.objects.filter(event=event, undone_at__isnull=True)
-        agg = finishes.aggregate(
-            n=Count("id"),
-            lo=Min("slot"),
-            hi=Max("slot"),
-            slots=Count("slot", distinct=True),
-            prizes=Sum("prize"),
-            winners=Count("id", filter=Q(is_winner=True)),
-        )
-        busted = start - fld.active
-        if agg["n"] - agg["winners"] != busted:
-            problems.append(f"{busted} players out but {agg['n'] - agg['winners']} finishes")
-        top = 1 if agg["winners"] else fld.active + 1
-        if agg["n"] and (agg["lo"], agg["hi"], agg["slots"]) != (top, start, agg["n"]):
-            problems.append(
-                f"places not contiguous: slots {agg['lo']}..{agg['hi']} ({agg['slots']} "
-                f"distinct) for {agg['n']} finishes, expected {top}..{start}"
-            )
-        bad_ties = (
-            finishes.values("place", "place_to")
-            .annotate(n=Count("id"))
-            .exclude(n=F("place_to") - F("place") + 1)
-            .count()
-        )
-        if bad_ties:
-            problems.append(f"{bad_ties} tied places shared by the wrong number of players")
-        prizes = standings.prizes_by_place(standings.plan_for(event), fld.entries, fld.pool)
-        if sum(prizes) != fld.pool:
-            problems.append(f"the payouts add up to {sum(prizes)}, not the pool {fld.pool}")
-        owed = sum(prizes[top - 1 : start], Decimal(0))
-        if (agg["prizes"] or Decimal(0)) != owed:
-            problems.append(f"prizes awarded {agg['prizes']} but places {top}+ pay {owed}")
-        return problems
+        self.festival.check_whole(f"Day 2, {step}", full=self.thorough(kwargs.get("full", False)))
 
     def full_problems(self) -> list[str]:
-        """Every table read again, every place worked out again from the Day 2 field."""
-        problems = self.seat_problems(None)
-        if not self.over():
-            problems += seating_problems(self.event)
-        rows = list(
-            Finish.objects.filter(event=self.event, undone_at__isnull=True, is_winner=False)
-            .select_related("group", "entry", "bustout")
-            .order_by("group__seq", "entry_id")
-        )
-        groups: dict[int, tuple[bool, list[standings.Out]]] = {}
-        for row in rows:
-            assert row.group is not None and row.bustout is not None  # not the winner's
-            _, members = groups.setdefault(row.group.seq, (row.group.hfh_hand is not None, []))
-            members.append(
-                standings.Out(row.entry_id, row.starting_stack or 0, row.bustout.table_number)
-            )
-        fld = standings.field_read(self.event)
-        plan = standings.plan_or_default(self.event)
-        paid = len(standings.prizes_by_place(plan, fld.entries, fld.pool))
-        ordered = [groups[s] for s in sorted(groups)]
-        expected = {
-            f.entry: (f.place, f.place_to)
-            for placed in standings.places_in_order(
-                places_from(fld), ordered, self.event.rules, paid
-            )
-            for f in placed.finishes
-        }
-        for row in rows:
-            if (row.place, row.place_to) != expected[row.entry_id]:
-                problems.append(f"entry {row.entry_id} has place {row.place_label}")
-            if (row.entry.place, row.entry.prize) != (row.place, row.prize):
-                problems.append(f"entry {row.entry_id}'s place or prize differs from its finish")
-        return problems + self.festival.day2_problems()
-
-    def final_problems(self) -> list[str]:
-        event = Event.objects.get(pk=self.event.pk)
-        problems = []
-        if event.status != Event.Status.FINISHED:
-            problems.append(f"the event is {event.status}, not finished")
-        if Clock.objects.get(pk=event.pk).status != Clock.Status.FINISHED:
-            problems.append("the clock did not stop")
-        total = Finish.objects.filter(event=event, undone_at__isnull=True).aggregate(
-            s=Sum("prize"), n=Count("id")
-        )
-        fld = standings.field_read(event)
-        if total["s"] != fld.pool:
-            problems.append(f"prizes add up to {total['s']}, the pool is {fld.pool}")
-        if total["n"] != self.festival.day2_players:
-            problems.append(f"{total['n']} finishes for {self.festival.day2_players} on Day 2")
-        return problems
-
-
-def places_from(fld: standings.Field) -> int:
-    """The place the event's bust-outs count down from: the Day 2 field for a main event."""
-    return getattr(fld, "places_from", fld.entries)
+        """The simulation's full check (places from the Day 2 field, `Field.places_from`)
+        and the combination's bookkeeping."""
+        return super().full_problems() + self.festival.day2_problems()
 
 
 @dataclass
@@ -415,6 +324,7 @@ class Festival:
         self.rng = random.Random(seed)
         self.progress = progress or (lambda text: None)
         self.entries = 0  # every entry registered, by the festival's own count
+        self.whole_checked: int | None = None  # `entries` when the whole event was read
         self.day2_players = 0
         self.kept: Kept | None = None
 
@@ -508,8 +418,14 @@ class Festival:
 
     # The festival's invariants -------------------------------------------------------------
 
-    def check_whole(self, step: str) -> None:
-        """The whole event's field is its flights': every entry, every buy-in in the pool."""
+    def check_whole(self, step: str, *, full: bool = True) -> None:
+        """The whole event's field is its flights': every entry, every buy-in in the pool.
+
+        Read over the whole event (every flight's entries) after a step that made entries
+        (a draw, a re-entry) and at every full check; the steps between make none, and
+        reading it after each of them was half the time of a festival's bust-out."""
+        if not full and self.entries == self.whole_checked:
+            return
         fld = standings.field_read(self.main)
         problems = []
         if fld.entries != self.entries:
@@ -518,6 +434,7 @@ class Festival:
             problems.append(f"the pool is {fld.pool}, {self.entries} buy-ins paid")
         if problems:
             raise InvariantBroken(f"{step}: " + "; ".join(problems))
+        self.whole_checked = self.entries
 
     def expected_day2(self) -> Kept:
         """Per player, the bag the rule keeps: the larger stack, or the first flight's."""
