@@ -90,6 +90,7 @@ class HandState:
         "spec",
         "stack",
         "street",
+        "top_bet",
         "virtual_note",
     )
 
@@ -132,6 +133,9 @@ class HandState:
         else:
             self.sb_seat, self.bb_seat = None, first
         self._post_forced_bets()
+        # The round's highest bet, kept up as bets rise: whether the level is more than
+        # anyone has put in (a short blind's full big blind, D8) is asked at every action.
+        self.top_bet = max(self.bet)
         self.in_hand = n - sum(self.folded)
         self.level = big  # D8: callers owe the full big blind, posted or not
         # D4, TDA 54-B: the pot-limit pot counts a short or missing blind as fully posted;
@@ -319,7 +323,7 @@ class HandState:
         still put in (a full big blind owed to a short all-in blind is owed only while
         someone may yet match it)."""
         level = self.level
-        if level <= max(self.bet):
+        if level <= self.top_bet:
             return level
         cap = 0
         for j in range(self.n):
@@ -337,7 +341,7 @@ class HandState:
                 continue
             # Below the level a seat owes chips, unless the level is a short blind's full
             # big blind that nobody left could match (``_target``).
-            if bet[seat] < level and (level <= max(bet) or bet[seat] < self._target(seat)):
+            if bet[seat] < level and (level <= self.top_bet or bet[seat] < self._target(seat)):
                 return seat
             if not self.acted[seat]:
                 if responders < 0:
@@ -443,7 +447,7 @@ class HandState:
         elif do == "check" or do == "call":
             bet, level = self.bet, self.level
             call = level - bet[seat]
-            if call > 0 and level > max(bet):
+            if call > 0 and level > self.top_bet:
                 call = self._target(seat) - bet[seat]
             stack = self.stack[seat]
             if call > stack:
@@ -462,6 +466,8 @@ class HandState:
                 self.stack[seat] = stack - call
                 bet[seat] += call
                 self.committed[seat] += call
+                if bet[seat] > self.top_bet:
+                    self.top_bet = bet[seat]
         else:
             total = self.bet[seat] + self.stack[seat]
             if do == "all-in" and total <= self.level:
@@ -503,6 +509,8 @@ class HandState:
         self.stack[seat] -= chips
         self.bet[seat] += chips
         self.committed[seat] += chips
+        if self.bet[seat] > self.top_bet:
+            self.top_bet = self.bet[seat]
 
     def _raise(self, seat: int, to: int, do: str, index: int) -> None:
         level = self.level
@@ -562,7 +570,7 @@ class HandState:
     def _take_raise(self, seat: int, to: int, level: int) -> None:
         chips = to - self.bet[seat]
         self.stack[seat] -= chips
-        self.bet[seat] = to
+        self.bet[seat] = self.top_bet = to  # above the level, so above every bet
         self.committed[seat] += chips
         if self.fixed:
             self._settle_limit_raise(seat, to)
@@ -623,7 +631,7 @@ class HandState:
         self.bet = [0] * n
         self.acted = [False] * n
         self.acted_level = [0] * n
-        self.level = self.full_level = self.raises = 0
+        self.level = self.full_level = self.raises = self.top_bet = 0
         self.increment = self.big_blind  # D3: the minimum opening bet
         self.virtual_note = None
         self.cap_applies = self._cap_applies()

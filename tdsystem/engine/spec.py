@@ -304,18 +304,19 @@ def _check_dead_button(spec: HandSpec) -> None:
         )
 
 
-_DOS = frozenset(DOS)
-_WAGERS = frozenset({"bet", "raise"})
+# Whether each ``do`` takes a ``to`` (a bet and a raise do).
+_SIZED = {do: do in ("bet", "raise") for do in DOS}
 
 
 def _check_actions(actions: tuple[Action, ...]) -> None:
     for index, (player, do, to) in enumerate(actions):
         if type(player) is not str and not isinstance(player, str):
             raise RuleError("'player' must be a player's name", index)
-        if (type(do) is not str and not isinstance(do, str)) or do not in _DOS:
-            # Only text is looked up in the set: a list would not hash.
+        # Only text is looked up: a list would not hash.
+        sized = _SIZED.get(do) if isinstance(do, str) else None
+        if sized is None:
             raise RuleError(f"'do' must be one of {', '.join(DOS)}, got {do!r}", index)
-        if do in _WAGERS:
+        if sized:
             if to is None:
                 raise RuleError(f"{do} needs 'to', the player's total for the round", index)
             if type(to) is not int or to <= 0:

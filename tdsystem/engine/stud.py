@@ -76,6 +76,7 @@ class StudState(HandState):
         self.raises = 0
         self.increment = spec.bring_in
         self._post_stud_forced_bets(seat)
+        self.top_bet = max(self.bet)
         self.cap_applies = self._cap_applies()
         self.actor = self._next_pending((seat + 1) % n)
         if self.actor is None:
@@ -177,7 +178,7 @@ class StudState(HandState):
         self.bet = [0] * n
         self.acted = [False] * n
         self.acted_level = [0] * n
-        self.level = self.full_level = self.raises = 0
+        self.level = self.full_level = self.raises = self.top_bet = 0
         self.virtual_note = None
         self.cap_applies = self._cap_applies()
         if self._next_pending(0) is None:

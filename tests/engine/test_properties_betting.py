@@ -112,6 +112,7 @@ def illegal_actions(state: HandState) -> list[Action]:
 
 
 def check_invariants(spec: HandSpec, state: HandState) -> None:
+    assert state.top_bet == max(state.bet), "the round's highest bet was not kept up"
     result = ruling_of(state).as_dict()
     start = sum(p.stack for p in spec.players)
     in_pots = sum(p["amount"] for p in result["pots"])
