@@ -16,6 +16,9 @@
     paused: gettext("Paused"), finished: gettext("Finished"),
   };
   const BANNER = { "not-started": gettext("NOT STARTED"), paused: gettext("PAUSED"), finished: gettext("TOURNAMENT COMPLETE") };
+  // A flight's clock stops for good when its event combines Day 2: the tournament goes on.
+  const FLIGHT_OVER = gettext("FLIGHT OVER: ON TO DAY 2");
+  const banner = (d) => (d.status === "finished" && d.whole_event ? FLIGHT_OVER : BANNER[d.status] || "");
 
   const root = document.body;
   const url = root.dataset.clockUrl;
@@ -251,7 +254,7 @@
     root.classList.remove("running", "not-started");
     if (d.status === "running" || d.status === "not-started") root.classList.add(d.status);
     setText("status", STATUS[d.status] || d.status);
-    setText("banner", BANNER[d.status] || "");
+    setText("banner", banner(d));
     $("status").className = "badge " + d.status;
     setText("level-label", d.on_break ? gettext("Break") : tr(gettext("Level %(n)s"), { n: d.level }));
     setText("sb", fmt(d.small_blind)); setText("bb", fmt(d.big_blind));

@@ -13,6 +13,9 @@
     paused: gettext("Paused"), finished: gettext("Finished"),
   };
   const BANNER = { "not-started": gettext("NOT STARTED"), paused: gettext("PAUSED"), finished: gettext("TOURNAMENT COMPLETE") };
+  // A flight's clock stops for good when its event combines Day 2: the tournament goes on.
+  const FLIGHT_OVER = gettext("FLIGHT OVER: ON TO DAY 2");
+  const banner = (d) => (d.status === "finished" && d.whole_event ? FLIGHT_OVER : BANNER[d.status] || "");
   const POLL_MS = 1000, TIMEOUT_MS = 4000, STALE_MS = 6000;
   const ASK = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
   const root = document.body;
@@ -33,7 +36,7 @@
       const status = part("status");
       setText(status, STATUS[d.status] || d.status);
       status.className = "badge " + d.status;
-      setText(part("banner"), BANNER[d.status] || "");
+      setText(part("banner"), banner(d));
       setText(part("level"), d.on_break ? gettext("Break") : tr(gettext("Level %(n)s"), { n: d.level }));
       setText(part("blinds"), d.on_break ? "" : `${fmt(d.small_blind)} / ${fmt(d.big_blind)}`);
       setText(part("ante"), d.ante && !d.on_break ? `${gettext("Ante")} ${fmt(d.ante)}` : "");

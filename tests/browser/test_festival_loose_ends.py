@@ -87,6 +87,12 @@ def test_a_combined_flight_reads_as_finished_and_points_to_day_2(live_server, ne
     found.get_by_role("link").click()
     page.wait_for_url(f"**/events/{main.pk}/seats/?q=Ann")
     assert "Ann" in page.locator("#results").inner_text()
+    # The flight's clock on a TV: over, and the tournament goes on (after the JSON's update).
+    tv = new_page(TV)
+    tv.goto(f"{live_server.url}/events/{a.pk}/clock/")
+    tv.wait_for_function("document.getElementById('status').textContent === 'Finished'")
+    assert tv.locator("#banner").inner_text() == "FLIGHT OVER: ON TO DAY 2"
+    screenshot(tv, "festival/flight-combined-clock-tv")
 
 
 def test_a_ticket_goes_to_the_player_the_search_finds(live_server, new_page):

@@ -72,6 +72,10 @@ def test_a_combined_flight_reads_as_finished_and_points_to_day_2(client, directo
     assert 'id="flight-day2">' in console and f'href="/console/events/{main.pk}/"' in console
     clock = client.get(f"/api/events/{a.pk}/clock").json()
     assert clock["status"] == "finished" and clock["players_left"] == 0
+    screen = client.get(f"/events/{a.pk}/clock/").content.decode()
+    assert "FLIGHT OVER: ON TO DAY 2" in screen and "TOURNAMENT COMPLETE" not in screen
+    room = client.get("/screens/clocks/", {"events": str(a.pk)}).content.decode()
+    assert "FLIGHT OVER: ON TO DAY 2" in room
     panel = client.get(url(main), {"part": "panel"}, **HTMX).content.decode()
     assert panel.count("combined into Day 2") == 2
     # The flight's seat lookup sends a survivor on to the Day 2 seats.
