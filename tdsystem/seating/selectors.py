@@ -35,11 +35,12 @@ def seat_list(event_id: int) -> list[dict]:
     """Every active entry with its seat, by player name as people read it (Unicode
     collation, core.collation: "Ánh" beside "Anh") then entry number: the public JSON and
     the draw screen."""
+    language = get_language()  # once, not for each of thousands of names
     rows = sorted(
         Entry.objects.filter(event_id=event_id, status=Entry.Status.ACTIVE).values_list(
             "player__name", "number", "table__number", "seat", "player__note"
         ),
-        key=lambda row: (name_order(row[0]), row[1]),
+        key=lambda row: (name_order(row[0], language), row[1]),
     )
     # A note ("from Lyon") is given only where it tells two players of one name apart.
     return [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import qrcode
 import qrcode.image.svg
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -14,6 +14,7 @@ from tdsystem.core.forms import whole_number
 from tdsystem.core.languages import screen_language
 from tdsystem.core.network import is_loopback_url, public_url
 from tdsystem.events.models import Event
+from tdsystem.events.selectors import screen_cached
 
 from . import selectors
 from .forms import ENTRY_MAX
@@ -23,8 +24,10 @@ DRAW_PAGE_SECONDS = 10
 
 @require_GET
 def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
-    """Search by name or entry number; a single match (or a tapped one) shows in full."""
-    event = get_object_or_404(Event, pk=event_id)
+    """Search by name or entry number; a single match (or a tapped one) shows in full.
+    The seats are read fresh on every request; the event's name and language from the
+    screens' cache, as every phone of the room asks for the same event."""
+    event = public_event(event_id)
     screen_language(request, event.screen_language)
     query = request.GET.get("q", "")[:80]
     chosen = request.GET.get("entry", "")
@@ -39,6 +42,14 @@ def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
     context = {"event": event, "q": query, "results": results, "shown": shown, "moves": moves}
     template = "seating/lookup.html#results" if request.htmx else "seating/lookup.html"
     return render(request, template, context)
+
+
+def public_event(event_id: int) -> Event:
+    """The event as the public pages show it, at most SCREEN_CACHE_SECONDS old; 404."""
+    try:
+        return screen_cached(("public-event", event_id), lambda: Event.objects.get(pk=event_id))
+    except Event.DoesNotExist:
+        raise Http404 from None
 
 
 def qr_svg(data: str) -> str:
