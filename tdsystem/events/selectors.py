@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache
@@ -192,16 +192,37 @@ def _next_level(rows: list[Segment], index: int) -> Segment | None:
     return next((s for s in rows[index + 1 :] if not s.is_break), None)
 
 
+@dataclass(frozen=True)
+class Shape:
+    """What the clock reads of every row on each answer, kept with the cached schedule."""
+
+    durations: tuple[int, ...]
+    is_level: tuple[bool, ...]
+    # late_registration_end_level -> the engine's late_registration_end, filled on use
+    late_registration_end: dict[int, int | None] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, rows: list[Segment]) -> Shape:
+        return cls(tuple(s.duration_seconds for s in rows), tuple(not s.is_break for s in rows))
+
+    def late_end(self, last: int) -> int | None:
+        if last not in self.late_registration_end:
+            self.late_registration_end[last] = clockrules.late_registration_end(self.is_level, last)
+        return self.late_registration_end[last]
+
+
 def clock_payload(
     event: Event,
     stored: clockrules.ClockState,
     now: datetime,
     rows: list[Segment],
     extra: dict | None = None,
+    shape: Shape | None = None,
 ) -> dict:
     """The clock as screens and the API show it, computed from stored timestamps and now."""
+    shape = shape or Shape.of(rows)
     # Show what is true now even if no worker has applied an overdue level change yet.
-    state, _ = clockrules.settle(stored, [s.duration_seconds for s in rows], now)
+    state, _ = clockrules.settle(stored, shape.durations, now)
     index = min(state.level_index, len(rows) - 1)
     current = rows[index]
     on_break = current.is_break
@@ -212,7 +233,7 @@ def clock_payload(
     # ms_to_break (older screens and scripts read it): 0 while a break is being played.
     to_break = 0 if on_break else to_next_break
     next_break = next((s for s in rows[index + 1 :] if s.is_break), None)
-    late = _late_registration(event, rows, index, state.status, left_ms)
+    late = _late_registration(event, rows, index, state.status, left_ms, shape)
     ends_at = state.ends_at if state.status == clockrules.RUNNING else None
     values = _values(shown) or {}
     return {
@@ -254,7 +275,7 @@ def clock_payload(
         **late,
         "entry_notices": entry_notices(
             event,
-            [not s.is_break for s in rows],
+            shape.is_level,
             index,
             state.status,
             late["ms_to_late_registration_end"],
@@ -277,7 +298,7 @@ def _ms_to_next_break(rows: list[Segment], index: int, left_ms: int) -> int | No
 
 
 def _late_registration(
-    event: Event, rows: list[Segment], index: int, status: str, left_ms: int
+    event: Event, rows: list[Segment], index: int, status: str, left_ms: int, shape: Shape
 ) -> dict:
     """When late registration closes: at the end of level `late_registration_end_level`
     (the engine's `late_registration_end`, as registration itself uses): 0 means no late
@@ -289,7 +310,7 @@ def _late_registration(
         return {"late_registration_open": False, "ms_to_late_registration_end": None}
     if last == 0:
         return {"late_registration_open": not started, "ms_to_late_registration_end": None}
-    end = clockrules.late_registration_end([not s.is_break for s in rows], last)
+    end = shape.late_end(last)
     if end is None:
         return {"late_registration_open": True, "ms_to_late_registration_end": None}
     if index > end:
@@ -337,12 +358,45 @@ _CLOCK_FIELDS = ("status", "level_index", "ends_at", "remaining_ms", "version")
 
 @lru_cache(maxsize=4)
 def _clock_sql(vendor: str) -> str:
+    """The query in the driver's own placeholder style (SQLite's is ?, psycopg's %s)."""
     quote = connection.ops.quote_name
-    return "SELECT {} FROM {} WHERE {} = %s".format(
+    return "SELECT {} FROM {} WHERE {} = {}".format(
         ", ".join(quote(name) for name in _CLOCK_FIELDS),
         quote(Clock._meta.db_table),
         quote(Clock._meta.pk.column),
+        "?" if vendor == "sqlite" else "%s",
     )
+
+
+def _fetch_one(sql: str, params: list) -> tuple | None:
+    """One row through the driver's cursor on Django's connection: opened, health-checked
+    and in its transaction as Django's cursor would have it, errors turned into Django's
+    (wrap_database_errors), and logged when queries are (DEBUG, the tests' query counts).
+    Django's cursor wrappers (the placeholder rewrite, the wrapper chain) cost more than
+    this query itself on SQLite (measured); with an execute_wrapper installed they are
+    taken, so the wrapper sees the query."""
+    if connection.execute_wrappers:
+        with connection.cursor() as cursor:
+            cursor.execute(sql.replace("?", "%s"), params)
+            return cursor.fetchone()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    connection.validate_no_broken_transaction()
+    logged = connection.queries_logged
+    started = monotonic() if logged else 0.0
+    with connection.wrap_database_errors:
+        cursor = connection.connection.cursor()
+        try:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+    if logged:
+        connection.queries_log.append(
+            {"sql": sql.replace("?", "%s") % tuple(params), "time": f"{monotonic() - started:.3f}"}
+        )
+    return row
 
 
 def clock_read(event_id: int) -> clockrules.ClockState | None:
@@ -355,9 +409,7 @@ def clock_read(event_id: int) -> clockrules.ClockState | None:
     """
     if not -(2**63) <= event_id < 2**63:
         return None  # no such row, and SQLite's driver would refuse the number
-    with connection.cursor() as cursor:
-        cursor.execute(_clock_sql(connection.vendor), [event_id])
-        row = cursor.fetchone()
+    row = _fetch_one(_clock_sql(connection.vendor), [event_id])
     if row is None:
         return None
     status, level_index, ends_at, remaining_ms, version = row
@@ -393,9 +445,16 @@ def event_clock_payload(event_id: int, now: datetime) -> dict:
     # What the apps add (move slips, notices) is worded in the reader's language: one entry
     # for each language the room's screens read.
     language = get_language()
-    rows = _screen_cache.get(("schedule", settings_key), ttl * 10, lambda: schedule(event))
+    rows, shape = _screen_cache.get(
+        ("schedule", settings_key), ttl * 10, lambda: _schedule_shaped(event)
+    )
     extra = _screen_cache.get(("field", event.pk, language), ttl, lambda: screen_extras(event))
-    return clock_payload(event, clock, now, rows, extra)
+    return clock_payload(event, clock, now, rows, extra, shape)
+
+
+def _schedule_shaped(event: Event) -> tuple[list[Segment], Shape]:
+    rows = schedule(event)
+    return rows, Shape.of(rows)
 
 
 def projected_starts(event: Event, clock: Clock, rows: list[Segment], now: datetime) -> list:
