@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from tdsystem.api.events import clock_read_first
 from tdsystem.api.main import api
 from tdsystem.core import auth_views as core_auth
 from tdsystem.core import views as core_views
@@ -9,7 +10,11 @@ from tdsystem.core import views_catalog, views_language
 from tdsystem.events import views as events_views
 from tdsystem.venue import views_chips, views_multi, views_screens
 
+api_urls = api.urls
+
 urlpatterns = [
+    # The screens' clock poll, first: see clock_read_first.
+    path("api/events/<int:event_id>/clock", clock_read_first(api_urls), name="clock_json"),
     path("", events_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("language", views_language.language_choose, name="language"),
@@ -32,7 +37,7 @@ urlpatterns = [
     path("seats/poster/", views_screens.poster, name="screen_poster"),
     path("chips/", views_screens.current, {"page": "chips"}, name="screen_chips"),
     path("screens/clocks/", views_multi.clocks_screen, name="screen_clocks"),
-    path("api/", api.urls),
+    path("api/", api_urls),
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),
     path("", include("tdsystem.results.urls")),

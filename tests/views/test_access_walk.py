@@ -27,6 +27,8 @@ PUBLIC = {
     "schedule",
     "api:events",
     "api:clock",
+    # The clock's read, answered ahead of the API's route; its POST goes on to "api:clock".
+    "clock_json",
     "seating:lookup",
     "api:seats",
     "seating:poster",

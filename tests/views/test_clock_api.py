@@ -9,6 +9,7 @@ import time_machine
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
+from tdsystem.events import services
 from tdsystem.events.models import Clock
 from tests.fixtures import make_event
 
@@ -164,3 +165,31 @@ def test_the_clock_json_uses_a_constant_number_of_queries(
     # the day's last hands. A warm poll is the clock row alone (test_clock_screen_page.py).
     with django_assert_max_num_queries(8):
         client.get(f"/api/events/{event.pk}/clock")
+
+
+def test_the_clock_json_is_never_cached_as_add_never_cache_headers_says(client, event):
+    from django.http import HttpResponse
+    from django.utils.cache import add_never_cache_headers
+
+    expected = HttpResponse()
+    with time_machine.travel(T0, tick=False):
+        add_never_cache_headers(expected)
+        response = client.get(f"/api/events/{event.pk}/clock")
+    assert response["Cache-Control"] == expected["Cache-Control"]
+    assert response["Expires"] == expected["Expires"]
+    assert response["Content-Type"] == "application/json; charset=utf-8"
+
+
+@pytest.mark.parametrize("known", [True, False])
+def test_the_read_ahead_of_the_api_route_answers_as_the_api_route(client, rf, event, known):
+    from tdsystem.urls import api_urls
+
+    api_view = next(p.callback for p in api_urls[0] if getattr(p, "name", None) == "clock")
+    event_id = event.pk if known else event.pk + 1000
+    with time_machine.travel(T0, tick=False):
+        services.clock_action(event_id=event.pk, action="start", actor=Actor())
+        first = client.get(f"/api/events/{event_id}/clock")
+        through_the_api = api_view(rf.get(f"/api/events/{event_id}/clock"), event_id=event_id)
+    assert first.status_code == through_the_api.status_code == (200 if known else 404)
+    assert first.content == through_the_api.content
+    assert dict(first.items()).items() >= dict(through_the_api.items()).items()
