@@ -223,11 +223,11 @@ class Simulation:
         self.position[pk] = len(self.active)
         self.active.append(pk)
 
-    def _mates(self, pk: int) -> list[Entry]:
+    def _mates(self, pk: int) -> tuple[int | None, list[int]]:
+        """The player's table (its id) and the players in at it, by seat."""
         table_id = Entry.objects.filter(pk=pk).values_list("table_id", flat=True).first()
-        return list(
-            Entry.objects.filter(table_id=table_id, status=Entry.Status.ACTIVE).order_by("seat")
-        )
+        at = Entry.objects.filter(table_id=table_id, status=Entry.Status.ACTIVE).order_by("seat")
+        return table_id, list(at.values_list("pk", flat=True))
 
     def bust(self, entries: list[int], stacks: dict[int, int] | None, step: str) -> None:
         seed = self.rng.randrange(2**32)
@@ -287,15 +287,15 @@ class Simulation:
     def step_free(self, n: int) -> None:
         """A hand somewhere: one player out, or now and then several at one table."""
         pk = self.rng.choice(self.active)
-        mates = self._mates(pk)
+        table_id, mates = self._mates(pk)
         left = len(self.active)
         out = [pk]
         if len(mates) > 2 and left > 3 and self.rng.random() < 0.1:
-            others = [e.pk for e in mates if e.pk != pk]
+            others = [other for other in mates if other != pk]
             extra = self.rng.randint(1, min(2, len(others) - 1, left - 2))
             out += self.rng.sample(others, extra)
         if self.rng.random() < 0.05 and len(mates) >= 2:
-            row = EventTable.objects.get(pk=mates[0].table_id)
+            row = EventTable.objects.get(pk=table_id)
             # The simulated floor never walks players over (slips stay pending), so a table
             # it counts as halted deals on, as the floor may decide (confirm_halted).
             seating.table_hand_finish(
