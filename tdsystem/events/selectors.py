@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -324,23 +325,35 @@ class _ShortCache:
 
     The clock row is always read fresh (it holds the version every screen follows); the
     schedule, the field figures and the move slips may be up to SCREEN_CACHE_SECONDS old.
+
+    An expired entry is computed again by one thread: the others asking for it meanwhile
+    wait for that answer instead of each computing it too. (A web process's threads all
+    serve screens at once; the field figures take a few milliseconds, and computed by
+    every thread at each expiry they cost more than all the reads in between.)
     """
 
     def __init__(self) -> None:
         self._data: dict = {}
+        self._locks: dict = {}
 
     def get(self, key, ttl: float, compute):
         if ttl <= 0:
             return compute()
-        now = monotonic()
         hit = self._data.get(key)
-        if hit is not None and now - hit[0] < ttl:
+        if hit is not None and monotonic() - hit[0] < ttl:
             return hit[1]
-        value = compute()
-        if len(self._data) > 2000:
-            self._data.clear()
-        self._data[key] = (now, value)
-        return value
+        # setdefault is atomic: every thread gets the one lock of this key.
+        with self._locks.setdefault(key, threading.RLock()):
+            hit = self._data.get(key)
+            now = monotonic()
+            if hit is not None and now - hit[0] < ttl:
+                return hit[1]  # computed by the thread we waited for
+            value = compute()
+            if len(self._data) > 2000:
+                self._data.clear()
+                self._locks.clear()
+            self._data[key] = (now, value)
+            return value
 
 
 _screen_cache = _ShortCache()
