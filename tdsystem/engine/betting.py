@@ -181,7 +181,8 @@ class HandState:
     # -- forced bets (D6, D7, D8) ------------------------------------------------------
 
     def _put(self, seat: int, chips: int) -> int:
-        chips = min(chips, self.stack[seat])
+        if chips > self.stack[seat]:
+            chips = self.stack[seat]
         self.stack[seat] -= chips
         self.committed[seat] += chips
         return chips
@@ -212,7 +213,7 @@ class HandState:
             self._post_dead_ante(bb, "big blind ante (posted before the blind)")
         for blind_seat, blind, label in (
             (sb, spec.small_blind, "small"),
-            (bb, spec.big_blind, "big"),
+            (bb, self.big_blind, "big"),
         ):
             if blind_seat is None or self.folded[blind_seat]:
                 continue

@@ -74,8 +74,9 @@ class Ruling:
 def replay(spec: HandSpec) -> HandState:
     """Post the forced bets and apply every action of ``spec``; raises ``RuleError``."""
     state = StudState(spec) if spec.game == "stud" else HandState(spec)
+    act = state.act
     for index, action in enumerate(spec.actions):
-        state.act(action, index)
+        act(action, index)
     return state
 
 

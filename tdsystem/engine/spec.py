@@ -168,8 +168,11 @@ def _check_blind_game(spec: HandSpec) -> None:
         or spec.first_to_act
     ):
         raise RuleError('bring_in: only a stud hand ("game": "stud") has a bring-in')
-    if len(spec.blinds) not in (1, 2) or not all(type(b) is int and b > 0 for b in spec.blinds):
+    if len(spec.blinds) not in (1, 2):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
+    for blind in spec.blinds:
+        if not _is_int(blind) or blind <= 0:
+            raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
     if len(spec.blinds) == 2 and spec.blinds[0] > spec.blinds[1]:
         raise RuleError(
             f"blinds: the small blind {spec.blinds[0]} is larger than the big blind "
