@@ -2,13 +2,14 @@
 
 Run from the project root: python benchmarks/bench_load.py [--seconds 60] [--scenario festival]
 
-gunicorn with production settings (gthread 3x8, DEBUG off, static files collected) on a
-database of its own (BENCH_DATABASE_URL for PostgreSQL, else a fresh SQLite file), an
-event seated through the services, a table broken just before the run. Then, for one
-bounded run on loopback, after a 5 s warm-up in which the screens are switched on (they
-poll all day; the run measures the minute after a table break), in the default scenario
-("festival", the issue's busy minute; "floor" is the smaller one: 1,000 players, 200
-screens, 3 floor people at a bust-out a second each):
+The web server as the venue runs it (`runsystem`'s command: gunicorn.conf.py's gthread
+threads and keep-alive, 3 processes on PostgreSQL, 1 on SQLite, or WEB_WORKERS; DEBUG off,
+static files collected) on a database of its own (BENCH_DATABASE_URL for PostgreSQL, else
+a fresh SQLite file), an event seated through the services, a table broken just before
+the run. Then, for one bounded run on loopback, after a 5 s warm-up in which the screens
+are switched on (they poll all day; the run measures the minute after a table break), in
+the default scenario ("festival", the issue's busy minute; "floor" is the smaller one:
+1,000 players, 200 screens, 3 floor people at a bust-out a second each):
 
 - 300 clock screens poll GET /api/events/<id>/clock once a second;
 - 3,000 players arrive spread over the run (the minute after a table break), each on a
@@ -19,7 +20,10 @@ screens, 3 floor people at a bust-out a second each):
   expected and counted apart.
 
 Per endpoint: requests per second, p50/p99/max latency and errors, then the totals and
-the target (p99 under 200 ms and no errors on every endpoint), met or not.
+the target (p99 under 200 ms and no errors on every endpoint), met or not. Last, where
+the CPU went during the run (from /proc): the server, the database's backends, the load
+generator and the whole machine, so a run on a shared machine says how much of the two
+cores other work took, and what a request cost the server.
 """
 
 from __future__ import annotations
@@ -29,12 +33,13 @@ import asyncio
 import json
 import os
 import random
+import runpy
 import subprocess
 import sys
 import time
 import urllib.parse
 
-from _setup import ROOT, VAR, bench_env, django_setup, free_port, gunicorn, stop, wait_http
+from _setup import ROOT, VAR, bench_env, django_setup, free_port, start, stop, wait_http
 from loadgen import Result, _client
 
 # Named scenarios (--scenario, printed at the top). "festival", the default, is the issue's
@@ -126,6 +131,112 @@ def setup_event() -> tuple[int, str, dict[int, str]]:
         )
     )
     return event.pk, raw, active
+
+
+# Where the CPU went ----------------------------------------------------------------------
+# On a shared machine the latencies say as much about the neighbours as about the code; the
+# CPU seconds each part of the benchmark used during the run (from /proc, Linux only) say
+# what a request costs, and how much of the two cores was left to it.
+
+TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _proc_cpu(server_session: int, database: str) -> dict[str, float]:
+    """CPU seconds used so far by the server (gunicorn's session), the database's backends
+    (PostgreSQL processes serving `database`) and this process (the load generator)."""
+    used = {"server": 0.0, "database": 0.0}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{entry.name}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()  # after "pid (name)"
+        cpu = (int(fields[11]) + int(fields[12])) / TICK  # utime, stime
+        if int(fields[3]) == server_session:
+            used["server"] += cpu
+        elif database and cmdline.startswith(b"postgres:") and database.encode() in cmdline:
+            used["database"] += cpu
+    times = os.times()
+    used["load generator"] = times.user + times.system
+    return used
+
+
+def _machine_cpu() -> float:
+    """CPU seconds every core of the machine has been busy, everything counted."""
+    try:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:]]
+    except OSError:
+        return float("nan")
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle, iowait
+    return (sum(values[:8]) - idle) / TICK
+
+
+class CpuMeter:
+    """The CPU used by each part between start() and stop(), and by the whole machine."""
+
+    def __init__(self, server_session: int, database: str) -> None:
+        self.args = (server_session, database)
+        self.used: dict[str, float] = {}
+
+    def start(self) -> None:
+        self.first, self.machine = _proc_cpu(*self.args), _machine_cpu()
+
+    def stop(self) -> None:
+        last = _proc_cpu(*self.args)
+        self.used = {k: last[k] - self.first.get(k, 0.0) for k in last}
+        self.used["whole machine"] = _machine_cpu() - self.machine
+
+
+def request_costs(event_id: int, names: list[str], n: int = 200) -> None:
+    """CPU time and queries of one request of each public read, through Django in this
+    process (no network, no other process): a figure the machine's load barely moves."""
+    from django.db import connection
+    from django.test import Client
+
+    from tdsystem.api.seating import seats_body
+
+    client = Client(HTTP_HOST=HOST)
+    paths = {
+        "clock JSON": lambda i: f"/api/events/{event_id}/clock",
+        "seat lookup page": lambda i: (
+            f"/events/{event_id}/seats/?q={urllib.parse.quote(names[i % len(names)])}"
+        ),
+        "seats JSON": lambda i: f"/api/events/{event_id}/seats",
+    }
+    queries: list[str] = []
+
+    def count(run, sql, *args):
+        queries.append(sql)
+        return run(sql, *args)
+
+    print(f"one request's cost in this process ({n} of each, Django's test client):")
+    for name, path in paths.items():
+        first = client.get(path(0))
+        queries.clear()
+        with connection.execute_wrapper(count):
+            client.get(path(1))
+        started = time.process_time()
+        for i in range(n):
+            client.get(path(i))
+        cpu = (time.process_time() - started) / n * 1000
+        print(
+            f"  {name:18s} {cpu:6.2f} ms of CPU, {len(queries)} queries, "
+            f"{len(first.content):,} bytes"
+        )
+    started = time.process_time()
+    for _ in range(5):
+        seats_body(event_id)
+    made = (time.process_time() - started) / 5 * 1000
+    print(
+        f"  (the seats JSON from memory; making it, once a SCREEN_CACHE_SECONDS in each "
+        f"process and language: {made:.1f} ms)"
+    )
 
 
 # HTTP on asyncio ------------------------------------------------------------------------
@@ -242,7 +353,14 @@ async def floor_person(floor, port, event_id, token, numbers, seconds, delay, rn
         await asyncio.sleep(max(0.0, begun + sent * every - time.monotonic()))
 
 
-async def load(port, event_id, token, active, seconds):
+async def measured(meter: CpuMeter, seconds: float) -> None:
+    await asyncio.sleep(WARMUP)
+    meter.start()
+    await asyncio.sleep(seconds)
+    meter.stop()
+
+
+async def load(port, event_id, token, active, seconds, meter):
     rng = random.Random(2)
     results = {name: Result() for name in ("clock JSON", "seat lookup page", "seats JSON")}
     floor = Floor()
@@ -253,6 +371,7 @@ async def load(port, event_id, token, active, seconds):
     names = list(active.values())
     started = time.monotonic() + WARMUP
     await asyncio.gather(
+        measured(meter, seconds),
         *(
             screen(results["clock JSON"], port, event_id, seconds, rng.random())
             for _ in range(SCREENS)
@@ -284,6 +403,24 @@ async def load(port, event_id, token, active, seconds):
 
 
 # Report ----------------------------------------------------------------------------------
+
+
+def report_cpu(meter: CpuMeter, results: dict[str, Result], seconds: float) -> None:
+    requests = sum(len(r.latencies) for r in results.values())
+    used = meter.used
+    if not used:
+        return
+    print(
+        f"CPU during the run's {seconds:.0f} s (2 cores give {2 * seconds:.0f} s; "
+        f"{os.cpu_count()} here): " + ", ".join(f"{name} {cpu:.1f} s" for name, cpu in used.items())
+    )
+    ours = sum(v for k, v in used.items() if k != "whole machine")
+    print(
+        f"  the server {1000 * used['server'] / max(requests, 1):.2f} ms of CPU a request "
+        f"(all endpoints, {requests} requests), the database "
+        f"{1000 * used['database'] / max(requests, 1):.2f} ms; other work on the machine "
+        f"{max(0.0, used['whole machine'] - ours):.1f} s"
+    )
 
 
 def report(results: dict[str, Result], floor: Floor, elapsed: float) -> bool:
@@ -365,21 +502,35 @@ def main() -> None:
         check=True,
     )
     event_id, token, active = setup_event()
+    request_costs(event_id, list(active.values()))
+    from tdsystem.venue.management.commands.runsystem import web_command
+
     port = free_port()
-    server = gunicorn(env, port, VAR / "bench-load-gunicorn.log")
+    command = web_command(f"127.0.0.1:{port}")
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    serving = (
+        f"gunicorn {conf['worker_class']} {command[command.index('--workers') + 1]}x"
+        f"{conf['threads']}, keep-alive {conf['keepalive']} s"
+    )
+    server = start(command, env, VAR / "bench-load-gunicorn.log")
     try:
         wait_http(port)
         print(
-            f"run: {args.seconds:.0f} s on loopback, gunicorn gthread 3x8; {SCREENS} clock "
+            f"run: {args.seconds:.0f} s on loopback, {serving} (as runsystem); {SCREENS} clock "
             f"screens at 1/s, {len(active)} players (lookup page + seats JSON) spread over "
             f"the run, {FLOORS} floor people at {BUSTOUTS / FLOORS:.0f} bust-outs a minute each"
         )
         before = os.getloadavg()[0]
-        results, floor, elapsed = asyncio.run(load(port, event_id, token, active, args.seconds))
+        database = env["DATABASE_URL"].rpartition("/")[2] if db.startswith("postgres") else ""
+        meter = CpuMeter(server.pid, database)
+        results, floor, elapsed = asyncio.run(
+            load(port, event_id, token, active, args.seconds, meter)
+        )
         after = os.getloadavg()[0]
     finally:
         stop(server)
     report(results, floor, elapsed)
+    report_cpu(meter, results, args.seconds)
     # The load generator shares the machine's cores with the server; anything else running
     # (a test suite, another benchmark) shows here and in the figures.
     print(

@@ -65,7 +65,7 @@ class Command(BaseCommand):
         debug = dev or envbool("DEBUG", "0")  # as the children's settings will read it
         if not debug:
             self._collectstatic(env)
-        commands = {"web": self._web_command(bind, dev), **self._celery_commands(var)}
+        commands = {"web": web_command(bind, dev=dev), **self._celery_commands(var)}
         procs: dict[str, subprocess.Popen] = {}
         stopping = False
 
@@ -114,22 +114,6 @@ class Command(BaseCommand):
             env=env,
             check=True,
         )
-
-    def _web_command(self, bind: str, dev: bool) -> list[str]:
-        python = sys.executable
-        if dev:
-            return [python, "manage.py", "runserver", bind]
-        # gunicorn.conf.py as in production, but one process by default: on SQLite writes
-        # serialise anyway, and one process keeps the short screen cache (local memory) and
-        # its hit rate in one place; eight threads serve a room of screens and phones.
-        workers = os.environ.get("WEB_WORKERS") or (
-            "1" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else "3"
-        )
-        return [
-            python, "-m", "gunicorn", "tdsystem.wsgi", "--config",
-            str(settings.BASE_DIR / "gunicorn.conf.py"), "--bind", bind,
-            "--workers", workers, "--log-level", "warning",
-        ]  # fmt: skip
 
     def _celery_commands(self, var) -> dict[str, list[str]]:
         celery = [sys.executable, "-m", "celery", "-A", "tdsystem.celery", "--quiet"]
@@ -199,6 +183,24 @@ class Command(BaseCommand):
         if current is None:
             return "'No event yet', until the director plans one"
         return f"{current['name']} (event {current['id']}, {current['status']})"
+
+
+def web_command(bind: str, *, dev: bool = False) -> list[str]:
+    """The web server as the venue runs it; benchmarks/bench_load.py measures this one."""
+    python = sys.executable
+    if dev:
+        return [python, "manage.py", "runserver", bind]
+    # gunicorn.conf.py as in production, but one process by default: on SQLite writes
+    # serialise anyway, and one process keeps the short screen cache (local memory) and
+    # its hit rate in one place; eight threads serve a room of screens and phones.
+    workers = os.environ.get("WEB_WORKERS") or (
+        "1" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else "3"
+    )
+    return [
+        python, "-m", "gunicorn", "tdsystem.wsgi", "--config",
+        str(settings.BASE_DIR / "gunicorn.conf.py"), "--bind", bind,
+        "--workers", workers, "--log-level", "warning",
+    ]  # fmt: skip
 
 
 def terminal_qr(data: str) -> str:
