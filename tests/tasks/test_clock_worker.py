@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -59,3 +60,29 @@ def test_the_same_transition_delivered_twice_advances_once(worker):
     wait_for(lambda: False, timeout=2)  # let the duplicates arrive
     assert Clock.objects.get(pk=event.pk).level_index == 1
     assert len(level_changes(event)) == 1
+
+
+def test_the_clock_json_never_shows_a_level_older_than_the_stored_clock(worker, client):
+    event = make_event(1, 1, 1, 600)
+    url = f"/api/events/{event.pk}/clock"
+    client.get(url)  # every per-process cache warm (event, schedule, figures) before a change
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
+    shown = set()
+    deadline = time.monotonic() + 20
+    while Clock.objects.get(pk=event.pk).level_index < 3 and time.monotonic() < deadline:
+        before = Clock.objects.get(pk=event.pk)  # what the worker had written by then
+        body = client.get(url).json()
+        assert body["version"] >= before.version, (body, before.version)
+        assert body["level_index"] >= before.level_index, (body, before.level_index)
+        shown.add(body["level_index"])
+    assert Clock.objects.get(pk=event.pk).level_index == 3
+    assert {1, 2} <= shown
+    # A director's changes, answered at once by the next read.
+    for action, seconds in (("pause", None), ("previous", None), ("set_time", 300)):
+        clock = services.clock_action(
+            event_id=event.pk, action=action, seconds=seconds, actor=Actor()
+        )
+        body = client.get(url).json()
+        assert (body["status"], body["version"]) == ("paused", clock.version), action
+        assert body["level_index"] == clock.level_index
+        assert body["remaining_ms"] == clock.remaining_ms
