@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
@@ -21,7 +22,7 @@ from .forms_dayend import BagCorrectForm, TableBagsForm, form_error
 from .selectors_dayend import bag_rows, day_end_state, day_report
 from .services import dayend
 from .table_access import table_access
-from .views_console import attempt, event_or_404
+from .views_console import CHANGED, attempt, event_or_404
 
 PANEL = "seating/dayend_panel.html"
 BAGS = "seating/dayend_bags.html"
@@ -132,7 +133,11 @@ def table_bags(request: HttpRequest, event, number: int) -> HttpResponse:
     else:  # what was typed, shown again beside the refusal
         shown = [_typed(row, request.POST) for row in rows]
     context = {"event": event, "number": number, "bag_rows": shown}
-    return render(request, BAGS, context | {"error": error, "message": message})
+    response = render(request, BAGS, context | {"error": error, "message": message})
+    if message:
+        # The table page's seats read again: a bagged seat shows its bag, not "Out".
+        trigger_client_event(response, CHANGED, after="settle")
+    return response
 
 
 def _typed(row, data) -> dict:

@@ -198,7 +198,9 @@ def end_the_day(director, phone, base, flight) -> int:
             phone.fill(f"[name=chips-{entry.seat}]", f"{counts[entry.pk]:,}")
             phone.fill(f"[name=bag-{entry.seat}]", f"{flight.flight}-{entry.number:03}")
         phone.get_by_role("button", name="Save the bags").click()
-        phone.locator("#table-bags .flash.ok", has_text="bags saved").wait_for()
+        # The bags saved, the seats read again: each shows its bag where "Out" was.
+        phone.locator("#table ol.seats .bag-mark").first.wait_for()
+        assert phone.locator("#table ol.seats").get_by_role("button", name="Out").count() == 0
         assert "This table is bagged." in phone.locator("#table-bags").inner_text()
         if number == first and flight.flight == "1A":
             shot(phone, "table-bagged-phone", full_page=True)

@@ -28,7 +28,7 @@ def _no_overflow(page) -> None:
 def test_a_bagged_table_shows_its_bags_where_the_out_buttons_were(live_server, new_page):
     from tdsystem.seating.models import Entry, EventTable
     from tdsystem.seating.services import table_hand_finish
-    from tdsystem.seating.services.dayend import bags_record, day_end_start
+    from tdsystem.seating.services.dayend import day_end_start
     from tdsystem.seating.testing import ACTOR, arrange
     from tests.fixtures import make_event
 
@@ -38,9 +38,19 @@ def test_a_bagged_table_shows_its_bags_where_the_out_buttons_were(live_server, n
     hands = day_end_start(event_id=event.pk, actor=ACTOR, seed=2).hands
     for hand in range(hands):
         table_hand_finish(event_id=event.pk, table_number=1, expected_hand=hand, actor=ACTOR)
-    seated = Entry.objects.filter(event=event, table__number=1).order_by("seat")
-    bags = [(e.seat, 10_000 * e.seat + 1_500, f"1A-{e.seat:03}") for e in seated]
-    bags_record(event_id=event.pk, table_number=1, bags=bags, actor=ACTOR)
+    # Bagged on the floor's phone: the seats lose their Out buttons as the bags are saved.
+    phone = new_page(PHONE)
+    login(phone, live_server, director.username, PASSWORD)
+    phone.goto(f"{live_server.url}/console/events/{event.pk}/tables/1/")
+    seats = phone.locator("#table ol.seats")
+    assert seats.get_by_role("button", name="Out").count() == 3
+    for entry in Entry.objects.filter(event=event, table__number=1):
+        phone.fill(f"[name=chips-{entry.seat}]", f"{10_000 * entry.seat + 1_500:,}")
+        phone.fill(f"[name=bag-{entry.seat}]", f"1A-{entry.seat:03}")
+    phone.get_by_role("button", name="Save the bags").click()
+    phone.locator("#table ol.seats .bag-mark").first.wait_for()
+    assert seats.get_by_role("button", name="Out").count() == 0
+    assert "This table is bagged." in phone.locator("#table-bags").inner_text()
     assert EventTable.objects.get(event=event, number=1).hands_left == 0
     for size, viewport in SIZES.items():
         page = new_page(viewport)

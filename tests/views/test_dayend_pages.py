@@ -150,7 +150,11 @@ def test_a_bagged_table_shows_its_bags_and_no_bust_out_buttons(client, event, di
     page = reverse("results:table", args=[event.pk, 1])
     before = client.get(page).content.decode()
     assert before.count('class="out"') == 3  # played out, not bagged yet: still out-able
-    client.post(reverse("seating:table_bags", args=[event.pk, 1]), bag_post(event, 1))
+    saved = client.post(
+        reverse("seating:table_bags", args=[event.pk, 1]), bag_post(event, 1), **HTMX
+    )
+    # The page's seats read again once the bags are in (the bag form is only its part).
+    assert "seating-changed" in saved.headers["HX-Trigger-After-Settle"]
     for html in (client.get(page).content.decode(), client.get(page, **HTMX).content.decode()):
         assert 'class="out"' not in html and "is out?" not in html
         assert "Several out on one hand" not in html
