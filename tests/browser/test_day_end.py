@@ -52,7 +52,9 @@ def test_a_phone_counts_the_last_hands_down_and_bags_the_table(live_server, new_
     assert not Bag.objects.exists()
     page.fill("[name=bag-5]", "B5")
     page.get_by_role("button", name="Save the bags").click()
-    page.locator("#table-bags .flash.ok").wait_for()
+    # Saved, the seats are read again: each shows its bag, and no Out button is left.
+    page.locator("#table ol.seats .bag-mark").first.wait_for()
+    assert page.locator("#table ol.seats").get_by_role("button", name="Out").count() == 0
     assert "This table is bagged." in page.locator("#table-bags").inner_text()
     screenshot(page, "toolkit/day-end-bagged-phone-390", full_page=True)
     bags = sorted(Bag.objects.values_list("seat", "chips", "number"))
