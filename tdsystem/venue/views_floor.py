@@ -20,7 +20,7 @@ from tdsystem.seating import services as seating
 from tdsystem.seating.errors import SeatingError
 
 from .forms_floor import FloorGiveForm
-from .selectors_floor import OPEN, FloorPlan, Tile, floor_plan
+from .selectors_floor import OPEN, FloorPlan, Holder, Tile, floor_plan
 
 PAGE = "venue/floor.html"
 POLL_SECONDS = 12
@@ -53,7 +53,7 @@ def tiles_html(rows: list[tuple[Tile, str]], may_give: bool) -> SafeString:
     while a tile is only its number put into its holder's markup, which is built (and
     escaped) once per event. The same HTML as a template loop would give."""
     free, table_word = escape(_("free")), escape(_("Table"))
-    holders: dict[int, tuple[str, str]] = {}
+    holders: dict[int, tuple[str, tuple[str, str, str, str]]] = {}
     words: dict[str, str] = {}
     parts = []
     for tile, label in rows:
@@ -82,7 +82,7 @@ def tiles_html(rows: list[tuple[Tile, str]], may_give: bool) -> SafeString:
     return mark_safe("".join(parts))  # every piece is escaped above
 
 
-def _holder_markup(holder) -> tuple[str, tuple[str, str, str, str]]:
+def _holder_markup(holder: Holder) -> tuple[str, tuple[str, str, str, str]]:
     """A held tile's markup around its number (three times) and its second line."""
     url = reverse("results:table", args=[holder.id, _NUMBER])
     before, after = url.rsplit(str(_NUMBER), 1)
