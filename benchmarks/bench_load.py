@@ -406,20 +406,24 @@ async def load(port, event_id, token, active, seconds, meter):
 
 
 def report_cpu(meter: CpuMeter, results: dict[str, Result], seconds: float) -> None:
-    requests = sum(len(r.latencies) for r in results.values())
-    used = meter.used
+    requests = max(1, sum(len(r.latencies) for r in results.values()))
+    used = dict(meter.used)
     if not used:
         return
+    if not meter.args[1]:
+        del used["database"]  # SQLite works inside the server's processes
+    cores = os.cpu_count() or 1
     print(
-        f"CPU during the run's {seconds:.0f} s (2 cores give {2 * seconds:.0f} s; "
-        f"{os.cpu_count()} here): " + ", ".join(f"{name} {cpu:.1f} s" for name, cpu in used.items())
+        f"CPU during the run's {seconds:.0f} s ({cores} cores give {cores * seconds:.0f} s): "
+        + ", ".join(f"{name} {cpu:.1f} s" for name, cpu in used.items())
     )
     ours = sum(v for k, v in used.items() if k != "whole machine")
+    database = (
+        f", the database {1000 * used['database'] / requests:.2f} ms" if "database" in used else ""
+    )
     print(
-        f"  the server {1000 * used['server'] / max(requests, 1):.2f} ms of CPU a request "
-        f"(all endpoints, {requests} requests), the database "
-        f"{1000 * used['database'] / max(requests, 1):.2f} ms; other work on the machine "
-        f"{max(0.0, used['whole machine'] - ours):.1f} s"
+        f"  the server {1000 * used['server'] / requests:.2f} ms of CPU a request over the "
+        f"mix{database}; other work on the machine {max(0.0, used['whole machine'] - ours):.1f} s"
     )
 
 
