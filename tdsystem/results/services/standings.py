@@ -28,11 +28,10 @@ from tdsystem.engine import payouts as rules
 from tdsystem.engine import rulesets, satellites
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
+from tdsystem.seating.seatmap import update_rows
 
 from ..errors import ResultsError
 from ..models import Finish, PayoutPlan
-
-BATCH = 500
 
 
 @dataclass(frozen=True)
@@ -217,17 +216,21 @@ def write_changes(rows: Iterable[Finish], fields: Sequence[str] = ("place", "pla
 
     Slots are cleared first and then set, so two players trading places never meet on
     the one-player-per-place constraint half way.
+
+    Written a row a statement (`update_rows`), not by bulk_update: a re-entry in a flight
+    moves every place already taken down by one, thousands of rows, and bulk_update's CASE
+    over 500 ids a batch is evaluated row by row (PostgreSQL) and built in Python.
     """
     rows = list(rows)
     if not rows:
         return
     Finish.objects.filter(pk__in=[r.pk for r in rows]).update(slot=None)
-    Finish.objects.bulk_update(rows, [*fields, "prize"], batch_size=BATCH)
-    Entry.objects.bulk_update(
-        [Entry(pk=r.entry_id, place=r.place, prize=r.prize) for r in rows],
-        ["place", "prize"],
-        batch_size=BATCH,
+    update_rows(
+        Finish,
+        [*fields, "prize"],
+        [(r.pk, *(getattr(r, name) for name in fields), r.prize) for r in rows],
     )
+    update_rows(Entry, ["place", "prize"], [(r.entry_id, r.place, r.prize) for r in rows])
 
 
 def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
