@@ -79,7 +79,8 @@ def _field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
     and on PostgreSQL every entry of every event in the database.) It goes through the
     cursor: the ORM's compiling of this aggregate cost five times the counting itself
     (1.2 ms against 0.2 ms at 1,000 entries on SQLite). Counted by event, the index's
-    first column: counting ids costs SQLite half as much again.
+    first column: counting ids instead reads each id out of the index (a third slower on
+    SQLite).
     """
     quote = connection.ops.quote_name
     e = {f.name: f"e.{quote(f.column)}" for f in Entry._meta.concrete_fields}
