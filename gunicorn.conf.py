@@ -8,7 +8,9 @@ from __future__ import annotations
 import os
 
 bind = os.environ.get("WEB_BIND", "127.0.0.1:8000")
-worker_class = "gthread"
+# gunicorn's gthread worker, but a connection not kept alive is closed off the thread that
+# accepts and dispatches (tdsystem/serving.py: a phone's close stalled the whole worker).
+worker_class = "tdsystem.serving.Worker"
 workers = int(os.environ.get("WEB_WORKERS", "3"))
 threads = int(os.environ.get("WEB_THREADS", "8"))
 keepalive = 30  # clock screens poll every second on one connection

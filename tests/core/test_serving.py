@@ -1,0 +1,113 @@
+"""The web server's worker: a connection not kept alive is closed off the main thread, and
+the client still reads its whole answer."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import threading
+from concurrent.futures import Future
+
+from tdsystem.serving import Worker
+from tests.faults.servers import ROOT, _kill_group, _wait, free_port
+
+CLOSING_GET = b"GET /no-such-page/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+
+class Conn:
+    """What finish_request asks of a connection, recording how it was closed."""
+
+    def __init__(self) -> None:
+        self.closed: list[tuple[bool, str]] = []
+
+    def close(self, graceful: bool = False) -> None:
+        self.closed.append((graceful, threading.current_thread().name))
+
+
+def finished(result) -> Future:
+    future: Future = Future()
+    future.set_result(result)
+    return future
+
+
+def worker() -> Worker:
+    from concurrent.futures import ThreadPoolExecutor
+
+    w = Worker.__new__(Worker)  # no process, sockets or loop: only finish_request is run
+    w.closers = ThreadPoolExecutor(1, thread_name_prefix="close")
+    w.nr_conns, w.alive = 1, True
+    return w
+
+
+def test_it_closes_a_connection_not_kept_alive_on_a_closer_thread():
+    w, conn = worker(), Conn()
+    w.finish_request(conn, finished(False))  # the answer said "Connection: close"
+    w.closers.shutdown(wait=True)
+    [(graceful, thread)] = conn.closed
+    assert graceful and thread.startswith("close") and w.nr_conns == 0
+
+
+def test_it_still_closes_a_broken_connection_at_once():
+    w, conn = worker(), Conn()
+    failed: Future = Future()
+    failed.set_exception(OSError("reset"))
+    w.finish_request(conn, failed)
+    w.closers.shutdown(wait=True)
+    assert conn.closed == [(False, threading.current_thread().name)]
+
+
+def test_the_server_sends_the_whole_answer_before_it_closes(tmp_path):
+    from tdsystem.venue.management.commands.runsystem import web_command
+
+    port = free_port()
+    env = os.environ | {
+        "DEBUG": "0",
+        "SECRET_KEY": "test-only",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'web.sqlite3'}",
+        "WEB_WORKERS": "1",
+    }
+    env.pop("TDSYSTEM_EMBEDDED", None)
+    server = subprocess.Popen(
+        web_command(f"127.0.0.1:{port}"),
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        _wait(lambda: _answers(port), 30, "gunicorn")
+        answers = []
+        for _ in range(5):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                s.sendall(
+                    b"GET /no-such-page/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                )
+                answers.append(_read_all(s))
+        for answer in answers:
+            head, _, body = answer.partition(b"\r\n\r\n")
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length")))  # fmt: skip
+            assert head.startswith(b"HTTP/1.1 404") and len(body) == length
+    finally:
+        _kill_group(server)
+
+
+def _read_all(s: socket.socket) -> bytes:
+    data = b""
+    while chunk := s.recv(65536):
+        data += chunk
+    return data
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+            s.sendall(
+                b"GET /no-such-page/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            )
+            return _read_all(s).startswith(b"HTTP/1.1")
+    except OSError:
+        return False
