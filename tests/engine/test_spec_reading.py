@@ -1,0 +1,89 @@
+"""Reading a hand's JSON: the spec it gives and which fault it names first.
+
+``parse_hand`` checks the players' and the actions' values while reading them and builds
+the spec from the fields it read; these hold it to ``HandSpec(...)`` built field by field.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from tdsystem.engine.errors import RuleError
+from tdsystem.engine.spec import Action, HandSpec, PlayerSpec, parse_hand
+
+HAND = {
+    "structure": "no-limit",
+    "blinds": [1, 2],
+    "players": [{"name": "Ann", "stack": 100}, {"name": "Bob", "stack": 50}],
+    "actions": [{"player": "Ann", "do": "raise", "to": 6}, {"player": "Bob", "do": "call"}],
+}
+
+
+def _refusal(hand: dict) -> str:
+    with pytest.raises(RuleError) as caught:
+        parse_hand(hand)
+    return str(caught.value)
+
+
+def test_it_reads_the_spec_built_field_by_field() -> None:
+    spec = parse_hand({**HAND, "ante": None})
+    built = HandSpec(
+        structure="no-limit",
+        blinds=(1, 2),
+        players=(PlayerSpec("Ann", 100), PlayerSpec("Bob", 50)),
+        actions=(Action("Ann", "raise", 6), Action("Bob", "call")),
+    )
+    assert spec == built
+    assert hash(spec) == hash(built)
+    assert repr(spec) == repr(built)
+    assert dataclasses.replace(spec, ante=1) == dataclasses.replace(built, ante=1)
+
+
+def test_it_stays_frozen() -> None:
+    spec = parse_hand(HAND)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.ante = 5  # type: ignore[misc]
+
+
+def test_it_names_the_blinds_before_a_bad_action() -> None:
+    hand = {**HAND, "blinds": [3, 2], "actions": [{"player": "Ann", "do": "shove"}]}
+    assert _refusal(hand) == "blinds: the small blind 3 is larger than the big blind 2 (D7)"
+
+
+def test_it_names_a_bad_player_before_a_bad_action() -> None:
+    hand = {
+        **HAND,
+        "players": [{"name": "Ann", "stack": 0}, {"name": "Bob", "stack": 50}],
+        "actions": [{"player": "Ann", "do": "bet"}],
+    }
+    assert _refusal(hand) == "players[0].stack: must be a positive whole number of chips, got 0"
+
+
+def test_it_names_a_player_listed_twice_after_the_limit_settings() -> None:
+    hand = {
+        **HAND,
+        "players": [{"name": "Ann", "stack": 10}, {"name": "Ann", "stack": 50}],
+        "raise_cap": 3,
+    }
+    assert _refusal(hand) == "raise_cap: only a fixed-limit game caps the raises"
+    del hand["raise_cap"]
+    assert _refusal(hand) == "players: Ann is listed twice"
+
+
+def test_it_names_an_action_read_wrong_before_the_table_settings() -> None:
+    hand = {**HAND, "blinds": [3, 2], "actions": [{"player": "Ann"}]}
+    assert _refusal(hand) == "action 0: missing field 'do'"
+
+
+def test_it_names_the_first_bad_action_by_its_index() -> None:
+    hand = {
+        **HAND,
+        "actions": [
+            {"player": "Ann", "do": "call"},
+            {"player": "Bob", "do": "raise"},
+            {"player": "Ann", "do": "fold", "to": 3},
+        ],
+    }
+    assert _refusal(hand) == "action 1: raise needs 'to', the player's total for the round"
