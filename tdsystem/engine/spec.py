@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, NamedTuple
 
 from tdsystem.engine.errors import RuleError
@@ -55,6 +54,9 @@ _HAND_KEYS = frozenset(
 _STUD_ONLY = ("bring_in", "bring_in_player", "bring_in_completes", "first_to_act")
 _FLOP_ONLY_KEYS, _STUD_ONLY_KEYS = frozenset(_FLOP_ONLY), frozenset(_STUD_ONLY)
 _PLAYER_KEYS = frozenset({"name", "stack"})
+# A JSON array as decoded, or a tuple; a tuple of types, as ``list | tuple`` would make a new
+# union object at every test (four for each hand read).
+_LIST_LIKE = (list, tuple)
 _ACTION_KEYS = frozenset({"player", "do", "to"})
 
 
@@ -74,9 +76,8 @@ class Action(NamedTuple):
 
 
 # ``Action(...)`` runs the named tuple's ``__new__``, a Python function; reading a hand makes
-# a few dozen players and actions, so it makes them as tuples of their type directly.
-_new_player = partial(tuple.__new__, PlayerSpec)
-_new_action = partial(tuple.__new__, Action)
+# a few dozen players and actions, so it makes them as tuples of their type directly, with
+# ``tuple.__new__(Action, values)`` (a ``functools.partial`` of it costs a call more).
 
 
 # Not slotted: ``parse_hand`` hands a new spec the dict of the fields it read in one go (a
@@ -364,12 +365,12 @@ def parse_hand(data: Any) -> HandSpec:
     blinds = data.get("blinds", ())
     if _is_int(blinds):
         blinds = [blinds]
-    if not isinstance(blinds, list | tuple):
+    if not isinstance(blinds, _LIST_LIKE):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
     fields["blinds"] = tuple(blinds)
     bets = fields.get("bets")
     if bets is not None:
-        if not isinstance(bets, list | tuple):
+        if not isinstance(bets, _LIST_LIKE):
             raise RuleError("bets: two positive whole numbers of chips (small bet, big bet)")
         fields["bets"] = tuple(bets)
     fields["structure"] = data["structure"]
@@ -415,11 +416,12 @@ def _object(entry: Any) -> bool:
 def _parse_players(raw: Any) -> tuple[tuple[PlayerSpec, ...], bool]:
     """The players, and whether every name and stack is good (``_check_players``'s test of
     each, made while reading them; its refusal is left to it, in its turn among the checks)."""
-    if not isinstance(raw, list | tuple):
+    if not isinstance(raw, _LIST_LIKE):
         raise RuleError("players: must be a list of {name, stack}, from the button clockwise")
     players = []
     seen: set[str] = set()
     good = True
+    new, player_type = tuple.__new__, PlayerSpec
     for i, entry in enumerate(raw):
         if (
             type(entry) is not dict
@@ -435,7 +437,7 @@ def _parse_players(raw: Any) -> tuple[tuple[PlayerSpec, ...], bool]:
                 seen.add(name)
             else:
                 good = False
-        players.append(_new_player((name, stack)))
+        players.append(new(player_type, (name, stack)))
     return tuple(players), good
 
 
@@ -459,10 +461,11 @@ _SIZED_DOS = frozenset(do for do in DOS if _SIZED[do])
 def _parse_actions(raw: Any) -> tuple[tuple[Action, ...], bool]:
     """The actions, and whether every action's values are good (``_check_actions``'s test,
     made while reading them; its refusal comes after the table's and the players' checks)."""
-    if not isinstance(raw, list | tuple):
+    if not isinstance(raw, _LIST_LIKE):
         raise RuleError("actions: must be a list of {player, do, to}")
     actions = []
     good = True
+    new, action_type = tuple.__new__, Action
     for i, entry in enumerate(raw):
         if (
             type(entry) is not dict
@@ -482,7 +485,7 @@ def _parse_actions(raw: Any) -> tuple[tuple[Action, ...], bool]:
                     else do in _SIZED_DOS and type(to) is int and to > 0
                 )
             )
-        actions.append(_new_action((player, do, to)))
+        actions.append(new(action_type, (player, do, to)))
     return tuple(actions), good
 
 
