@@ -116,7 +116,7 @@ class HandState:
         self.fixed = spec.structure == "fixed-limit"
         self.pot_limit = spec.structure == "pot-limit"
         big = self.big_blind = spec.big_blind
-        self.bet_sizes = spec.limit_bets
+        self.bet_sizes = spec.bets or (big, 2 * big)  # spec.limit_bets, its big blind known
         self.notes: list[Note] = []
         self.virtual_note: Note | None = None
         self.seq = 0

@@ -179,7 +179,7 @@ def _check_blind_game(spec: HandSpec, players_read: bool) -> None:
     if len(spec.blinds) not in (1, 2):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
     for blind in spec.blinds:
-        if not _is_int(blind) or blind <= 0:
+        if type(blind) is not int or blind <= 0:  # as _is_int, without a call for each
             raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
     if len(spec.blinds) == 2 and spec.blinds[0] > spec.blinds[1]:
         raise RuleError(
@@ -187,7 +187,7 @@ def _check_blind_game(spec: HandSpec, players_read: bool) -> None:
             f"{spec.blinds[1]}",
             rule="D7",
         )
-    if not _is_int(spec.ante) or spec.ante < 0:
+    if type(spec.ante) is not int or spec.ante < 0:  # as _is_int
         raise RuleError(f"ante: must be a whole number of chips, 0 or more, got {spec.ante!r}")
     if spec.ante_type not in ANTE_TYPES:
         raise RuleError(
@@ -298,6 +298,8 @@ def _check_limit_settings(spec: HandSpec) -> None:
 
 
 def _check_dead_button(spec: HandSpec) -> None:
+    if spec.dead_small_blind is False and spec.dead_button is False:
+        return  # the usual hand: a live button, nothing below can refuse it
     for key, dead in (
         ("dead_small_blind", spec.dead_small_blind),
         ("dead_button", spec.dead_button),
@@ -363,7 +365,7 @@ def parse_hand(data: Any) -> HandSpec:
     # A field that is absent or null reads as "not given": HandSpec's default.
     fields = {key: value for key, value in data.items() if value is not None}
     blinds = data.get("blinds", ())
-    if _is_int(blinds):
+    if type(blinds) is int:  # as _is_int: one blind given as a number
         blinds = [blinds]
     if not isinstance(blinds, _LIST_LIKE):
         raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
