@@ -6,7 +6,9 @@ the spec from the fields it read; these hold it to ``HandSpec(...)`` built field
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 
 import pytest
 
@@ -87,3 +89,10 @@ def test_it_names_the_first_bad_action_by_its_index() -> None:
         ],
     }
     assert _refusal(hand) == "action 1: raise needs 'to', the player's total for the round"
+
+
+def test_it_survives_pickling_and_copying() -> None:
+    spec = parse_hand(HAND)
+    assert pickle.loads(pickle.dumps(spec)) == spec
+    assert copy.deepcopy(spec) == spec
+    assert pickle.loads(pickle.dumps(spec)).ante == 0  # a default read from the class
