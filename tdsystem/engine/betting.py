@@ -440,7 +440,7 @@ class HandState:
             )
         name, do, to = action
         seat = self.seat_of.get(name)
-        if seat != self.actor:
+        if seat is None or seat != self.actor:
             raise self._out_of_turn(name, seat, index)
         if do == "fold":
             self.folded[seat] = True
