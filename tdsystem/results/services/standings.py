@@ -83,8 +83,8 @@ def _field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
     SQLite).
     """
     quote = connection.ops.quote_name
-    e = {f.name: f"e.{quote(f.column)}" for f in Entry._meta.concrete_fields}
-    v = {f.name: f"v.{quote(f.column)}" for f in Event._meta.concrete_fields}
+    e = {f.name: f"e.{quote(str(f.column))}" for f in Entry._meta.concrete_fields}
+    v = {f.name: f"v.{quote(str(f.column))}" for f in Event._meta.concrete_fields}
     sql = (
         f"SELECT COUNT(CASE WHEN NOT ({e['event']} = %s AND {e['carried_from']} IS NOT NULL) "
         f"THEN {e['event']} END), "
@@ -96,7 +96,8 @@ def _field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
         f"WHERE {v['id']} = %s OR {v['parent']} = %s)"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [event_id, event_id, Entry.Status.ACTIVE, event_id] + [event_id] * 2)
+        params: list[int | str] = [event_id, event_id, str(Entry.Status.ACTIVE), *[event_id] * 3]
+        cursor.execute(sql, params)
         entries, active, here, pool = cursor.fetchone()
     if pool is None:
         pool = Decimal(0)
@@ -281,10 +282,10 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
     won = rules.prizes_for(winner_finishes, prizes, Decimal(plan.unit))
     slots = {f.entry: 1 for f in winner_finishes}
     by_entry = {f.entry: f for f in winner_finishes}
-    for group in placed:
-        won |= group.prizes(prizes, plan.unit)
-        slots |= group.slots
-        by_entry |= {f.entry: f for f in group.finishes}
+    for placed_group in placed:
+        won |= placed_group.prizes(prizes, plan.unit)
+        slots |= placed_group.slots
+        by_entry |= {f.entry: f for f in placed_group.finishes}
     changed = []
     for pk, entry, *_, place, place_to, slot, prize, _winner in rows:
         f = by_entry.get(entry)
