@@ -7,6 +7,7 @@ nothing moves; everyone seated is dealt the next hand.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
@@ -109,7 +110,13 @@ def table_hand_finish(
                 gettext("table %(table)s has %(count)s player: no hand to deal")
                 % {"table": table_number, "count": table.count}
             )
-        pending = list(Move.objects.filter(event=event, acknowledged_at__isnull=True))
+        # The slips' five columns the halts count with, not model rows: a floor that
+        # leaves its slips unacknowledged keeps thousands pending, read at every hand.
+        pending: list[Any] = list(
+            Move.objects.filter(event=event, acknowledged_at__isnull=True)
+            .order_by()
+            .values_list("entry_id", "from_table", "from_seat", "to_table", "to_seat", named=True)
+        )
         halted = table_halts(event, pending=pending, only=(row, occupants)).get(table_number)
         if halted is not None and not confirm_halted:
             raise TableHalted(halted)
