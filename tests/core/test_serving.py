@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 import threading
 from concurrent.futures import Future
 
@@ -69,6 +70,14 @@ def test_the_server_sends_the_whole_answer_before_it_closes(tmp_path):
         "WEB_WORKERS": "1",
     }
     env.pop("TDSYSTEM_EMBEDDED", None)
+    # Served as runsystem serves it: the manifest storage renders a page only once the
+    # static files are collected (runsystem collects them before it starts the server).
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
     server = subprocess.Popen(
         web_command(f"127.0.0.1:{port}"),
         cwd=ROOT,
