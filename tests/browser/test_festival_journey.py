@@ -97,7 +97,8 @@ def main_event():
 
 def settled(page) -> None:
     page.wait_for_function(
-        "!document.querySelector('.htmx-added, .htmx-settling')", timeout=PATIENCE_MS
+        "!document.querySelector('.htmx-added, .htmx-settling, .htmx-request')",
+        timeout=PATIENCE_MS,
     )
 
 
