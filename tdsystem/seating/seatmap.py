@@ -88,12 +88,14 @@ def _fetch(sql: str, params: Sequence) -> list[tuple]:
         return cursor.fetchall()
 
 
-def _names(model) -> tuple[str, dict[str, str]]:
-    """A model's quoted table name and its fields' quoted column names ("pk" too)."""
+def sql_names(model, alias: str = "") -> tuple[str, dict[str, str]]:
+    """A model's quoted table name and its fields' quoted column names ("pk" too), for
+    the statements written out by hand; with `alias`, the columns are prefixed by it."""
     quote = connection.ops.quote_name
     meta = model._meta
-    columns = {f.name: quote(f.column) for f in meta.concrete_fields}
-    return quote(meta.db_table), columns | {"pk": quote(meta.pk.column)}
+    prefix = f"{alias}." if alias else ""
+    columns = {f.name: prefix + quote(str(f.column)) for f in meta.concrete_fields}
+    return quote(meta.db_table), columns | {"pk": prefix + quote(str(meta.pk.column))}
 
 
 def head_counts(event: Event) -> list[HeadCount]:
@@ -105,13 +107,13 @@ def head_counts(event: Event) -> list[HeadCount]:
     cost follows the tables, not every entry of the event (a join of the tables with the
     entries read the whole field on each bust-out).
     """
-    tables, t = _names(EventTable)
-    entries, e = _names(Entry)
+    tables, t = sql_names(EventTable, "t")
+    entries, e = sql_names(Entry, "e")
     sql = (
-        f"SELECT t.{t['id']}, t.{t['number']}, t.{t['seats']}, t.{t['break_rank']}, "
-        f"(SELECT COUNT(*) FROM {entries} e WHERE e.{e['table']} = t.{t['id']}) "
-        f"FROM {tables} t WHERE t.{t['event']} = %s AND t.{t['in_play']} = %s "
-        f"ORDER BY t.{t['number']}"
+        f"SELECT {t['id']}, {t['number']}, {t['seats']}, {t['break_rank']}, "
+        f"(SELECT COUNT(*) FROM {entries} e WHERE {e['table']} = {t['id']}) "
+        f"FROM {tables} t WHERE {t['event']} = %s AND {t['in_play']} = %s "
+        f"ORDER BY {t['number']}"
     )
     return [HeadCount(*row) for row in _fetch(sql, [event.pk, True])]
 
@@ -172,7 +174,7 @@ class SeatMap:
 
     @classmethod
     def read(cls, event: Event) -> SeatMap:
-        tables_sql, t = _names(EventTable)
+        tables_sql, t = sql_names(EventTable)
         rows = _fetch(
             f"SELECT {', '.join(t[name] for name in TableRow.FIELDS[:-1])}, {t['sitting_out']} "
             f"FROM {tables_sql} WHERE {t['event']} = %s AND {t['in_play']} = %s",
@@ -190,7 +192,7 @@ class SeatMap:
         # A seated entry is active (the `busted_entry_has_no_seat` constraint). The seats
         # are read apart from the few holds: three columns a player, not six, ordered by
         # table and seat, as the engine's tables keep them.
-        entries_sql, e = _names(Entry)
+        entries_sql, e = sql_names(Entry)
         seats = _fetch(
             f"SELECT {e['id']}, {e['table']}, {e['seat']} FROM {entries_sql} "
             f"WHERE {e['event']} = %s AND {e['table']} IS NOT NULL",

@@ -28,7 +28,7 @@ from tdsystem.engine import payouts as rules
 from tdsystem.engine import rulesets, satellites
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
-from tdsystem.seating.seatmap import update_rows
+from tdsystem.seating.seatmap import sql_names, update_rows
 
 from ..errors import ResultsError
 from ..models import Finish, PayoutPlan
@@ -82,17 +82,16 @@ def _field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
     first column: counting ids instead reads each id out of the index (a third slower on
     SQLite).
     """
-    quote = connection.ops.quote_name
-    e = {f.name: f"e.{quote(str(f.column))}" for f in Entry._meta.concrete_fields}
-    v = {f.name: f"v.{quote(str(f.column))}" for f in Event._meta.concrete_fields}
+    entries, e = sql_names(Entry, "e")
+    events, v = sql_names(Event, "v")
     sql = (
         f"SELECT COUNT(CASE WHEN NOT ({e['event']} = %s AND {e['carried_from']} IS NOT NULL) "
         f"THEN {e['event']} END), "
         f"COUNT(CASE WHEN {e['event']} = %s AND {e['status']} = %s THEN {e['event']} END), "
         f"COUNT(CASE WHEN {e['event']} = %s THEN {e['event']} END), "
         f"SUM({e['paid']}) "
-        f"FROM {quote(Entry._meta.db_table)} e WHERE {e['event']} IN "
-        f"(SELECT {v['id']} FROM {quote(Event._meta.db_table)} v "
+        f"FROM {entries} e WHERE {e['event']} IN "
+        f"(SELECT {v['id']} FROM {events} v "
         f"WHERE {v['id']} = %s OR {v['parent']} = %s)"
     )
     with connection.cursor() as cursor:
