@@ -87,13 +87,14 @@ PlayerName = Annotated[
 ]
 
 
+# A player's member id as every route takes it: at most 40 characters, blank for none.
+MemberId = Annotated[str, Field(strict=True, max_length=40, pattern=NO_NUL)]
+
+
 class RegisterIn(Schema):
     name: PlayerName
-    member_id: str = Field(
+    member_id: MemberId = Field(
         "",
-        strict=True,
-        max_length=40,
-        pattern=NO_NUL,
         description=gettext_noop("a string of at most 40 characters that finds the player again"),
     )
     note: str = Field(

@@ -15,7 +15,7 @@ from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tic
 from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
-from .schemas import INT64, NO_NUL, Out, Registered
+from .schemas import INT64, NO_NUL, MemberId, Out, Registered
 from .seating import entry_json, moves_json
 
 router = Router(tags=["Seating"], exclude_unset=True)
@@ -40,11 +40,8 @@ class TicketIn(Schema):
         le=INT64,
         description=gettext_noop("the id of an existing player to give the ticket to"),
     )
-    member_id: str = Field(
+    member_id: MemberId = Field(
         "",
-        strict=True,
-        max_length=40,
-        pattern=NO_NUL,
         description=gettext_noop(
             "a member id: the ticket goes to that member, or to a new player of the name with it"
         ),
