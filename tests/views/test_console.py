@@ -7,7 +7,8 @@ import pytest
 from tdsystem.core.models import LogEntry
 from tdsystem.events.clock_forms import parse_time_left
 from tdsystem.events.models import Clock
-from tdsystem.seating.testing import arrange
+from tdsystem.events.services import clock_action
+from tdsystem.seating.testing import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 
@@ -177,6 +178,18 @@ def test_the_badge_reads_a_label_not_the_raw_status(client, event, director):
     clock_post(client, event, action="start", confirm_empty="1")
     text = clock_post(client, event, action="pause").content.decode()
     assert ">Paused</span>" in text
+
+
+def test_a_finished_clock_offers_no_clock_controls(client, event, director):
+    client.force_login(director)
+    panel = f"/console/events/{event.pk}/?part=clock-panel"
+    assert '"action": "next"' in client.get(panel, HTTP_HX_REQUEST="true").content.decode()
+    clock_action(event_id=event.pk, action="finish", actor=ACTOR)
+    text = client.get(panel, HTTP_HX_REQUEST="true").content.decode()
+    assert ">Finished</span>" in text and 'id="clock-finished"' in text
+    assert "The event is over" in text
+    for control in ('"action": "previous"', '"action": "next"', '"add_time"', 'name="time_left"'):
+        assert control not in text
 
 
 def test_the_panel_shows_a_break_as_a_break_with_the_next_level(client, event, director):
