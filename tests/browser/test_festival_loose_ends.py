@@ -121,6 +121,10 @@ def test_a_ticket_goes_to_the_player_the_search_finds(live_server, new_page):
         page.get_by_text("Give a ticket (a seat won elsewhere)").click()
         page.fill("#ticket-q", "ann")
         page.locator("#ticket-players label").first.wait_for()
+        page.press("#ticket-q", "Enter")  # searches again; gives nothing
+        page.wait_for_load_state("networkidle")
+        assert page.locator("#ticket-players input[name=player]").count() == 3
+        assert not Ticket.objects.exists() and page.locator(".flash.error").count() == 0
         assert page.locator("#ticket-players input[name=player]").count() == 3
         _no_overflow(page)
         page.locator("#tickets").scroll_into_view_if_needed()
