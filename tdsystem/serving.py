@@ -1,30 +1,67 @@
-"""gunicorn's threaded worker (gthread) with one change, named in gunicorn.conf.py.
+"""gunicorn's threaded worker (gthread) with two changes, named in gunicorn.conf.py.
 
-gunicorn 27 closes a connection that is not kept alive "gracefully" (RFC 9112 section
-9.6): it half-closes, then reads until the client closes its side too, for up to 2 s, so
-that unread request bytes do not turn the close into a reset. It does that on the worker's
-main thread, the one that accepts connections and hands requests to the threads: while it
-waits for one phone to close, the worker answers nobody. At the festival's busy minute
-(benchmarks/bench_load.py: 3,000 phones each on a fresh connection while 300 screens poll)
-each worker's main thread spent about 30% of the run waiting there, up to 0.43 s at a
-time. Here the same close runs on a small pool of its own, and the main thread goes on.
+Closes off the main thread. gunicorn 27 closes a connection that is not kept alive
+"gracefully" (RFC 9112 section 9.6): it half-closes, then reads until the client closes
+its side too, for up to 2 s, so that unread request bytes do not turn the close into a
+reset. It does that on the worker's main thread, the one that accepts connections and
+hands requests to the threads: while it waits for one phone to close, the worker answers
+nobody. At the festival's busy minute (benchmarks/bench_load.py: 3,000 phones each on a
+fresh connection while 300 screens poll) each worker's main thread spent about 30% of the
+run waiting there, up to 0.43 s at a time. Here the same close runs on a small pool of
+its own, and the main thread goes on.
+
+Warm before the first request. A fresh process pays for its first request of each kind:
+the URLs import every view (about a hundred modules), each template is compiled, each
+language's catalogue read. Measured in a fresh process on PostgreSQL (3,000 players): the
+first clock JSON took 510 ms of CPU, the first seat lookup 387 ms, the first seats JSON
+99 ms, against 2 to 10 ms afterwards; and a thread holding the interpreter's lock that
+long holds up every other request of its process. The worker now serves the public pages
+once to itself (warm_up) before it accepts a connection, so no screen or phone waits for
+that.
 """
 
 from __future__ import annotations
 
+import io
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
 
 from gunicorn.workers.gthread import ThreadWorker
+
+log = logging.getLogger(__name__)
 
 # Closes waiting for their client at once, per worker; more wait their turn in the queue
 # (each gives up after gunicorn's 2 s), holding only their socket.
 CLOSERS = 4
+
+# What the venue's screens and phones load, by their stable addresses (each redirects to
+# the current event's page) and then the current event's own reads. "{event}" is that
+# event's id, taken from the first redirect; without a current event only the stable
+# addresses are served (they answer "no event" then).
+STABLE = ("/clock/", "/seats/", "/schedule/", "/seats/draw/", "/chips/")
+OF_EVENT = (
+    "/api/events/{event}/clock",
+    "/api/events/{event}/seats",
+    "/events/{event}/seats/?q=a",
+    "/events/{event}/seats/?q=a",  # a page's second answer has its fragments cached too
+)
 
 
 class Worker(ThreadWorker):
     def init_process(self) -> None:
         self.closers = ThreadPoolExecutor(CLOSERS, thread_name_prefix="close")
         super().init_process()  # runs the worker until it stops
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        started = time.process_time()
+        served = warm_up(self.wsgi, between=self.notify)
+        cpu = (time.process_time() - started) * 1000
+        self.log.info("Worker %s warm (%.0f ms of CPU): %s", self.pid, cpu, ", ".join(served))
 
     def finish_request(self, conn, fs) -> None:
         if "close" not in vars(conn):
@@ -38,3 +75,90 @@ class Worker(ThreadWorker):
 
             conn.close = close_elsewhere
         super().finish_request(conn, fs)
+
+
+def warm_up(app: Callable, *, between: Callable[[], object] = lambda: None) -> list[str]:
+    """Serve the public pages once to this process (GET only: nothing is written), and
+    read every language's catalogue; the answers are dropped. Whatever fails (no
+    database yet, a page's error) is logged and skipped: warming never stops a worker
+    from serving. The paths served, with their status, for the log and the tests."""
+    from django.conf import settings
+    from django.utils import translation
+
+    served: list[str] = []
+    host = _host(settings.ALLOWED_HOSTS)
+    try:
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                translation.gettext("Table")
+        event = None
+        for path in STABLE:
+            status, location = _get(app, host, path)
+            served.append(f"{status} {path}")
+            if event is None and location:
+                event = _event_of(location)
+            between()
+        for path in OF_EVENT if event is not None else ():
+            status, _ = _get(app, host, path.format(event=event))
+            served.append(f"{status} {path.format(event=event)}")
+            between()
+    except Exception:  # a warm-up must never stop the worker: its requests will tell
+        log.exception("warming the web worker failed after %s", served)
+    return served
+
+
+def _host(allowed: Iterable[str]) -> str:
+    for host in allowed:
+        if host == "*":
+            return "127.0.0.1"
+        if host.startswith("."):
+            return "www" + host
+        if host:
+            return host
+    return "localhost"
+
+
+def _event_of(location: str) -> int | None:
+    parts = urlsplit(location).path.strip("/").split("/")
+    if len(parts) >= 2 and parts[0] == "events" and parts[1].isdigit():
+        return int(parts[1])
+    return None
+
+
+def _get(app: Callable, host: str, target: str) -> tuple[int, str]:
+    """One GET through the WSGI application in this thread; (status, Location)."""
+    path, _, query = target.partition("?")
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path,
+        "QUERY_STRING": query,
+        "SCRIPT_NAME": "",
+        "SERVER_NAME": host,
+        "SERVER_PORT": "80",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_HOST": host,
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    answer: dict = {}
+
+    def start_response(status: str, headers: list, exc_info=None):
+        answer["status"] = int(status.split()[0])
+        answer["location"] = next((v for k, v in headers if k.lower() == "location"), "")
+        return lambda data: None
+
+    body = app(environ, start_response)
+    try:
+        for _chunk in body:
+            pass
+    finally:
+        close = getattr(body, "close", None)
+        if close is not None:
+            close()  # Django's request_finished: connections back, as after any request
+    return answer.get("status", 0), answer.get("location", "")
