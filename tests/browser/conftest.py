@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,10 @@ ARGS = [
     "--disable-dev-shm-usage",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+# A shared machine can hold a request up for a while (the SQLite database's and broker's
+# write locks wait up to 20 s): the journeys' pages wait longer than Playwright's 30 s.
+PATIENCE_MS = int(os.environ.get("TD_PATIENCE", 90_000))
 TV = {"width": 1920, "height": 1080}
 TV_SMALL = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
@@ -82,3 +87,47 @@ def login(page, live_server, username: str, password: str) -> None:
     page.fill("#id_password", password)
     page.click("button[type=submit]")
     page.wait_for_url(lambda url: "/login/" not in url)
+
+
+def open_page(new_page, viewport, *, session=None, accept_dialogs: bool = False):
+    """A journey's page: it waits with patience and tells (in the test's output, on a
+    failure) what went wrong in it: script errors, failed requests, server errors.
+    `session` lends a logged-in page's cookies; `accept_dialogs` says yes to every
+    question a console asks before it acts."""
+    page = new_page(viewport)
+    page.set_default_timeout(PATIENCE_MS)
+    if accept_dialogs:
+        page.on("dialog", lambda dialog: dialog.accept())
+    page.on("pageerror", lambda exc: print("page error:", page.url, exc))
+    page.on("requestfailed", lambda r: print("request failed:", r.method, r.url, r.failure))
+    page.on(
+        "response",
+        lambda r: r.status >= 500 and print("server error:", r.status, r.request.method, r.url),
+    )
+    if session is not None:
+        page.context.add_cookies(session.context.cookies())
+    return page
+
+
+def settled(page) -> None:
+    """htmx binds swapped-in content when it settles (20 ms later): until then a change or
+    a click there does nothing. Wait until nothing on the page is still settling or being
+    asked for."""
+    page.wait_for_function(
+        "!document.querySelector('.htmx-added, .htmx-settling, .htmx-request')",
+        timeout=PATIENCE_MS,
+    )
+
+
+def docs_shots_on() -> bool:
+    """TD_SHOTS=1: the journeys shoot the pictures the docs show (docs/img/<folder>/);
+    without it a test run leaves the docs be."""
+    return os.environ.get("TD_SHOTS") == "1"
+
+
+def docs_shot(page, folder: str, name: str, *, full_page: bool = False) -> None:
+    """docs/img/<folder>/<name>.png, only when TD_SHOTS=1."""
+    if docs_shots_on():
+        path = DOCS_IMG / folder / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=full_page)

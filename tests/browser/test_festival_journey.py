@@ -17,22 +17,28 @@ docs/festival-night.md shows); without it nothing is written.
 
 from __future__ import annotations
 
-import os
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import PHONE, TABLET, TV, login
+from tests.browser.conftest import (
+    PATIENCE_MS,
+    PHONE,
+    TABLET,
+    TV,
+    docs_shot,
+    docs_shots_on,
+    login,
+    open_page,
+    settled,
+)
 from tests.personas import PASSWORD, make_user
 from tests.worker import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img" / "festival"
-# A shared machine can hold a request up (see the night journey).
-PATIENCE_MS = int(os.environ.get("TD_PATIENCE", 90_000))
+FOLDER = "festival"  # docs/img/festival/: the pictures the docs show (TD_SHOTS=1)
 FIRST = (
     "Ada Ben Cleo Dan Eve Finn Gus Hana Ivo Jade Kai Lena Milo Nora Otto Pia Quin Rosa Sami "
     "Tess Ugo"
@@ -48,30 +54,6 @@ FIELD = {"1A": [f"{n} (A)" for n in NAMES], "1B": [f"{n} (B)" for n in NAMES]}
 TABLES = {"1A": "1-4", "1B": "5-8"}
 ANN = "Ann Lee"
 ANN_BAG = {"1A": 30_000, "1B": 45_000}  # she keeps 1B's, the larger
-
-
-def shots_on() -> bool:
-    return os.environ.get("TD_SHOTS") == "1"
-
-
-def shot(page, name: str, *, full_page: bool = False) -> None:
-    if shots_on():
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
-
-
-def open_page(new_page, viewport, session=None):
-    page = new_page(viewport)
-    page.set_default_timeout(PATIENCE_MS)
-    page.on("dialog", lambda dialog: dialog.accept())  # the consoles ask before they act
-    page.on("pageerror", lambda exc: print("page error:", page.url, exc))
-    page.on(
-        "response",
-        lambda r: r.status >= 500 and print("server error:", r.status, r.request.method, r.url),
-    )
-    if session is not None:
-        page.context.add_cookies(session.context.cookies())
-    return page
 
 
 def main_event():
@@ -92,13 +74,6 @@ def main_event():
         late_registration_end_level=4,
         reentry_allowed=True,
         reentry_max=1,
-    )
-
-
-def settled(page) -> None:
-    page.wait_for_function(
-        "!document.querySelector('.htmx-added, .htmx-settling, .htmx-request')",
-        timeout=PATIENCE_MS,
     )
 
 
@@ -204,7 +179,7 @@ def end_the_day(director, phone, base, flight) -> int:
         assert phone.locator("#table ol.seats").get_by_role("button", name="Out").count() == 0
         assert "This table is bagged." in phone.locator("#table-bags").inner_text()
         if number == first and flight.flight == "1A":
-            shot(phone, "table-bagged-phone", full_page=True)
+            docs_shot(phone, FOLDER, "table-bagged-phone", full_page=True)
     director.reload()
     panel = director.locator("#day-end")
     panel.get_by_role("button", name="Close the day").wait_for()
@@ -224,7 +199,7 @@ def test_two_flights_play_at_once_bag_and_combine_into_day_2(live_server, new_pa
     main = main_event()
     make_user("dora", "director")
     base = live_server.url
-    director = open_page(new_page, TABLET)
+    director = open_page(new_page, TABLET, accept_dialogs=True)
     login(director, live_server, "dora", PASSWORD)
 
     # 1. Two flights added on the main event's flights page.
@@ -275,11 +250,11 @@ def test_two_flights_play_at_once_bag_and_combine_into_day_2(live_server, new_pa
         assert tile.locator(".fl").inner_text() == ("1A" if number <= 4 else "1B")
     legend = director.locator(".floor-legend").inner_text()
     assert legend.count("4 tables · 22 players") == 2, legend
-    if shots_on():
-        floor = open_page(new_page, TV, session=director)
+    if docs_shots_on():
+        floor = open_page(new_page, TV, session=director, accept_dialogs=True)
         floor.goto(director.url)
         floor.wait_for_selector(".tile.held")
-        shot(floor, "floor-tv")
+        docs_shot(floor, FOLDER, "floor-tv")
 
     # 3. Both clocks run; 1A moves on to level 3, 1B to level 2. Three out in 1A (two
     # re-enter), two in 1B (one re-enters).
@@ -300,24 +275,24 @@ def test_two_flights_play_at_once_bag_and_combine_into_day_2(live_server, new_pa
         21,
         21,
     ]
-    tv = open_page(new_page, TV)
+    tv = open_page(new_page, TV, accept_dialogs=True)
     tv.goto(f"{base}/events/{flights['1A'].pk}/clock/")
     tv.wait_for_function("window.tdClock && window.tdClock.data", timeout=PATIENCE_MS)
     tv.wait_for_function(
         "document.getElementById('players').innerText.replace(/\\s/g, '').startsWith('21/24')",
         timeout=PATIENCE_MS,
     )
-    shot(tv, "flight-clock-tv")
+    docs_shot(tv, FOLDER, "flight-clock-tv")
 
     # 4. Each flight ends its day: the last hands, every table bagged, the day closed.
-    phone = open_page(new_page, PHONE, session=director)
+    phone = open_page(new_page, PHONE, session=director, accept_dialogs=True)
     for flight in flights.values():
         end_the_day(director, phone, base, flight)
         flight.refresh_from_db()
     assert Bag.objects.filter(event__parent=main).count() == 42
 
     # The end-of-day report of 1A: every bag by chips, each table, the chips checked.
-    report = open_page(new_page, TV, session=director)
+    report = open_page(new_page, TV, session=director, accept_dialogs=True)
     report.goto(f"{base}/console/events/{flights['1A'].pk}/day-end/report")
     text = report.locator(".day-report").inner_text()
     assert text.startswith("Main Event · 1A\n\nEnd of day 1 · level 3 reached")
@@ -340,11 +315,11 @@ def test_two_flights_play_at_once_bag_and_combine_into_day_2(live_server, new_pa
         head = tables.nth(i).locator("h3").inner_text()
         assert f"Table {number}" in head and f"{bags.count()} players" in head
         assert f"{sum(b.chips for b in bags):,}" in head
-    shot(report, "day-end-report-tv", full_page=True)
-    if shots_on():
+    docs_shot(report, FOLDER, "day-end-report-tv", full_page=True)
+    if docs_shots_on():
         report.set_viewport_size({"width": 794, "height": 1123})  # A4 at 96 dpi
         report.emulate_media(media="print")
-        shot(report, "day-end-report-print", full_page=True)
+        docs_shot(report, FOLDER, "day-end-report-print", full_page=True)
 
     # 5. Day 2 on the flights page: 41 players, Ann kept once with her larger bag.
     director.goto(f"{base}/console/events/{main.pk}/flights/")
@@ -367,7 +342,7 @@ def test_two_flights_play_at_once_bag_and_combine_into_day_2(live_server, new_pa
     assert twice.inner_text().split("\t") == [ANN, "1B · 45,000", "1A · 30,000"]
     for row in director.locator("#flights tbody tr").all():
         assert "bagged" in row.inner_text().lower()
-    shot(director, "day2-preview-tablet", full_page=True)
+    docs_shot(director, FOLDER, "day2-preview-tablet", full_page=True)
     day2.locator("input[name=confirm]").check()
     day2.get_by_role("button", name="Combine into Day 2: 41 players").click()
     director.locator("#day2", has_text="The flights are combined").wait_for()
@@ -379,18 +354,18 @@ def test_two_flights_play_at_once_bag_and_combine_into_day_2(live_server, new_pa
     assert ann.chips == 45_000
 
     # The draw screen for the room's TV, and Ann finding her seat on her phone.
-    draw = open_page(new_page, TV)
+    draw = open_page(new_page, TV, accept_dialogs=True)
     draw.goto(f"{base}/events/{main.pk}/seats/draw/")
     draw_text = draw.locator("body").inner_text()
     assert "41 players" in draw_text and f"{ANN}\n{ann.table.number}\n{ann.seat}\n" in draw_text
-    shot(draw, "day2-draw-tv")
-    lookup = open_page(new_page, PHONE)
+    docs_shot(draw, FOLDER, "day2-draw-tv")
+    lookup = open_page(new_page, PHONE, accept_dialogs=True)
     lookup.goto(f"{base}/events/{main.pk}/seats/")
     lookup.fill("#q", ANN)
     lookup.locator("#found-table").wait_for()
     assert lookup.locator("#found-table").inner_text() == str(ann.table.number)
     assert lookup.locator("#found-seat").inner_text() == str(ann.seat)
-    shot(lookup, "day2-seat-phone", full_page=True)
+    docs_shot(lookup, FOLDER, "day2-seat-phone", full_page=True)
 
     # The main event's clock waits at the flights' level for the director's start.
     tv.goto(f"{base}/events/{main.pk}/clock/")
@@ -399,4 +374,4 @@ def test_two_flights_play_at_once_bag_and_combine_into_day_2(live_server, new_pa
     assert tv.locator("#banner").inner_text().upper() == "NOT STARTED"
     players = tv.locator("#players").inner_text().replace(" ", "").replace("\n", "")
     assert players == "41/47", players
-    shot(tv, "day2-clock-tv")
+    docs_shot(tv, FOLDER, "day2-clock-tv")

@@ -15,20 +15,29 @@ docs/img/night/ (the pictures docs/a-night.md shows); without it nothing is writ
 
 from __future__ import annotations
 
-import os
 import re
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import PHONE, TABLET, TV, login
+from tests.browser.conftest import (
+    DOCS_IMG,
+    PATIENCE_MS,
+    PHONE,
+    TABLET,
+    TV,
+    docs_shot,
+    docs_shots_on,
+    login,
+    open_page,
+    settled,
+)
 from tests.personas import PASSWORD, make_user
 from tests.worker import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img" / "night"
+FOLDER = "night"  # docs/img/night/: the pictures the docs show (TD_SHOTS=1)
 SIZES = {"tv": TV, "tablet": TABLET, "phone": PHONE}
 LAST_WEEK = "Friday PKO"
 TONIGHT = "Friday PKO, 4 December"
@@ -45,43 +54,13 @@ LAST = (
 NAMES = [f"{a} {b}" for a, b in zip(FIRST.split(), LAST.split(), strict=True)]  # forty
 
 
-# A shared machine can hold a request up for a while (the SQLite database's and broker's
-# write locks wait up to 20 s); the journey's pages wait longer than Playwright's 30 s.
-PATIENCE_MS = 90_000
-
-
-def open_page(new_page, viewport):
-    """A page that waits with patience and tells (in the test's output, on a failure) what
-    went wrong in it: script errors, failed requests, server errors."""
-    page = new_page(viewport)
-    page.set_default_timeout(PATIENCE_MS)
-    page.on("pageerror", lambda exc: print("page error:", page.url, exc))
-    page.on("requestfailed", lambda r: print("request failed:", r.method, r.url, r.failure))
-    page.on(
-        "response",
-        lambda r: r.status >= 500 and print("server error:", r.status, r.request.method, r.url),
-    )
-    return page
-
-
-def shots_on() -> bool:
-    return os.environ.get("TD_SHOTS") == "1"
-
-
-def shot(page, name: str, *, full_page: bool = False) -> None:
-    """docs/img/night/<name>.png, only when TD_SHOTS=1 (so a test run leaves the docs be)."""
-    if shots_on():
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
-
-
 def shoot_sizes(
     new_page, url, name, *, session=None, ready=None, full=False, tall=True, scroll=False
 ):
     """The page at TV, tablet and phone sizes: the phone's whole page (unless not `tall`),
     the others' too with `full`; `scroll` brings `ready` into view first; `session` lends
     a logged-in page's cookies."""
-    if not shots_on():
+    if not docs_shots_on():
         return
     for size, viewport in SIZES.items():
         page = open_page(new_page, viewport)
@@ -94,7 +73,7 @@ def shoot_sizes(
             if scroll:
                 page.evaluate("s => document.querySelector(s).scrollIntoView()", ready)
         page.wait_for_timeout(250)  # the fonts and the first htmx swap settle
-        shot(page, f"{name}-{size}", full_page=full or (tall and size == "phone"))
+        docs_shot(page, FOLDER, f"{name}-{size}", full_page=full or (tall and size == "phone"))
         page.context.close()
 
 
@@ -145,14 +124,6 @@ def active(event_id: int) -> int:
     return Entry.objects.filter(event_id=event_id, status="active").count()
 
 
-def settled(page) -> None:
-    """htmx binds swapped-in content when it settles (20 ms later): until then a change or
-    a click there does nothing. Wait until nothing on the page is still settling."""
-    page.wait_for_function(
-        "!document.querySelector('.htmx-added, .htmx-settling')", timeout=PATIENCE_MS
-    )
-
-
 def bust_one(page, event_id: int, *, shoot: str = "") -> None:
     """On the results console: at the fullest table, the player in the lowest seat is out
     and the next one eliminated them (a bounty event asks who did)."""
@@ -176,7 +147,7 @@ def bust_one(page, event_id: int, *, shoot: str = "") -> None:
     out_box.check()
     page.check(f"#bo-players input[name=eliminated_by][value='{eliminator.pk}']")
     if shoot:
-        shot(page, shoot)
+        docs_shot(page, FOLDER, shoot)
     # The answer replaces #record: mark the old one to know when the new one is in.
     page.evaluate("document.getElementById('record').dataset.stale = '1'")
     page.get_by_role("button", name="Record bust-out").click()
@@ -256,7 +227,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
         new_page, console, "console-running", session=director, ready="#clock-panel", tall=False
     )
     tv.locator(".entry-notices li", has_text="Late registration closes in").wait_for()
-    shot(tv, "clock-level-1-tv")
+    docs_shot(tv, FOLDER, "clock-level-1-tv")
 
     # 4. While it runs, two future levels change: level 2's ante, level 3's length.
     director.click("#edit-levels")
@@ -264,7 +235,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     assert director.locator("#editor-levels tr.current").count() == 1  # level 1 is locked
     director.fill("#ante-1", "25")
     director.fill("#minutes-2", "30")
-    shot(director, "editor-tablet", full_page=True)
+    docs_shot(director, FOLDER, "editor-tablet", full_page=True)
     director.click("#editor-save")
     director.wait_for_url(console)
     tv.wait_for_function(
@@ -274,7 +245,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     # The break now comes 10 minutes later: after 20 + 20 + 30 minutes, less what is played.
     to_break = tv.locator("#to-break").inner_text().strip()
     assert re.fullmatch(r"1:0\d:\d\d|69:\d\d", to_break), to_break
-    shot(tv, "clock-edited-tv")
+    docs_shot(tv, FOLDER, "clock-edited-tv")
     shoot_sizes(new_page, f"{console}levels/", "editor", session=director, ready="#editor-levels")
 
     # 5. Two players bust early and buy a new entry each (late registration is open).
@@ -311,7 +282,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     phone.context.add_cookies(director.context.cookies())
     phone.goto(f"{tables_page}1/")
     phone.fill(f"#buy-stack-{short.pk}", "2500")
-    shot(phone, "table-rebuy-phone", full_page=True)
+    docs_shot(phone, FOLDER, "table-rebuy-phone", full_page=True)
     phone.get_by_role("button", name=re.compile(f"^Rebuy for {short.player.name}")).click()
     assert wait_for(lambda: Purchase.objects.filter(entry=short, kind="rebuy").exists(), 30)
     phone.wait_for_selector("#table")
@@ -326,7 +297,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     assert director.locator("#clock-panel h2", has_text="Break").count() == 1
     tv.wait_for_function("window.tdClock.data && window.tdClock.data.on_break", timeout=PATIENCE_MS)
     tv.locator(".entry-notices li", has_text="Add-on at this break").wait_for()
-    shot(tv, "clock-break-tv")
+    docs_shot(tv, FOLDER, "clock-break-tv")
     taker = Entry.objects.filter(event=night, status="active").order_by("number").last()
     director.goto(seating)
     director.fill("#find-q", taker.player.name)
@@ -336,7 +307,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     panel.get_by_role("button", name=re.compile("^Add-on")).click()
     assert wait_for(lambda: Purchase.objects.filter(entry=taker, kind="addon").exists(), 30)
     panel.locator(".flash.ok").wait_for()
-    shot(director, "addon-tablet", full_page=True)
+    docs_shot(director, FOLDER, "addon-tablet", full_page=True)
 
     # 8. The floor counts table 2's chips on a phone; the console's list and the room's
     # chip-count page show them.
@@ -347,7 +318,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     phone.get_by_role("button", name="Save counts").click()
     phone.locator("#table-chips .flash.ok").wait_for()
     assert ChipCount.objects.filter(event=night).count() == len(seats)
-    shot(phone, "table-chips-phone", full_page=True)
+    docs_shot(phone, FOLDER, "table-chips-phone", full_page=True)
     shoot_sizes(
         new_page,
         results_console,
@@ -369,7 +340,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     panel = row.locator("form.ko-panel")
     panel.wait_for(state="visible")
     panel.locator(f"input[name=eliminated_by][value='{taker_of_pot.pk}']").check()
-    shot(phone, "table-out-phone")
+    docs_shot(phone, FOLDER, "table-out-phone")
     panel.locator("button").click()
     assert wait_for(
         lambda: Bounty.objects.filter(eliminated=out, eliminator=taker_of_pot).exists(), 30
@@ -381,7 +352,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     reader = open_page(new_page, TABLET)
     reader.goto(f"{base}/events/{night.pk}/results/")
     assert "heads in play" in reader.locator("#results").inner_text().lower()
-    shot(reader, "bounty-results-tablet")
+    docs_shot(reader, FOLDER, "bounty-results-tablet")
 
     # 10. Three left at one table: counted on the table page, every chip accounted for.
     left = list(Entry.objects.filter(event=night, status="active").order_by("number"))
@@ -394,8 +365,9 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
         phone.fill(f"#tc-{entry.number}", f"{chips:,}")
     phone.get_by_role("button", name="Save counts").click()
     phone.locator("#chip-match").wait_for()
-    if shots_on():  # the counts, not the table's move slips above them
-        phone.locator("#table-chips").screenshot(path=str(SHOTS / "final-table-chips-phone.png"))
+    if docs_shots_on():  # the counts, not the table's move slips above them
+        chips = DOCS_IMG / FOLDER / "final-table-chips-phone.png"
+        phone.locator("#table-chips").screenshot(path=str(chips))
 
     # 11. They make an ICM deal on the deal page.
     director.goto(results_console)
@@ -407,7 +379,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     director.wait_for_selector("#deal-preview")
     settled(director)
     assert director.locator("#deal-preview tbody tr").count() == 3
-    shot(director, "deal-preview-tablet", full_page=True)
+    docs_shot(director, FOLDER, "deal-preview-tablet", full_page=True)
     director.get_by_role("button", name="Confirm the deal").click()
     director.wait_for_selector("#deal-standing, #deal .flash.error")
     refused = director.locator("#deal .flash.error")
@@ -433,5 +405,5 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     tv.wait_for_function(
         "document.getElementById('banner').innerText.includes('COMPLETE')", timeout=PATIENCE_MS
     )
-    shot(tv, "clock-finished-tv")
+    docs_shot(tv, FOLDER, "clock-finished-tv")
     assert Event.objects.get(pk=last_week.pk).status == "finished"
