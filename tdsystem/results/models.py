@@ -392,3 +392,25 @@ class Bounty(models.Model):
 
     def __str__(self) -> str:
         return f"Entry {self.eliminator_id} won {self.paid} for entry {self.eliminated_id}"
+
+
+class FieldCount(models.Model):
+    """An event's entries counted as they change: kept by the database's own triggers on
+    the entries table (migration 0005), in the transaction that changes an entry, so every
+    path that makes, busts, carries, moves or deletes an entry keeps it, the ORM's or not.
+
+    `field_read` (services/standings) reads these rows, the event's and its flights', in
+    place of counting the entries: a count over the field on every bust-out grew with the
+    field (3.3 ms at 10,000 entries on SQLite, against 0.3 ms at 1,000). No foreign key:
+    the row of a deleted event is left behind (empty once its entries are gone) rather
+    than put back by a trigger while the event is being deleted.
+    """
+
+    event_id = models.BigIntegerField(primary_key=True)
+    entries = models.BigIntegerField(default=0)  # every entry, re-entries included
+    carried = models.BigIntegerField(default=0)  # of them, carried from a flight (Day 2)
+    active = models.BigIntegerField(default=0)  # of them, still in
+    paid_cents = models.BigIntegerField(default=0)  # the sum of their `paid`, in cents
+
+    def __str__(self) -> str:
+        return f"Event {self.event_id}: {self.entries} entries, {self.active} in"

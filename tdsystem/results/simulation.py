@@ -541,7 +541,9 @@ class Simulation:
         return Event.objects.filter(pk=self.event.pk, status=Event.Status.FINISHED).exists()
 
     def full_problems(self) -> list[str]:
-        """Everything read again: every table (the step checks' bookkeeping with it)."""
+        """Everything read again: every table (the step checks' bookkeeping with it), and
+        the field counted from the entries against the counts stored (which the step
+        checks and the bust-outs read)."""
         problems = self.seat_problems(None)
         if not self.over():
             problems += seating_problems(self.event)
@@ -555,6 +557,12 @@ class Simulation:
             _, members = groups.setdefault(row.group.seq, (row.group.hfh_hand is not None, []))
             out = standings.Out(row.entry_id, row.starting_stack or 0, row.bustout.table_number)
             members.append(out)
+        stored, counted = (
+            standings.field_counts(self.event.pk),
+            standings.field_counted(self.event.pk),
+        )
+        if stored != counted:
+            problems.append(f"the stored field counts {stored}, the entries {counted}")
         fld = standings.field_read(self.event)
         plan = standings.plan_or_default(self.event)
         paid = len(standings.prizes_by_place(plan, fld.entries, fld.pool))

@@ -110,3 +110,45 @@ def test_a_wrong_prize_is_caught_at_the_step_that_wrote_it(monkeypatch):
     with pytest.raises(InvariantBroken, match=r"^step \d+: \d out: prizes awarded") as broken:
         Simulation(players=300, seed=3).run()
     assert len(calls) == 8, broken.value
+
+
+def test_a_stranger_seated_at_a_table_is_caught_at_the_step_that_seated_them(monkeypatch):
+    from tdsystem.results import simulation
+    from tdsystem.seating.models import EventTable, Player
+    from tests.fixtures import make_event
+
+    other = make_event(600, name="Next door")
+    stranger = Entry.objects.create(
+        event=other, player=Player.objects.create(name="Stranger"), number=1, chips=1, paid=0
+    )
+    real = simulation.services.bustout_record
+    calls = []
+
+    def careless(**kwargs):
+        done = real(**kwargs)
+        calls.append(done)
+        if len(calls) == 8:  # a seat of the table that lost a player, to another event's entry
+            table = EventTable.objects.get(
+                event_id=kwargs["event_id"], number=done.bustout.table_number
+            )
+            taken = set(Entry.objects.filter(table=table).values_list("seat", flat=True))
+            seat = min(set(range(1, table.seats + 1)) - taken)
+            Entry.objects.filter(pk=stranger.pk).update(table=table, seat=seat)
+        return done
+
+    monkeypatch.setattr(simulation.services, "bustout_record", careless)
+    with pytest.raises(InvariantBroken, match=r"^step \d+: .*holds a player not in the event"):
+        Simulation(players=300, seed=3).run()
+    assert len(calls) == 8
+
+
+def test_a_stored_field_count_that_differs_from_the_entries_fails_the_full_check():
+    from tdsystem.results.models import FieldCount
+
+    sim = Simulation(players=20, seed=4)
+    sim.setup()
+    assert sim.full_problems() == []
+    FieldCount.objects.filter(event_id=sim.event.pk).update(paid_cents=1)
+    assert any("stored field counts" in p for p in sim.full_problems())
+    with pytest.raises(InvariantBroken, match="stored field counts"):
+        sim.check("a step", full=True)
