@@ -97,7 +97,8 @@ def load(env: dict) -> None:
         VAR / "bench-gunicorn.log",
     )
     try:
-        wait_http(port)
+        # Not /healthz: it asks the broker and the worker. A loaded machine starts slowly.
+        wait_http(port, "/bench/constant", timeout=120)
         db = env["DATABASE_URL"].split("://")[0]
         print(
             f"\nHTTP, {CLIENTS} concurrent clients, {SECONDS} s each in {ROUNDS} turns, "

@@ -148,6 +148,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: the screens' clock poll, answered with the headers the rest gave it before.
+    "tdsystem.api.clock_poll.ClockPollMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Early, so the pages answered before the view (database down, bad input) carry it too.
