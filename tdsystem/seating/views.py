@@ -16,7 +16,7 @@ from tdsystem.core.network import is_loopback_url, public_url
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import screen_cached
 
-from . import selectors
+from . import lookup, selectors
 from .forms import ENTRY_MAX
 
 DRAW_PAGE_SECONDS = 10
@@ -25,20 +25,21 @@ DRAW_PAGE_SECONDS = 10
 @require_GET
 def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
     """Search by name or entry number; a single match (or a tapped one) shows in full.
-    The seats are read fresh on every request; the event's name and language from the
-    screens' cache, as every phone of the room asks for the same event."""
+    The seats are read fresh on every request (lookup: plain statements, as fifty phones
+    a second ask after a table break); the event's name and language from the screens'
+    cache, as every phone of the room asks for the same event."""
     event = public_event(event_id)
     screen_language(request, event.screen_language)
     query = request.GET.get("q", "")[:80]
     chosen = request.GET.get("entry", "")
     number = whole_number(chosen, high=ENTRY_MAX)
     if number is not None:
-        entry = selectors.entry_by_number(event.pk, number)
+        entry = lookup.entry_by_number(event.pk, number)
         results = [entry] if entry else []
     else:
-        results = selectors.seat_search(event.pk, query) if query else []
+        results = lookup.seat_search(event.pk, query) if query else []
     shown = results[0] if len(results) == 1 else None
-    moves = selectors.moves_of([shown.pk]).get(shown.pk, []) if shown else []
+    moves = lookup.moves_of(shown.pk) if shown else []
     context = {"event": event, "q": query, "results": results, "shown": shown, "moves": moves}
     template = "seating/lookup.html#results" if request.htmx else "seating/lookup.html"
     return render(request, template, context)
