@@ -3,6 +3,7 @@ the client still reads its whole answer."""
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import subprocess
@@ -10,7 +11,9 @@ import sys
 import threading
 from concurrent.futures import Future
 
-from tdsystem.serving import Worker
+from gunicorn.workers.gthread import ThreadWorker
+
+from tdsystem.serving import Worker, client_gone
 from tests.faults.servers import ROOT, _kill_group, _wait, free_port
 
 CLOSING_GET = b"GET /no-such-page/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
@@ -120,3 +123,37 @@ def _answers(port: int) -> bool:
             return _read_all(s).startswith(b"HTTP/1.1")
     except OSError:
         return False
+
+
+def test_it_tells_a_client_that_has_gone_from_one_that_waits():
+    server, client = socket.socketpair()
+    with server, client:
+        client.sendall(CLOSING_GET)
+        server.recv(len(CLOSING_GET))  # the request, read as the parser reads it
+        assert not client_gone(server)  # waiting for its answer
+        client.sendall(b"GET / HTTP/1.1\r\n")  # pipelined: data, not the end
+        assert not client_gone(server)
+        server.recv(100)
+        client.shutdown(socket.SHUT_WR)
+        assert client_gone(server)
+
+
+class Request:
+    def __init__(self, method: str) -> None:
+        self.method, self.path = method, "/api/events/1/clock"
+
+
+def test_it_drops_a_read_whose_client_has_gone_but_carries_out_a_write(monkeypatch):
+    served = []
+    monkeypatch.setattr(
+        ThreadWorker, "handle_request", lambda self, req, conn: served.append(req.method) or True
+    )
+    w = worker()
+    w.log = logging.getLogger("test")
+    server, client = socket.socketpair()
+    with server, client:
+        client.shutdown(socket.SHUT_WR)
+        conn = type("Conn", (), {"sock": server})()
+        assert w.handle_request(Request("GET"), conn) is False
+        assert w.handle_request(Request("POST"), conn) is True
+    assert served == ["POST"]
