@@ -19,8 +19,15 @@ the default scenario ("festival", the issue's busy minute; "floor" is the smalle
   report in ten is sent twice, as a double tap: the second answer, 409 "already out", is
   expected and counted apart.
 
+The screens are switched on once every web worker has said it is warm (each serves the
+public pages once to itself before it accepts, tdsystem/serving.py), and each keeps its
+one connection from the warm-up into the run, as a TV does.
+
 Per endpoint: requests per second, p50/p99/max latency and errors, then the totals and
-the target (p99 under 200 ms and no errors on every endpoint), met or not. Last, where
+the target (p99 under 200 ms and no errors on every endpoint), met or not. With
+--timeline, first each second of the run: the requests sent and the slowest answer of
+each endpoint, and how late the load generator's own event loop woke (a stall of the
+generator delays every answer it times, whatever the server does). Last, where
 the CPU went during the run (from /proc): the server, the database's backends, the load
 generator and the whole machine, so a run on a shared machine says how much of the two
 cores other work took, and what a request cost the server.
@@ -281,6 +288,7 @@ def _record(result: Result, started: float, status: int | None) -> None:
         result.errors += 1
         return
     result.latencies.append(time.monotonic() - started)
+    result.started.append(started)
     result.statuses[status] = result.statuses.get(status, 0) + 1
     if status >= 400:
         result.errors += 1
@@ -303,12 +311,13 @@ async def player(results, port, event_id, name, delay):
 
 
 async def screen(result, port, event_id, seconds, delay):
-    """A screen switched on during the warm-up, then measured for the whole run."""
+    """A screen switched on during the warm-up, then measured for the whole run on the
+    same kept-alive connection (a TV polls all day on one)."""
     begun = time.monotonic()
     await asyncio.sleep(delay)  # screens were switched on at different moments
     path = f"/api/events/{event_id}/clock"
-    await _client(HOST, port, [path], begun + WARMUP, Result(), 1.0, "", 0)
-    await _client(HOST, port, [path], begun + WARMUP + seconds, result, 1.0, "", 0)
+    run = begun + WARMUP
+    await _client(HOST, port, [path], run + seconds, result, 1.0, "", 0, measure_from=run)
 
 
 class Floor:
@@ -360,6 +369,15 @@ async def measured(meter: CpuMeter, seconds: float) -> None:
     meter.stop()
 
 
+async def loop_lag(lags: list[tuple[float, float]], until: float, every: float = 0.01) -> None:
+    """How late the load generator's own event loop wakes up, (when, seconds late): a
+    request it times cannot be answered sooner than the loop gets round to reading it."""
+    while time.monotonic() < until:
+        due = time.monotonic() + every
+        await asyncio.sleep(every)
+        lags.append((due, time.monotonic() - due))
+
+
 async def load(port, event_id, token, active, seconds, meter):
     rng = random.Random(2)
     results = {name: Result() for name in ("clock JSON", "seat lookup page", "seats JSON")}
@@ -370,8 +388,10 @@ async def load(port, event_id, token, active, seconds, meter):
     every = FLOORS * 60.0 / BUSTOUTS  # seconds between two bust-outs of one floor person
     names = list(active.values())
     started = time.monotonic() + WARMUP
+    lags: list[tuple[float, float]] = []
     await asyncio.gather(
         measured(meter, seconds),
+        loop_lag(lags, started + seconds),
         *(
             screen(results["clock JSON"], port, event_id, seconds, rng.random())
             for _ in range(SCREENS)
@@ -399,7 +419,7 @@ async def load(port, event_id, token, active, seconds, meter):
     results["bust-out POST"] = floor.result
     for result in results.values():
         result.seconds = elapsed
-    return results, floor, elapsed
+    return results, floor, elapsed, started, lags
 
 
 # Report ----------------------------------------------------------------------------------
@@ -425,6 +445,35 @@ def report_cpu(meter: CpuMeter, results: dict[str, Result], seconds: float) -> N
         f"  the server {1000 * used['server'] / requests:.2f} ms of CPU a request over the "
         f"mix{database}; other work on the machine {max(0.0, used['whole machine'] - ours):.1f} s"
     )
+
+
+def report_timeline(
+    results: dict[str, Result], started: float, lags: list[tuple[float, float]], seconds: float
+) -> None:
+    """Per second of the run (by when a request was sent): the requests sent and the
+    slowest answer of each endpoint, and the load generator's own event-loop lag, so a
+    stall shows where it began and whom it held up."""
+    names = list(results)
+    print("\nper second: requests sent / slowest answer ms; the load generator's loop lag ms")
+    print("   s " + " ".join(f"{name[:16]:>16s}" for name in names) + f" {'loop lag':>9s}")
+    for second in range(int(seconds + 0.999)):
+        cells = []
+        for name in names:
+            r = results[name]
+            ms = [
+                lat * 1000
+                for at, lat in zip(r.started, r.latencies, strict=True)
+                if second <= at - started < second + 1
+            ]
+            cells.append(f"{len(ms):6d} / {max(ms, default=0):7.0f}")
+        lag = max((d for at, d in lags if second <= at - started < second + 1), default=0.0)
+        print(f"{second:4d} " + " ".join(f"{c:>16s}" for c in cells) + f" {lag * 1000:9.0f}")
+    if lags:
+        worst = sorted(d for _, d in lags)
+        print(
+            f"loop lag over the run: p50 {worst[len(worst) // 2] * 1000:.1f} ms, "
+            f"p99 {worst[int(0.99 * len(worst))] * 1000:.1f} ms, max {worst[-1] * 1000:.1f} ms"
+        )
 
 
 def report(results: dict[str, Result], floor: Floor, elapsed: float) -> bool:
@@ -478,10 +527,23 @@ def report(results: dict[str, Result], floor: Floor, elapsed: float) -> bool:
     return not misses
 
 
+def wait_warm(log, workers: int, timeout: float = 60) -> None:
+    """Until `workers` web workers have logged that they are warm (or `timeout`)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if log.read_text(errors="replace").count(" warm (") >= workers:
+            return
+        time.sleep(0.2)
+    print(f"(not every worker said it was warm within {timeout:.0f} s; running anyway)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), default="festival")
+    parser.add_argument(
+        "--timeline", action="store_true", help="print each second's slowest answers too"
+    )
     args = parser.parse_args()
     globals().update(SCENARIOS[args.scenario])
     print(
@@ -516,9 +578,14 @@ def main() -> None:
         f"gunicorn {conf['worker_class']} {command[command.index('--workers') + 1]}x"
         f"{conf['threads']}, keep-alive {conf['keepalive']} s"
     )
-    server = start(command, env, VAR / "bench-load-gunicorn.log")
+    # At info, each worker logs when it is warm (tdsystem/serving.py): the screens are
+    # switched on once every worker accepts, or the first one up would keep them all.
+    command[command.index("--log-level") + 1] = "info"
+    log = VAR / "bench-load-gunicorn.log"
+    server = start(command, env, log)
     try:
         wait_http(port)
+        wait_warm(log, int(command[command.index("--workers") + 1]))
         print(
             f"run: {args.seconds:.0f} s on loopback, {serving} (as runsystem); {SCREENS} clock "
             f"screens at 1/s, {len(active)} players (lookup page + seats JSON) spread over "
@@ -527,12 +594,14 @@ def main() -> None:
         before = os.getloadavg()[0]
         database = env["DATABASE_URL"].rpartition("/")[2] if db.startswith("postgres") else ""
         meter = CpuMeter(server.pid, database)
-        results, floor, elapsed = asyncio.run(
+        results, floor, elapsed, started, lags = asyncio.run(
             load(port, event_id, token, active, args.seconds, meter)
         )
         after = os.getloadavg()[0]
     finally:
         stop(server)
+    if args.timeline:
+        report_timeline(results, started, lags, args.seconds)
     report(results, floor, elapsed)
     report_cpu(meter, results, args.seconds)
     # The load generator shares the machine's cores with the server; anything else running

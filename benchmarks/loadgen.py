@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 @dataclass
 class Result:
     latencies: list[float] = field(default_factory=list)
+    started: list[float] = field(default_factory=list)  # monotonic start of each latency
     errors: int = 0
     statuses: dict[int, int] = field(default_factory=dict)
     seconds: float = 0.0
@@ -69,13 +70,19 @@ async def _read_response(reader: asyncio.StreamReader) -> int:
     return status if not close else -status
 
 
-async def _client(host, port, paths, deadline, result, interval, headers, index):
+async def _client(host, port, paths, deadline, result, interval, headers, index, measure_from=0.0):
+    """One kept-alive connection until `deadline`; requests sent before `measure_from` are
+    not recorded (a screen switched on before the measured run, on the same connection)."""
     reader = writer = None
     i = index
     while time.monotonic() < deadline:
         path = paths[i % len(paths)]
         i += 1
         started = time.monotonic()
+        if started < measure_from:
+            result, kept = Result(), result  # not measured: a result of its own, dropped
+        else:
+            kept = result
         try:
             if writer is None:
                 reader, writer = await asyncio.open_connection(host, port)
@@ -92,6 +99,7 @@ async def _client(host, port, paths, deadline, result, interval, headers, index)
                 writer.close()
                 writer = None
             result.latencies.append(elapsed)
+            result.started.append(started)
             result.statuses[status] = result.statuses.get(status, 0) + 1
             if status >= 400:
                 result.errors += 1
@@ -101,6 +109,7 @@ async def _client(host, port, paths, deadline, result, interval, headers, index)
                 writer.close()
             writer = None
             await asyncio.sleep(0.05)
+        result = kept
         if interval:
             await asyncio.sleep(max(0.0, interval - (time.monotonic() - started)))
     if writer is not None:
