@@ -439,9 +439,11 @@ class HandState:
                 f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
             )
         name, do, to = action
-        seat = self.seat_of.get(name)
-        if seat is None or seat != self.actor:
-            raise self._out_of_turn(name, seat, index)
+        seat = self.actor
+        # Before the showdown someone is always to act; the names are distinct, so the
+        # actor's name is the one action in turn (``_out_of_turn`` says who else it is).
+        if seat is None or self.names[seat] != name:
+            raise self._out_of_turn(name, self.seat_of.get(name), index)
         if do == "fold":
             self.folded[seat] = True
             self.in_hand -= 1

@@ -32,6 +32,13 @@ def split_pots(
     hand that still have chips and may yet call, so they are eligible at every level.
     Neighbouring slices with the same eligible players merge into one pot.
     """
+    if in_hand == active:
+        # Nobody in the hand is all-in, so nobody's chips are capped: one pot, which every
+        # seat in the hand may win (what the cuts below come to with no all-in level).
+        total = sum(contributions)
+        if not total:
+            return [(dead, _in_hand(in_hand))] if dead else []
+        return [(dead + total, _in_hand(in_hand))]
     pots: list[list] = []
     if dead:
         pots.append([dead, _in_hand(in_hand)])

@@ -363,7 +363,10 @@ def parse_hand(data: Any) -> HandSpec:
         given = [key for key in _STUD_ONLY if key in data]
         raise RuleError(f'{given[0]}: only a stud hand ("game": "stud") has a bring-in')
     # A field that is absent or null reads as "not given": HandSpec's default.
-    fields = {key: value for key, value in data.items() if value is not None}
+    if None in data.values():
+        fields = {key: value for key, value in data.items() if value is not None}
+    else:
+        fields = dict(data)
     blinds = data.get("blinds", ())
     if type(blinds) is int:  # as _is_int: one blind given as a number
         blinds = [blinds]
@@ -469,14 +472,16 @@ def _parse_actions(raw: Any) -> tuple[tuple[Action, ...], bool]:
     good = True
     new, action_type = tuple.__new__, Action
     for i, entry in enumerate(raw):
-        if (
-            type(entry) is not dict
-            or "player" not in entry
-            or "do" not in entry
-            or (len(entry) != 2 and (len(entry) != 3 or "to" not in entry))
-        ):
+        if type(entry) is not dict:
             _refuse_action(i, entry)
-        player, do, to = entry["player"], entry["do"], entry.get("to")
+        try:
+            player, do = entry["player"], entry["do"]
+        except KeyError:
+            _refuse_action(i, entry)  # a dict without one of them: refused there
+        to = entry.get("to")
+        # A player and a do, and a to when given (null counts as given).
+        if len(entry) != 2 and (len(entry) != 3 or (to is None and "to" not in entry)):
+            _refuse_action(i, entry)
         if good:
             good = (
                 type(player) is str

@@ -103,3 +103,12 @@ def _tables(draw):
 @given(_tables())
 def test_it_cuts_only_where_a_claim_changes_and_still_makes_the_same_pots(table):
     assert split_pots(*table) == _slices_at_every_level(*table)
+
+
+@given(_tables())
+def test_with_nobody_all_in_it_makes_the_same_one_pot_as_the_definition(table):
+    # split_pots answers at once when every seat in the hand may yet call (no all-in level).
+    contributions, in_hand, _, dead = table
+    assert split_pots(contributions, in_hand, in_hand, dead) == _slices_at_every_level(
+        contributions, in_hand, in_hand, dead
+    )
