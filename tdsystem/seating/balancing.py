@@ -81,13 +81,17 @@ def tables_rebalance(
         redraw_at = _redraws_within_reach(event, settings, counts)
         if _settled(event, settings, redraw_at, counts):
             return Rebalance(None, seed, [], [])
-        seatmap = SeatMap.read(event)
-        tables = seatmap.engine_tables()
-        due = _redraw_due(event, settings, tables, redraw_at)
-        if due:
-            kind, plan = "redraw", _redraw_plan(event, seatmap, tables, due, rng)
-        else:
-            plan = rebalance_plan(event, seatmap, rng, settings, tables=tables)
+        due = None
+        if redraw_at:  # a field of a few tables: every seat read, to see if one is due
+            seatmap = SeatMap.read(event)
+            tables = seatmap.engine_tables()
+            due = _redraw_due(event, settings, tables, redraw_at)
+            if due:
+                kind, plan = "redraw", _redraw_plan(event, seatmap, tables, due, rng)
+        else:  # a break or a balancing move reads the few tables it touches
+            seatmap = SeatMap.read_lazily(event, counts)
+        if not due:
+            plan = rebalance_plan(event, seatmap, rng, settings)
             kind = "break" if plan.broken else "balance"
         if not plan.moves and not plan.broken:
             return Rebalance(None, seed, [], [])
@@ -128,17 +132,17 @@ def rebalance_plan(
     seatmap: SeatMap,
     rng: random.Random,
     settings: rulesets.Settings | None = None,
-    *,
-    tables: list[rules.Table] | None = None,
 ) -> rules.Plan:
     """What the tables need now (a table break, balancing moves, or nothing), as the
     event's rules have it: its threshold, the rule set's procedure and dead button, the
     players held in their seats, by position for stud. Every change that may leave the
-    tables unbalanced asks here."""
+    tables unbalanced asks here. A seat map read lazily reads the tables the plan needs
+    (`SeatMap.load`); the plan is the same."""
     settings = settings or event.rules
     return engine_call(
         rules.plan_after_elimination,
-        tables if tables is not None else seatmap.engine_tables(),
+        seatmap.plan_tables(),
+        load=seatmap.load,
         break_order=seatmap.break_order,
         threshold=event.balance_threshold,
         rng=rng,

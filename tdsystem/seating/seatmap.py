@@ -6,6 +6,10 @@ need no lock of their own. The rows a plan writes are then locked in a fixed ord
 (tables, then entries, each by primary key) and checked unchanged, which also guards
 against code that edits entries without going through seating. A whole read-plan-write
 costs a constant number of queries, whatever the size of the field.
+
+A bust-out's rebalance reads the seat map lazily (`SeatMap.read_lazily`): every table's
+head count, and the rows and seats of only the tables its plan reads (`SeatMap.load`),
+so a table break at a festival flight reads a few dozen seats, not every one.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ class HeadCount(NamedTuple):
     seats: int
     break_rank: int
     players: int
+    started: bool = False  # it stores a hand's positions (button and blinds)
 
 
 def _fetch(sql: str, params: Sequence) -> list[tuple]:
@@ -111,11 +116,16 @@ def head_counts(event: Event) -> list[HeadCount]:
     entries, e = sql_names(Entry, "e")
     sql = (
         f"SELECT {t['id']}, {t['number']}, {t['seats']}, {t['break_rank']}, "
-        f"(SELECT COUNT(*) FROM {entries} e WHERE {e['table']} = {t['id']}) "
+        f"(SELECT COUNT(*) FROM {entries} e WHERE {e['table']} = {t['id']}), "
+        f"{t['button']} IS NOT NULL AND {t['small_blind']} IS NOT NULL "
+        f"AND {t['big_blind']} IS NOT NULL "
         f"FROM {tables} t WHERE {t['event']} = %s AND {t['in_play']} = %s "
         f"ORDER BY {t['number']}"
     )
-    return [HeadCount(*row) for row in _fetch(sql, [event.pk, True])]
+    return [
+        HeadCount(pk, number, seats, rank, players, bool(started))
+        for pk, number, seats, rank, players, started in _fetch(sql, [event.pk, True])
+    ]
 
 
 @dataclass
@@ -158,9 +168,28 @@ class TableRow:
         }
 
 
+def _break_key(table: TableRow | HeadCount) -> tuple[int, int]:
+    """The break order: by rank, then the highest number first."""
+    return table.break_rank, -table.number
+
+
+def _table_rows(rows: Iterable[tuple]) -> list[TableRow]:
+    """`TableRow`s from rows of its `FIELDS`, in break order."""
+    sitting_out = EventTable._meta.get_field("sitting_out")
+    decode = sitting_out.from_db_value
+    return sorted(
+        (TableRow(*values[:-1], decode(values[-1], None, connection)) for values in rows),
+        key=_break_key,
+    )
+
+
 @dataclass
 class SeatMap:
-    """The tables an event uses and who sits where, read once under the event's lock."""
+    """The tables an event uses and who sits where, read once under the event's lock.
+
+    Read lazily (`read_lazily`), it knows every table in play by its head count
+    (`counts`) and holds in `tables` and `seated` only the tables `load` has read.
+    """
 
     event: Event
     tables: list[TableRow]  # in break order: the first breaks first
@@ -168,25 +197,22 @@ class SeatMap:
     # Active entries with a reserved seat (TDA 9) or who must not move, seated or not.
     holds: rules.Holds = rules.NO_HOLDS
     by_number: dict[int, TableRow] = field(init=False)
+    counts: list[HeadCount] | None = None  # every table in play, when read lazily
 
     def __post_init__(self) -> None:
         self.by_number = {table.number: table for table in self.tables}
+        if self.counts is not None:
+            self.counts = sorted(self.counts, key=_break_key)
 
     @classmethod
     def read(cls, event: Event) -> SeatMap:
         tables_sql, t = sql_names(EventTable)
-        rows = _fetch(
-            f"SELECT {', '.join(t[name] for name in TableRow.FIELDS[:-1])}, {t['sitting_out']} "
-            f"FROM {tables_sql} WHERE {t['event']} = %s AND {t['in_play']} = %s",
-            [event.pk, True],
-        )
-        sitting_out = EventTable._meta.get_field("sitting_out")
-        tables = sorted(
-            (
-                TableRow(*values[:-1], sitting_out.from_db_value(values[-1], None, connection))
-                for values in rows
-            ),
-            key=lambda table: (table.break_rank, -table.number),
+        tables = _table_rows(
+            _fetch(
+                f"SELECT {', '.join(t[name] for name in TableRow.FIELDS)} "
+                f"FROM {tables_sql} WHERE {t['event']} = %s AND {t['in_play']} = %s",
+                [event.pk, True],
+            )
         )
         numbers = {table.pk: table.number for table in tables}
         # A seated entry is active (the `busted_entry_has_no_seat` constraint). The seats
@@ -202,20 +228,53 @@ class SeatMap:
         seated: dict[int, tuple[int, int]] = {
             pk: (numbers[table_id], seat) for pk, table_id, seat in seats if seat is not None
         }
-        held = (
-            Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
-            .filter(Q(reserved_seat__isnull=False) | Q(do_not_move=True))
-            .order_by()
-            .values_list("pk", "reserved_seat", "reserved_table", "do_not_move")
-        )
-        reserved: dict[int, rules.Reserved] = {}
-        unmovable: set[int] = set()
-        for pk, reserved_seat, reserved_table, do_not_move in held:
-            if reserved_seat is not None:
-                reserved[pk] = rules.Reserved(reserved_seat, reserved_table)
-            if do_not_move:
-                unmovable.add(pk)
-        return cls(event, tables, seated, rules.Holds(reserved, frozenset(unmovable)))
+        return cls(event, tables, seated, _holds(event))
+
+    @classmethod
+    def read_lazily(cls, event: Event, counts: list[HeadCount]) -> SeatMap:
+        """The seat map known by `counts` (`head_counts`), its seats read as the plan needs
+        them (`load`). The tables a plan's end would change without a move are read at
+        once (`first_buttons`, `plan_apply`): at a game with blinds, those to deal a first
+        hand at and those emptied with positions still stored; in stud, those storing
+        positions."""
+        seatmap = cls(event, [], {}, _holds(event), counts=counts)
+        if has_blinds(event):
+            changing = [
+                count.number
+                for count in counts
+                if (count.players >= 2 and not count.started)
+                or (count.players == 0 and count.started)
+            ]
+        else:
+            changing = [count.number for count in counts if count.started]
+        seatmap.load(changing)
+        return seatmap
+
+    def load(self, numbers: Iterable[int]) -> list[rules.Table]:
+        """The tables of these numbers in full, as engine tables: their rows and seats read
+        in one statement where not read yet."""
+        numbers = list(dict.fromkeys(numbers))
+        wanted = [n for n in numbers if n not in self.by_number]
+        if wanted:
+            assert self.counts is not None, "a seat map read in full has every table"
+            pks = {count.number: count.pk for count in self.counts}
+            tables_sql, t = sql_names(EventTable, "t")
+            entries_sql, e = sql_names(Entry, "e")
+            marks = ", ".join(["%s"] * len(wanted))
+            rows = _fetch(
+                f"SELECT {', '.join(t[name] for name in TableRow.FIELDS)}, {e['id']}, "
+                f"{e['seat']} FROM {tables_sql} t LEFT JOIN {entries_sql} e "
+                f"ON {e['table']} = {t['id']} WHERE {t['id']} IN ({marks})",
+                [pks[number] for number in wanted],
+            )
+            width = len(TableRow.FIELDS)
+            fresh = _table_rows({row[1]: row[:width] for row in rows}.values())
+            self.tables = sorted(self.tables + fresh, key=_break_key)
+            self.by_number.update((table.number, table) for table in fresh)
+            self.seated.update(
+                (entry, (row[1], seat)) for *row, entry, seat in rows if entry is not None
+            )
+        return self._engine_tables(self.by_number[n] for n in numbers)
 
     @property
     def drawn(self) -> bool:
@@ -223,19 +282,50 @@ class SeatMap:
 
     @property
     def break_order(self) -> list[int]:
-        return [table.number for table in self.tables]
+        return [table.number for table in self.counts or self.tables]
 
     def engine_tables(self) -> list[rules.Table]:
         """The tables in the order they open: the reverse of the break order. A stud
         event's tables have no positions, whatever a row holds (`has_blinds`)."""
+        assert self.counts is None, "read lazily: plan_tables"
+        return self._engine_tables(reversed(self.tables))
+
+    def plan_tables(self) -> list[rules.Table | rules.Counted]:
+        """`engine_tables` to plan from; read lazily, a table not read in full is given
+        by its head count (`rules.Counted`), for the plan to `load` if it needs to."""
+        if self.counts is None:
+            return list(self.engine_tables())
+        read = {table.number: table for table in self._engine_tables(self.tables)}
+        return [
+            read.get(count.number) or rules.Counted(count.number, count.seats, count.players)
+            for count in reversed(self.counts)
+        ]
+
+    def _engine_tables(self, rows: Iterable[TableRow]) -> list[rules.Table]:
+        # Read lazily, `seated` holds the seats of the tables read only.
         occupants: dict[int, list[tuple[int, int]]] = {}
         for entry, (number, seat) in self.seated.items():
             occupants.setdefault(number, []).append((seat, entry))
         blinds = has_blinds(self.event)
-        return [
-            engine_table(table, occupants.get(table.number, ()), blinds=blinds)
-            for table in reversed(self.tables)
-        ]
+        return [engine_table(row, occupants.get(row.number, ()), blinds=blinds) for row in rows]
+
+
+def _holds(event: Event) -> rules.Holds:
+    """The event's active entries with a reserved seat (TDA 9) or who must not move."""
+    held = (
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        .filter(Q(reserved_seat__isnull=False) | Q(do_not_move=True))
+        .order_by()
+        .values_list("pk", "reserved_seat", "reserved_table", "do_not_move")
+    )
+    reserved: dict[int, rules.Reserved] = {}
+    unmovable: set[int] = set()
+    for pk, reserved_seat, reserved_table, do_not_move in held:
+        if reserved_seat is not None:
+            reserved[pk] = rules.Reserved(reserved_seat, reserved_table)
+        if do_not_move:
+            unmovable.add(pk)
+    return rules.Holds(reserved, frozenset(unmovable))
 
 
 def update_rows(model, fields: list[str], rows: list[tuple]) -> None:

@@ -2,7 +2,9 @@
 
 A table is in play while someone sits at it; empty tables are broken or not yet open
 and are left alone. Planning costs O(tables) per step and touches only the tables whose
-players move, so it stays cheap for events with thousands of entries.
+players move, so it stays cheap for events with thousands of entries. It may start from
+head counts (`Counted`) and read in full (`load`) only the tables whose seats it needs:
+the same plan, without building every table of a festival flight.
 """
 
 from __future__ import annotations
@@ -10,13 +12,15 @@ from __future__ import annotations
 import heapq
 import random
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .buttons import balance_seat, is_dealt_in, next_big_blind_seat
 from .model import (
     NO_HOLDS,
     ButtonRule,
+    Counted,
     Holds,
+    Load,
     Move,
     Plan,
     Reason,
@@ -29,32 +33,38 @@ from .model import (
 from .procedure import TDA, Procedure, giver
 
 
-def break_sequence(tables: Sequence[Table], break_order: Sequence[int] = ()) -> list[int]:
+def break_sequence(tables: Sequence[Table | Counted], break_order: Sequence[int] = ()) -> list[int]:
     """The tables in play in the order they break.
 
     The event's `break_order` first; tables it does not list follow, highest number
     first (the usual habit of closing the far end of the room).
     """
-    in_play = {table.number for table in tables if table.occupants}
+    in_play = {table.number for table in tables if table.count}
     listed = [number for number in dict.fromkeys(break_order) if number in in_play]
     rest = sorted(in_play.difference(listed), reverse=True)
     return listed + rest
 
 
 class _Planner:
-    """Working state of one plan: the tables so far and each entry's journey."""
+    """Working state of one plan: the tables so far and each entry's journey.
+
+    A table given as a head count (`Counted`) is read in full by `load` the first time
+    its seats matter (`full`); until then only its number, seats and count are used.
+    """
 
     def __init__(
         self,
-        tables: Sequence[Table],
+        tables: Sequence[Table | Counted],
         rule: str,
         holds: Holds = NO_HOLDS,
         procedure: Procedure = TDA,
         skip_empty: bool = False,
         by_position: bool = False,
+        load: Load | None = None,
     ) -> None:
         self.original = tuple(tables)
-        self.tables = tables_by_number(self.original)
+        self.tables: dict[int, Table | Counted] = tables_by_number(self.original)
+        self.load = load
         self.rule = button_rule(rule)
         self.holds = holds
         self.procedure = procedure
@@ -64,20 +74,42 @@ class _Planner:
         self.journeys: dict[int, list] = {}
         self.broken: list[int] = []
 
-    def in_play(self) -> list[Table]:
-        return [table for table in self.tables.values() if table.occupants]
+    def in_play(self) -> list[Table | Counted]:
+        return [table for table in self.tables.values() if table.count]
+
+    def full(self, numbers: Iterable[int]) -> None:
+        """Read the tables of these numbers in full where only their count is known, in
+        one call of `load`."""
+        missing = [n for n in dict.fromkeys(numbers) if isinstance(self.tables[n], Counted)]
+        if not missing:
+            return
+        if self.load is None:
+            raise SeatingError(f"table {missing[0]} is known by its head count only")
+        read = {table.number: table for table in self.load(missing)}
+        for number in missing:
+            table, counted = read.get(number), self.tables[number]
+            if table is None or table.count != counted.count or table.seats != counted.seats:
+                raise SeatingError(f"table {number} is not as its head count says")
+            self.tables[number] = table
+
+    def table(self, number: int) -> Table:
+        """The table `number` in full (read now if need be)."""
+        self.full((number,))
+        table = self.tables[number]
+        assert isinstance(table, Table)
+        return table
 
     def move(
         self, entry: int, source: Table, seat: int, target: int, to_seat: int, reason: Reason
     ) -> None:
-        self.tables[source.number] = self.tables[source.number].without_entry(entry)
+        self.tables[source.number] = self.table(source.number).without_entry(entry)
         self.seat(entry, source.number, seat, target, to_seat, reason)
 
     def seat(
         self, entry: int, from_table: int, seat: int, target: int, to_seat: int, reason: Reason
     ) -> None:
         """Seat `entry`, who has left `from_table` seat `seat`, at `target` seat `to_seat`."""
-        self.tables[target] = self.tables[target].with_entry(entry, to_seat)
+        self.tables[target] = self.table(target).with_entry(entry, to_seat)
         journey = self.journeys.get(entry)
         if journey is None:
             self.journeys[entry] = [from_table, seat, target, to_seat, reason]
@@ -106,16 +138,21 @@ class _Planner:
                 # Without blinds (stud) nobody waits for a button.
                 self.by_position
                 or is_dealt_in(
-                    self.tables[to_table], to_seat, self.rule, skip_empty=self.skip_empty
+                    self.table(to_table), to_seat, self.rule, skip_empty=self.skip_empty
                 ),
             )
             for entry, (from_table, from_seat, to_table, to_seat, reason) in self.journeys.items()
         )
-        final = tuple(self.tables[table.number] for table in self.original)
+        # The tables read in full; those known by their count only are as they were.
+        final = tuple(
+            table
+            for table in (self.tables[table.number] for table in self.original)
+            if isinstance(table, Table)
+        )
         return Plan(tuple(self.broken), moves, final)
 
 
-def _rank(sequence: Sequence[int]) -> Callable[[Table], int]:
+def _rank(sequence: Sequence[int]) -> Callable[[Table | Counted], int]:
     position = {number: index for index, number in enumerate(sequence)}
     return lambda table: position[table.number]
 
@@ -125,7 +162,7 @@ def _check_threshold(threshold: int) -> None:
         raise SeatingError("the balance threshold is at least one player")
 
 
-def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) -> None:
+def _balance(planner: _Planner, threshold: int, rank: Callable[[Table | Counted], int]) -> None:
     """Move players until no table is more than the tolerance short of the largest.
 
     The tolerance is `threshold`, or one player late in the event if the procedure says
@@ -150,7 +187,12 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
             if not _balance_by_position(planner, playing, short, tolerance, rank):
                 return
             continue
-        for receiver in short:
+        source = planner.procedure.source(len(playing))
+        for candidate in short:
+            # The giving table follows from the counts: read with the receiver at once.
+            giving = giver(playing, candidate, threshold=tolerance, source=source, rank=rank)
+            planner.full((candidate.number, giving.number))
+            receiver = planner.table(candidate.number)
             try:
                 to_seat = balance_seat(
                     receiver,
@@ -163,8 +205,7 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
             break
         else:
             return
-        source = planner.procedure.source(len(playing))
-        giving = giver(playing, receiver, threshold=tolerance, source=source, rank=rank)
+        giving = planner.table(giving.number)
         mover = _mover(giving, planner)
         if mover is None:
             return  # everyone at the giving table keeps their seat
@@ -174,20 +215,22 @@ def _balance(planner: _Planner, threshold: int, rank: Callable[[Table], int]) ->
 
 def _balance_by_position(
     planner: _Planner,
-    playing: list[Table],
-    short: list[Table],
+    playing: list[Table | Counted],
+    short: list[Table | Counted],
     tolerance: int,
-    rank: Callable[[Table], int],
+    rank: Callable[[Table | Counted], int],
 ) -> bool:
     """One balancing move in stud: to the first short table with an empty seat (the
     shortest, the last to break), from the giving table the procedure names, by position
     (`_position_move`). False when no short table has an empty seat or nobody at the
     giving table may move: balancing stops there."""
-    receiver = next((table for table in short if table.empty_seats), None)
-    if receiver is None:
+    candidate = next((table for table in short if table.count < table.seats), None)
+    if candidate is None:
         return False
     source = planner.procedure.source(len(playing))
-    giving = giver(playing, receiver, threshold=tolerance, source=source, rank=rank)
+    giving = giver(playing, candidate, threshold=tolerance, source=source, rank=rank)
+    planner.full((candidate.number, giving.number))
+    receiver, giving = planner.table(candidate.number), planner.table(giving.number)
     move = _position_move(giving, receiver, planner.holds)
     if move is None:
         return False
@@ -249,12 +292,13 @@ def _break_next(planner: _Planner, sequence: Sequence[int], rng: random.Random) 
     if len(playing) < 2:
         return False
     numbers = {table.number for table in playing}
-    closing = planner.tables[next(number for number in sequence if number in numbers)]
+    number = next(number for number in sequence if number in numbers)
     players = sum(table.count for table in playing)
-    room = sum(table.seats for table in playing) - closing.seats
+    room = sum(table.seats for table in playing) - planner.tables[number].seats
     if players > room:
         return False
-    others = [table.number for table in playing if table is not closing]
+    closing = planner.table(number)
+    others = [table.number for table in playing if table.number != closing.number]
     movers = [(closing.number, seat, entry) for seat, entry in closing.occupants]
     if any(entry in planner.holds.reserved for _, _, entry in movers):
         movers = _keep_reserved(planner, closing.number, others, rng)
@@ -265,21 +309,31 @@ def _break_next(planner: _Planner, sequence: Sequence[int], rng: random.Random) 
         if table.count < table.seats
     ]
     heapq.heapify(heap)
-    free: dict[int, list[int]] = {}
-    slots: list[tuple[int, int]] = []
+    # Which table and which of its empty seats (by place) each seat drawn is: the counts
+    # decide, so only the tables drawn at are read in full, after the draw.
+    room_left: dict[int, int] = {}
+    draws: list[tuple[int, int]] = []
     for _ in range(len(movers)):
         count, _, number = heapq.heappop(heap)
-        empty = free.setdefault(number, list(planner.tables[number].empty_seats))
-        slots.append((number, empty.pop(rng.randrange(len(empty)))))
-        if empty:
+        table = planner.tables[number]
+        left = room_left.setdefault(number, table.seats - table.count)
+        draws.append((number, rng.randrange(left)))
+        room_left[number] = left - 1
+        if left > 1:
             heapq.heappush(heap, (count + 1, rng.random(), number))
+    planner.full(number for number, _ in draws)
+    free: dict[int, list[int]] = {}
+    slots: list[tuple[int, int]] = []
+    for number, place in draws:
+        empty = free.setdefault(number, list(planner.table(number).empty_seats))
+        slots.append((number, empty.pop(place)))
     rng.shuffle(movers)
     for (from_table, seat, entry), (number, to_seat) in zip(movers, slots, strict=True):
         if from_table == closing.number:
             planner.move(entry, closing, seat, number, to_seat, Reason.BREAK)
         else:  # the player whose seat a reserved player took; has left it already
             planner.seat(entry, from_table, seat, number, to_seat, Reason.BREAK)
-    planner.tables[closing.number] = planner.tables[closing.number].emptied()
+    planner.tables[closing.number] = planner.table(closing.number).emptied()
     planner.broken.append(closing.number)
     return True
 
@@ -297,7 +351,8 @@ def _keep_reserved(
     like any other. Returns who still needs a seat: (table, seat they left, entry).
     """
     reserved = planner.holds.reserved
-    table = planner.tables[closing]
+    planner.full(others)  # a reserved seat number is looked for at every table
+    table = planner.table(closing)
     left: list[tuple[int, int, int]] = []
     for seat, entry in table.occupants:
         wanted = reserved.get(entry)
@@ -305,7 +360,7 @@ def _keep_reserved(
             left.append((closing, seat, entry))
             continue
         number = wanted.seat
-        fits = [planner.tables[n] for n in others if number <= planner.tables[n].seats]
+        fits = [planner.table(n) for n in others if number <= planner.tables[n].seats]
 
         def order(t: Table, wanted: Reserved = wanted) -> tuple[bool, int, float]:
             return (t.number != wanted.table, t.count, rng.random())
@@ -409,7 +464,7 @@ def settled(
 
 
 def plan_after_elimination(
-    tables: Sequence[Table],
+    tables: Sequence[Table | Counted],
     *,
     break_order: Sequence[int] = (),
     threshold: int = 1,
@@ -419,6 +474,7 @@ def plan_after_elimination(
     procedure: Procedure = TDA,
     skip_empty: bool = False,
     by_position: bool = False,
+    load: Load | None = None,
 ) -> Plan:
     """Everything the seating needs after a change of players: breaks, then balance.
 
@@ -426,9 +482,14 @@ def plan_after_elimination(
     repeat while the players fit into one table fewer (several players may have left
     together), then the remaining tables are balanced. `holds`, `procedure`,
     `skip_empty` and `by_position` as in `plan_balance` and `plan_break`.
+
+    `tables` may give a table by its head count (`Counted`): `load` reads it in full
+    when its seats matter, several tables a call. The plan is the one the full tables
+    give; its `tables` are then those read in full (every table a move or a break
+    changes among them), in the order given.
     """
     _check_threshold(threshold)
-    planner = _Planner(tables, rule, holds, procedure, skip_empty, by_position)
+    planner = _Planner(tables, rule, holds, procedure, skip_empty, by_position, load)
     sequence = break_sequence(tables, break_order)
     while _break_next(planner, sequence, rng):
         pass

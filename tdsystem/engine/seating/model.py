@@ -7,9 +7,10 @@ wrapping from the last seat to seat 1.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import TypeVar
 
 MIN_SEATS = 2
 MAX_SEATS = 10
@@ -177,6 +178,24 @@ class Table:
         return replace(self, occupants=(), button=None, small_blind=None, big_blind=None)
 
 
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A table in play known by its head count only: no seats, no positions.
+
+    Planning at a large field starts from these (one row a table) and reads a table in
+    full (`Load`) only when its seats matter: the table that breaks, the tables its
+    players draw seats at, the tables that give and take a balancing move.
+    """
+
+    number: int
+    seats: int
+    count: int
+
+
+Load = Callable[[Collection[int]], Iterable[Table]]
+"""Reads the tables of these numbers in full, in one go (the service's seat map)."""
+
+
 @dataclass(frozen=True)
 class Reserved:
     """A seat kept for a player with special needs (TDA 9): seat number `seat`, at table
@@ -267,9 +286,12 @@ class Plan:
     tables: tuple[Table, ...]
 
 
-def tables_by_number(tables: Iterable[Table]) -> dict[int, Table]:
+_T = TypeVar("_T", bound="Table | Counted")
+
+
+def tables_by_number(tables: Iterable[_T]) -> dict[int, _T]:
     """Index tables by number, refusing a number that appears twice."""
-    indexed: dict[int, Table] = {}
+    indexed: dict[int, _T] = {}
     for table in tables:
         if table.number in indexed:
             raise SeatingError(f"table {table.number} appears twice")

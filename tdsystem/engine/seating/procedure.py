@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..rulesets import (
     BALANCE_FROM,
@@ -26,7 +27,9 @@ from ..rulesets import (
     BALANCE_FROM_LARGEST,
     BALANCE_FROM_NEXT_FULL,
 )
-from .model import SeatingError, Table
+from .model import Counted, SeatingError, Table
+
+_Table = TypeVar("_Table", bound=Table | Counted)
 
 
 @dataclass(frozen=True)
@@ -66,16 +69,17 @@ TDA = Procedure()
 
 
 def giver(
-    playing: Sequence[Table],
-    receiver: Table,
+    playing: Sequence[_Table],
+    receiver: Table | Counted,
     *,
     threshold: int,
     source: str,
-    rank: Callable[[Table], int],
-) -> Table:
+    rank: Callable[[Table | Counted], int],
+) -> _Table:
     """The table that gives `receiver` a player, by rule `source`.
 
     `threshold` is the tolerance now and `rank` a table's place in the break sequence.
+    Head counts are enough (`Counted`): the choice reads no seat.
     Only a table that stays within the tolerance after giving may give: it has more than
     `most - threshold` players. The receiver, short, is never one of them.
     """
