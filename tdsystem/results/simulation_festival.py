@@ -386,7 +386,7 @@ class Festival:
     # The run --------------------------------------------------------------------------------
 
     def run(self) -> dict:
-        started = time.perf_counter()
+        started, self.cpu_started = time.perf_counter(), time.process_time()
         self.setup()
         self.check_whole("the seat draws")
         playing = list(self.flights)
@@ -522,6 +522,7 @@ class Festival:
             "undos": sum(s.undos for s in stats),
             "flights_seconds": round(flights_seconds, 2),
             "total_seconds": round(seconds, 2),
+            "cpu_seconds": round(time.process_time() - self.cpu_started, 2),
         }
 
 

@@ -38,6 +38,7 @@ KEYS = {
     "bustout_ms",
     "bustout_queries",
     "total_seconds",
+    "cpu_seconds",
 }
 
 
