@@ -15,6 +15,8 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
 from .actors import Actor
@@ -93,19 +95,41 @@ def _param(value: Any, *, translate: bool) -> Any:
     return value
 
 
-def _render(stored: Mapping, *, translate: bool) -> str:
+def _sentence(stored: Mapping, params: Mapping[str, Any], *, translate: bool) -> str:
     msgid = stored["msgid"]
-    params = {k: _param(v, translate=translate) for k, v in (stored.get("params") or {}).items()}
     if isinstance(msgid, list | tuple):
         singular, plural = (str(m) for m in msgid)
         count = int(params["count"])
         if translate:
-            text = ngettext(singular, plural, count)
-        else:
-            text = singular if count == 1 else plural
-    else:
-        text = gettext(str(msgid)) if translate else str(msgid)
+            return ngettext(singular, plural, count)
+        return singular if count == 1 else plural
+    return gettext(str(msgid)) if translate else str(msgid)
+
+
+def _render(stored: Mapping, *, translate: bool) -> str:
+    params = {k: _param(v, translate=translate) for k, v in (stored.get("params") or {}).items()}
+    text = _sentence(stored, params, translate=translate)
     return text % params if params else text
+
+
+def _param_html(value: Any) -> SafeString:
+    """A parameter for a page: a name, a number or a seat is isolated from the sentence
+    around it (`<bdi>`), so "#10 Jonas Berg" keeps its order in an Arabic line; a phrase
+    (a Text) is part of the reader's sentence and is not."""
+    if isinstance(value, Mapping) and "msgid" in value:
+        return render_html(value)
+    return format_html("<bdi>{}</bdi>", _param(value, translate=True))
+
+
+def render_html(stored: Mapping) -> SafeString:
+    """A stored Text in the reader's language as HTML for a page: the sentence escaped, each
+    parameter in `<bdi>` (`_param_html`). The words are `render_stored`'s."""
+    raw = stored.get("params") or {}
+    text = _sentence(stored, {k: _param(v, translate=True) for k, v in raw.items()}, translate=True)
+    if not raw:
+        return conditional_escape(text)
+    params = {k: _param_html(v) for k, v in raw.items()}
+    return mark_safe(str(conditional_escape(text)) % params)
 
 
 def text_of(entry: LogEntry) -> Text | str:

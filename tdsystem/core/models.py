@@ -96,6 +96,19 @@ class LogEntry(models.Model):
                 pass  # a translation that does not fit its parameters: the English
         return self.summary
 
+    @property
+    def html(self):
+        """`text` for a page: its names and numbers isolated (`log.render_html`)."""
+        stored = self.data.get("message") if isinstance(self.data, dict) else None
+        if isinstance(stored, dict) and "msgid" in stored:
+            from .log import render_html
+
+            try:
+                return render_html(stored)
+            except (KeyError, TypeError, ValueError):
+                pass
+        return self.summary
+
 
 class StaffLanguage(models.Model):
     """The language a staff user chose with the switcher, kept across logins (the session

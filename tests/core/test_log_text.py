@@ -138,3 +138,30 @@ def test_a_grouped_amount_keeps_its_english_and_reads_as_the_results_pages_show_
     with translation.override("vi"):
         assert entry.text.endswith(" 1.200") or entry.text == "Prize 1.200"
     assert text_of(entry).english() == "Prize 1200.00"
+
+
+def test_a_page_reads_the_names_and_numbers_isolated_from_the_sentence(event, monkeypatch):
+    """In an Arabic line "#10 Jonas Berg" must not read "Jonas Berg 10#": the page's log
+    puts each parameter in <bdi>, escaped; a quoted phrase is part of the sentence."""
+    entry = log_record(
+        event=event,
+        actor=ACTOR,
+        action="a",
+        summary=Text(
+            gettext_noop("%(who)s out: %(why)s"),
+            who="#10 Jonas <Berg>",
+            why=Text(gettext_noop("Clock paused")),
+        ),
+    )
+    catalogue = {"%(who)s out: %(why)s": "خرج %(who)s: %(why)s", "Clock paused": "أوقفت"}
+    monkeypatch.setattr("tdsystem.core.log.gettext", lambda s: catalogue.get(s, s))
+    with translation.override("ar"):
+        assert entry.html == "خرج <bdi>#10 Jonas &lt;Berg&gt;</bdi>: أوقفت"
+        assert entry.text == "خرج #10 Jonas <Berg>: أوقفت"
+
+
+def test_a_page_escapes_the_sentence_itself(event):
+    entry = log_record(event=event, actor=ACTOR, action="a", summary=Text("Tom & <Jerry>"))
+    assert entry.html == "Tom &amp; &lt;Jerry&gt;"
+    plain = log_record(event=event, actor=ACTOR, action="b", summary="Levels <edited>")
+    assert str(plain.html) == "Levels <edited>"  # plain text: the template escapes it

@@ -4,6 +4,7 @@ the event log without an event; the console's "Recent activity" lists all but re
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 import time_machine
@@ -23,7 +24,8 @@ def audit(action: str):
 
 
 def home(client) -> str:
-    return client.get("/console/").content.decode()
+    """The console's home page, its log's names and numbers without their <bdi>."""
+    return re.sub(r"</?bdi>", "", client.get("/console/").content.decode())
 
 
 def test_it_logs_a_token_created_and_revoked_on_the_page_without_the_token(client, director):
