@@ -27,7 +27,7 @@ from tdsystem.engine.explain import (
     partial_ante_notes,
     short_all_in_note,
 )
-from tdsystem.engine.spec import COMPLETE, PREFLOP, RIVER, SHOWDOWN, STREETS, Action, HandSpec
+from tdsystem.engine.spec import COMPLETE, PREFLOP, RIVER, SHOWDOWN, STREETS, HandSpec, Move
 
 __all__ = ["COMPLETE", "SHOWDOWN", "STREETS", "HandState", "NextAction", "Note"]
 
@@ -115,7 +115,10 @@ class HandState:
         self.actor: int | None = None
         self.fixed = spec.structure == "fixed-limit"
         self.pot_limit = spec.structure == "pot-limit"
-        big = self.big_blind = spec.big_blind
+        # The blind game's blinds, read once without the spec's properties (small_blind,
+        # big_blind, first_seat): a property is a function call at every read.
+        blinds = spec.blinds
+        big = self.big_blind = blinds[-1]
         self.bet_sizes = spec.bets or (big, 2 * big)  # spec.limit_bets, its big blind known
         self.notes: list[Note] = []
         self.virtual_note: Note | None = None
@@ -124,15 +127,17 @@ class HandState:
         # D1: clockwise from the button; heads-up the button posts the small blind. Under
         # the dead button (D11) an empty button seat is not listed, and a dead small blind
         # leaves the big blind to the first seat after the button.
-        first = self.first_seat = spec.first_seat
-        if len(spec.blinds) == 2 and n == 2:
+        first = self.first_seat = 0 if spec.dead_button else 1
+        two_blinds = len(blinds) == 2
+        if two_blinds and n == 2:
             self.sb_seat: int | None = 0
             self.bb_seat = 1
-        elif len(spec.blinds) == 2 and not spec.dead_small_blind:
+        elif two_blinds and not spec.dead_small_blind:
             self.sb_seat, self.bb_seat = first, first + 1
         else:
             self.sb_seat, self.bb_seat = None, first
-        self._post_forced_bets()
+        small = blinds[0] if two_blinds else 0
+        self._post_forced_bets(small)
         # The round's highest bet, kept up as bets rise: whether the level is more than
         # anyone has put in (a short blind's full big blind, D8) is asked at every action.
         self.top_bet = max(self.bet)
@@ -143,9 +148,9 @@ class HandState:
         self.shortfall = max(0, big - self.bet[self.bb_seat])
         sb = self.sb_seat
         self.sb_shortfall = (
-            max(0, spec.small_blind - self.bet[sb])
+            max(0, small - self.bet[sb])
             if sb is not None and not self.folded[sb]
-            else spec.small_blind
+            else small
             if spec.dead_small_blind
             else 0
         )
@@ -187,7 +192,7 @@ class HandState:
         self.committed[seat] += chips
         return chips
 
-    def _post_forced_bets(self) -> None:
+    def _post_forced_bets(self, small: int) -> None:
         spec = self.spec
         ante, kind, names = spec.ante, spec.ante_type, self.names
         sb, bb = self.sb_seat, self.bb_seat
@@ -212,7 +217,7 @@ class HandState:
         elif ante and kind == "big-blind-ante-first" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted before the blind)")
         for blind_seat, blind, label in (
-            (sb, spec.small_blind, "small"),
+            (sb, small, "small"),
             (bb, self.big_blind, "big"),
         ):
             if blind_seat is None or self.folded[blind_seat]:
@@ -433,7 +438,7 @@ class HandState:
 
     # -- actions ------------------------------------------------------------------------
 
-    def act(self, action: Action, index: int) -> None:
+    def act(self, action: Move, index: int) -> None:
         if self.street >= SHOWDOWN:
             raise RuleError(
                 f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +12,7 @@ from tdsystem.engine.betting import HandState, NextAction, Note
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import Commas, gettext_noop, note, phrase
 from tdsystem.engine.pots import Pot, split_pots
-from tdsystem.engine.spec import HandSpec, parse_hand
+from tdsystem.engine.spec import HandSpec, Move, parse_hand, read_hand
 from tdsystem.engine.stud import StudState
 
 
@@ -73,9 +73,13 @@ class Ruling:
 
 def replay(spec: HandSpec) -> HandState:
     """Post the forced bets and apply every action of ``spec``; raises ``RuleError``."""
+    return _replay(spec, spec.actions)
+
+
+def _replay(spec: HandSpec, actions: Iterable[Move]) -> HandState:
     state = StudState(spec) if spec.game == "stud" else HandState(spec)
     act = state.act
-    for index, action in enumerate(spec.actions):
+    for index, action in enumerate(actions):
         act(action, index)
     return state
 
@@ -214,8 +218,10 @@ def rule_on(hand: Mapping[str, Any] | HandSpec) -> Ruling:
 
 def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
     """Exactly the command line's output object for ``hand``. Raises ``RuleError``."""
-    spec = hand if isinstance(hand, HandSpec) else parse_hand(hand)
-    return answer_of(replay(spec))
+    if isinstance(hand, HandSpec):
+        return answer_of(replay(hand))
+    # Read for the replay alone: the actions' values, without an Action made for each.
+    return answer_of(_replay(*read_hand(hand)))
 
 
 __all__ = [

@@ -7,8 +7,10 @@ runs the same checks on the values.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, NamedTuple
 
 from tdsystem.engine.errors import RuleError
@@ -73,6 +75,11 @@ class Action(NamedTuple):
     player: str
     do: str
     to: int | None = None
+
+
+# An action's values as the replay reads them (an ``Action`` is one): ``read_hand`` hands the
+# actions over as these plain tuples, without an ``Action`` made for each.
+Move = tuple[str, str, int | None]
 
 
 # ``Action(...)`` runs the named tuple's ``__new__``, a Python function; reading a hand makes
@@ -323,7 +330,7 @@ def _check_dead_button(spec: HandSpec) -> None:
 _SIZED = {do: do in ("bet", "raise") for do in DOS}
 
 
-def _check_actions(actions: tuple[Action, ...]) -> None:
+def _check_actions(actions: tuple[Move, ...]) -> None:
     for index, (player, do, to) in enumerate(actions):
         if type(player) is not str and not isinstance(player, str):
             raise RuleError("'player' must be a player's name", index)
@@ -342,6 +349,19 @@ def _check_actions(actions: tuple[Action, ...]) -> None:
 
 def parse_hand(data: Any) -> HandSpec:
     """Read the command line's JSON object (already decoded) into a ``HandSpec``."""
+    return _read(data, True)[0]
+
+
+def read_hand(data: Any) -> tuple[HandSpec, tuple[Move, ...]]:
+    """``parse_hand`` for a replay that only reads the actions' values (``adjudicate``): the
+    spec without its actions, and the actions as plain ``(player, do, to)`` tuples. The same
+    checks, the same refusal for a bad hand."""
+    return _read(data, False)
+
+
+def _read(data: Any, named: bool) -> tuple[HandSpec, tuple[Move, ...]]:
+    """The spec, with its actions as ``Action``s when ``named``, or else without them and
+    the actions beside it."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RuleError("the hand must be a JSON object")
     if not _HAND_KEYS.issuperset(data):
@@ -362,11 +382,14 @@ def parse_hand(data: Any) -> HandSpec:
     if not stud and not _STUD_ONLY_KEYS.isdisjoint(data):
         given = [key for key in _STUD_ONLY if key in data]
         raise RuleError(f'{given[0]}: only a stud hand ("game": "stud") has a bring-in')
-    # A field that is absent or null reads as "not given": HandSpec's default.
+    # A field that is absent or null reads as "not given": HandSpec's default. Every field
+    # is set, in one order for every hand: a field read from the class, or from a dict laid
+    # out differently each time, is read without the interpreter's shortcut for it.
+    fields = {**_SPEC_FIELDS, **data}
     if None in data.values():
-        fields = {key: value for key, value in data.items() if value is not None}
-    else:
-        fields = dict(data)
+        for key, value in data.items():
+            if value is None:
+                fields[key] = _SPEC_FIELDS[key]
     blinds = data.get("blinds", ())
     if type(blinds) is int:  # as _is_int: one blind given as a number
         blinds = [blinds]
@@ -381,16 +404,32 @@ def parse_hand(data: Any) -> HandSpec:
     fields["structure"] = data["structure"]
     fields["players"], players_read = _parse_players(data["players"])
     actions_read = True
-    if "actions" in fields:
-        fields["actions"], actions_read = _parse_actions(fields["actions"])
-    if "first_to_act" in fields:
-        fields["first_to_act"] = _parse_first_to_act(fields["first_to_act"])
+    moves: tuple[Move, ...] = ()
+    if data.get("actions") is not None:
+        moves, actions_read = _parse_actions(data["actions"])
+        # As Actions, or none when they are handed over beside the spec.
+        fields["actions"] = tuple(map(tuple.__new__, repeat(Action), moves)) if named else ()
+    if data.get("first_to_act") is not None:
+        fields["first_to_act"] = _parse_first_to_act(data["first_to_act"])
     fields["game"] = game
     # HandSpec(**fields) in one go: the same fields (the keys are HandSpec's), the same checks.
     spec = object.__new__(HandSpec)
     object.__setattr__(spec, "__dict__", fields)
-    _check_spec(spec, players_read, actions_read)
-    return spec
+    if named:
+        _check_spec(spec, players_read, actions_read)
+        return spec, ()
+    _check_spec(spec, players_read, True)
+    if not actions_read:
+        _check_actions(moves)  # last, as _check_spec does
+    return spec, moves
+
+
+# Every field of a spec with its default, in the order of the class (``parse_hand`` always
+# sets the three without one).
+_SPEC_FIELDS: dict[str, Any] = {
+    field.name: None if field.default is dataclasses.MISSING else field.default
+    for field in dataclasses.fields(HandSpec)
+}
 
 
 def _parse_first_to_act(raw: Any) -> tuple[tuple[str, str], ...]:
@@ -463,14 +502,13 @@ _UNSIZED = frozenset(do for do in DOS if not _SIZED[do])
 _SIZED_DOS = frozenset(do for do in DOS if _SIZED[do])
 
 
-def _parse_actions(raw: Any) -> tuple[tuple[Action, ...], bool]:
+def _parse_actions(raw: Any) -> tuple[tuple[Move, ...], bool]:
     """The actions, and whether every action's values are good (``_check_actions``'s test,
     made while reading them; its refusal comes after the table's and the players' checks)."""
     if not isinstance(raw, _LIST_LIKE):
         raise RuleError("actions: must be a list of {player, do, to}")
     actions = []
     good = True
-    new, action_type = tuple.__new__, Action
     for i, entry in enumerate(raw):
         if type(entry) is not dict:
             _refuse_action(i, entry)
@@ -492,7 +530,7 @@ def _parse_actions(raw: Any) -> tuple[tuple[Action, ...], bool]:
                     else do in _SIZED_DOS and type(to) is int and to > 0
                 )
             )
-        actions.append(new(action_type, (player, do, to)))
+        actions.append((player, do, to))
     return tuple(actions), good
 
 

@@ -25,7 +25,7 @@ from dataclasses import replace
 from tdsystem.engine.betting import HandState, NextAction, clockwise
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import Note, all_in_note, gettext_noop, note, partial_ante_notes
-from tdsystem.engine.spec import SHOWDOWN, STREETS, STUD_STREETS, Action, HandSpec
+from tdsystem.engine.spec import SHOWDOWN, STREETS, STUD_STREETS, HandSpec, Move
 
 __all__ = ["STUD_STREETS", "StudState"]
 
@@ -151,11 +151,11 @@ class StudState(HandState):
         for name in (*HandState.__slots__, *StudState.__slots__):
             setattr(self, name, getattr(saved, name))
 
-    def act(self, action: Action, index: int) -> None:
+    def act(self, action: Move, index: int) -> None:
         if self.waiting:
             street = STUD_STREETS[self.round]
             raise RuleError(
-                f"{action.player} may not act yet: name the player who opens {street} street "
+                f"{action[0]} may not act yet: name the player who opens {street} street "
                 f"(first_to_act, the best hand showing)",
                 index,
                 "D1",

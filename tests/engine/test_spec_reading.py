@@ -13,7 +13,7 @@ import pickle
 import pytest
 
 from tdsystem.engine.errors import RuleError
-from tdsystem.engine.spec import Action, HandSpec, PlayerSpec, parse_hand
+from tdsystem.engine.spec import Action, HandSpec, PlayerSpec, parse_hand, read_hand
 
 HAND = {
     "structure": "no-limit",
@@ -24,8 +24,12 @@ HAND = {
 
 
 def _refusal(hand: dict) -> str:
+    """The refusal of ``parse_hand``, which ``read_hand`` (adjudicate's reading) must share."""
     with pytest.raises(RuleError) as caught:
         parse_hand(hand)
+    with pytest.raises(RuleError) as read:
+        read_hand(hand)
+    assert str(read.value) == str(caught.value)
     return str(caught.value)
 
 
@@ -96,3 +100,19 @@ def test_it_survives_pickling_and_copying() -> None:
     assert pickle.loads(pickle.dumps(spec)) == spec
     assert copy.deepcopy(spec) == spec
     assert pickle.loads(pickle.dumps(spec)).ante == 0  # a default read from the class
+
+
+def test_read_hand_gives_the_spec_without_its_actions_and_the_actions_beside_it() -> None:
+    spec, moves = read_hand({**HAND, "ante": None})
+    parsed = parse_hand(HAND)
+    assert spec == dataclasses.replace(parsed, actions=())
+    assert moves == (("Ann", "raise", 6), ("Bob", "call", None)) == parsed.actions
+    assert read_hand({**HAND, "actions": None}) == (dataclasses.replace(parsed, actions=()), ())
+
+
+def test_every_field_is_set_in_the_order_of_the_class() -> None:
+    # The same layout for every hand read, given fields or not (a default is not read from
+    # the class), so the spec's fields read alike from hand to hand.
+    names = [field.name for field in dataclasses.fields(HandSpec)]
+    assert list(vars(parse_hand(HAND))) == names
+    assert list(vars(parse_hand({"players": HAND["players"], **HAND, "ante": 2}))) == names
