@@ -424,8 +424,7 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
     _lock_tables([seatmap.by_number[number].pk for number in touched])
     _lock_entries(seatmap, {m.entry: (m.from_table, m.from_seat) for m in plan.moves})
 
-    movers = [m.entry for m in plan.moves]
-    Entry.objects.filter(pk__in=movers).update(table=None, seat=None)
+    _seats_free([m.entry for m in plan.moves])
     seats_write([(m.entry, seatmap.by_number[m.to_table].pk, m.to_seat) for m in plan.moves])
     for m in plan.moves:
         seatmap.seated[m.entry] = (m.to_table, m.to_seat)
@@ -458,9 +457,37 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
     return Applied(slips, sorted(broken), before)
 
 
+def _locked_rows(model, pks: Iterable[int], fields: Sequence[str]) -> list[tuple]:
+    """These rows of `model`, locked in primary key order (where the database has row
+    locks: SQLite locks the whole database on the first write instead)."""
+    table, columns = sql_names(model)
+    pks = sorted(pks)
+    if not pks:
+        return []
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return _fetch(
+        f"SELECT {', '.join(columns[name] for name in fields)} FROM {table} "
+        f"WHERE {columns['pk']} IN ({', '.join(['%s'] * len(pks))}) "
+        f"ORDER BY {columns['pk']}{lock}",
+        pks,
+    )
+
+
+def _seats_free(entries: list[int]) -> None:
+    """The entries leave their seats (table and seat NULL), in one statement."""
+    if not entries:
+        return
+    table, columns = sql_names(Entry)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {columns['table']} = NULL, {columns['seat']} = NULL "
+            f"WHERE {columns['pk']} IN ({', '.join(['%s'] * len(entries))})",
+            entries,
+        )
+
+
 def _lock_tables(pks) -> None:
-    if pks:
-        list(EventTable.objects.select_for_update().filter(pk__in=pks).order_by("pk").values("pk"))
+    _locked_rows(EventTable, pks, ["pk"])
 
 
 def _lock_entries(seatmap: SeatMap, expected: dict[int, tuple[int, int]]) -> None:
@@ -468,12 +495,7 @@ def _lock_entries(seatmap: SeatMap, expected: dict[int, tuple[int, int]]) -> Non
     if not expected:
         return
     numbers = {table.pk: table.number for table in seatmap.tables}
-    rows = (
-        Entry.objects.select_for_update()
-        .filter(pk__in=expected)
-        .order_by("pk")
-        .values_list("pk", "status", "table_id", "seat")
-    )
+    rows = _locked_rows(Entry, expected, ["pk", "status", "table", "seat"])
     found = {
         pk: (numbers.get(table_id), seat)
         for pk, status, table_id, seat in rows
