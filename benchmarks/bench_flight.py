@@ -11,8 +11,9 @@ services. Then `--bustouts` players picked at random are reported out one by one
 bust-out with; each report carries the rebalance it sets off (a balancing move, a table
 broken every ninth bust-out or so), all in its transaction. It prints the p50, p95 and
 worst time of one report and its queries (mean and max), which should be the same at
-both sizes. `--profile` prints, for each flight, the functions that took the most time;
-`--queries` the statements that took the most time in one report. The flights take turns
+both sizes, then the same by what followed (nothing, a balancing move, a break).
+`--profile` prints, for each flight, the functions that took the most time; `--queries`
+the statements that took the most time in one report. The flights take turns
 bust-out by bust-out, so other work on the machine slows both alike; "cpu" is the time
 this process spent (the database server's work not counted).
 Target (issue "Festivals"): p95 under 30 ms at 5,400 players on PostgreSQL.
@@ -96,6 +97,7 @@ class Flight:
         self.cpu: list[float] = []
         self.queries: list[int] = []
         self.kinds: Counter = Counter()
+        self.by_kind: dict[str, list[tuple[float, float, int]]] = {}
         self.statements: Counter = Counter()
         self.spent: Counter = Counter()
         self.profile = cProfile.Profile() if args.profile else None
@@ -122,7 +124,9 @@ class Flight:
             if self.profile:
                 self.profile.disable()
         self.queries.append(len(captured))
-        self.kinds[(done.rebalance and done.rebalance.kind) or "nothing to move"] += 1
+        kind = (done.rebalance and done.rebalance.kind) or "nothing to move"
+        self.kinds[kind] += 1
+        self.by_kind.setdefault(kind, []).append((self.wall[-1], self.cpu[-1], len(captured)))
         if self.args.queries:
             for q in captured.captured_queries:
                 self.statements[_shape(q["sql"])] += 1
@@ -137,6 +141,18 @@ class Flight:
             f"{statistics.median(self.cpu):>7.1f} {percentile(self.cpu, 0.95):>7.1f} "
             f"{statistics.mean(self.queries):>7.1f} {max(self.queries):>6}  {kinds}"
         )
+
+    def kind_lines(self) -> list[str]:
+        """The same figures by what followed the report: the tail is the table breaks."""
+        lines = []
+        for kind, rows in sorted(self.by_kind.items()):
+            wall, cpu, queries = zip(*rows, strict=True)
+            lines.append(
+                f"{self.players:>8,} {kind:>16} {len(rows):>4} {statistics.median(wall):>7.1f} "
+                f"{max(wall):>7.1f} {statistics.median(cpu):>7.1f} {max(cpu):>7.1f} "
+                f"{statistics.mean(queries):>7.1f} {max(queries):>6}"
+            )
+        return lines
 
     def details(self) -> None:
         if self.profile:
@@ -190,6 +206,12 @@ def main() -> None:
     )
     for one in flights:
         print(one.line())
+    print(
+        f"\n{'players':>8} {'what followed':>16} {'n':>4} {'p50 ms':>7} {'max ms':>7} "
+        f"{'cpu p50':>7} {'cpu max':>7} {'q mean':>7} {'q max':>6}"
+    )
+    for one in flights:
+        print("\n".join(one.kind_lines()))
     for one in flights:
         one.details()
 
