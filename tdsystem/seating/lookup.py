@@ -18,13 +18,9 @@ from datetime import UTC, datetime, timedelta
 from django.db import connection
 from django.utils import timezone
 
-from tdsystem.core.collation import name_order
-from tdsystem.core.forms import whole_number
-
-from .forms import ENTRY_MAX
-from .models import Entry, Move, Player, VenueTable, search_key
+from .models import Entry, Move, Player, VenueTable
 from .seatmap import sql_names
-from .selectors import SLIP_MINUTES
+from .selectors import SLIP_MINUTES, seat_order, seat_query
 
 
 @dataclass(frozen=True)
@@ -82,24 +78,24 @@ def entry_by_number(event_id: int, number: int) -> Found | None:
 
 
 def seat_search(event_id: int, query: str, limit: int = 20) -> list[Found]:
-    """Entries matching a name (any part) or an entry number; players still in first."""
-    query = query.strip().lstrip("#").strip()
-    if not query:
+    """Entries matching a name (any part) or an entry number; players still in first
+    (selectors.seat_query's rule and selectors.seat_order's order)."""
+    asked = seat_query(query)
+    if asked is None:
         return []
-    number = whole_number(query, high=ENTRY_MAX)
-    if number is not None:
-        exact = entry_by_number(event_id, number)
+    if asked.number is not None:
+        exact = entry_by_number(event_id, asked.number)
         if exact:
             return [exact]
     _, e = sql_names(Entry, "e")
     _, p = sql_names(Player, "p")
-    like = f"%{connection.ops.prep_for_like_query(search_key(query))}%"
+    like = f"%{connection.ops.prep_for_like_query(asked.key)}%"
     found = _found(
         f"{_entries_sql()} AND {p['search_key']} LIKE %s ESCAPE '\\' "
         f"ORDER BY {e['status']}, {p['search_key']}, {e['number']} LIMIT %s",
         [event_id, like, limit],
     )
-    return sorted(found, key=lambda f: (f.status, name_order(f.name), f.number))
+    return sorted(found, key=lambda f: seat_order(f.status, f.name, f.number))
 
 
 def moves_of(entry_id: int, minutes: int = SLIP_MINUTES) -> list[Moved]:

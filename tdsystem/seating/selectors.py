@@ -62,23 +62,44 @@ def seats_now(event_id: int) -> list[dict]:
     return screen_cached(key, lambda: seat_list(event_id))
 
 
-def seat_search(event_id: int, query: str, limit: int = 20) -> list[Entry]:
-    """Entries matching a name (any part) or an entry number; players still in come first."""
+@dataclass(frozen=True)
+class SeatQuery:
+    """What a seat search asks for (`seat_query`): an entry number first, when the query
+    is a whole number, else (or when no entry has it) the players whose search key holds
+    `key`: case, width and accents do not count ("nguyen" finds "Nguyễn")."""
+
+    number: int | None
+    key: str
+
+
+def seat_query(query: str) -> SeatQuery | None:
+    """The search's rule, stated once for the console and the players' lookup
+    (seating/lookup.py): "#12" and "12" are entry 12; None for an empty query."""
     query = query.strip().lstrip("#").strip()
     if not query:
+        return None
+    return SeatQuery(whole_number(query, high=ENTRY_MAX), search_key(query))
+
+
+def seat_order(status: str, name: str, number: int) -> tuple:
+    """The order a search's answers are shown in: players still in first, then by name as
+    the reader reads it. (The database picks the first `limit` by the plain key.)"""
+    return (status, name_order(name), number)
+
+
+def seat_search(event_id: int, query: str, limit: int = 20) -> list[Entry]:
+    """Entries matching a name (any part) or an entry number; players still in come first."""
+    asked = seat_query(query)
+    if asked is None:
         return []
     entries = Entry.objects.filter(event_id=event_id).select_related("player", "table")
-    number = whole_number(query, high=ENTRY_MAX)
-    if number is not None:
-        # A number is an entry number; names rarely hold digits.
-        exact = entries.filter(number=number).first()
+    if asked.number is not None:
+        exact = entries.filter(number=asked.number).first()
         if exact:
             return [exact]
-    # Case, width and accents do not count: "nguyen" finds "Nguyễn", "ＡＢＣ" finds "abc".
-    matches = entries.filter(player__search_key__contains=search_key(query))
-    # The database picks the first `limit` by the plain key; they are shown in collation order.
-    found = matches.order_by("status", "player__search_key", "number")[:limit]
-    return sorted(found, key=lambda e: (e.status, name_order(e.player.name), e.number))
+    matches = entries.filter(player__search_key__contains=asked.key)
+    found = matches.order_by("status", "player__search_key", "number")
+    return sorted(found[:limit], key=lambda e: seat_order(e.status, e.player.name, e.number))
 
 
 def entry_by_number(event_id: int, number: int) -> Entry | None:
