@@ -646,8 +646,13 @@ class HandState:
         self.actor = self._next_pending(self.first_seat % n)  # D1: first after the button
         if self.actor is None:
             # Two players with chips would both have to act: at most one has any (D9).
-            left = sum(1 for j in range(n) if not self.folded[j] and self.stack[j])
-            self.notes.append(all_in_note(bool(left)))
+            # Whether one player still has chips (a loop: a generator costs more than it does).
+            left = False
+            for j in range(n):
+                if self.stack[j] and not self.folded[j]:
+                    left = True
+                    break
+            self.notes.append(all_in_note(left))
             self.street = SHOWDOWN
 
 
