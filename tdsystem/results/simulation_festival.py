@@ -324,7 +324,6 @@ class Festival:
         self.rng = random.Random(seed)
         self.progress = progress or (lambda text: None)
         self.entries = 0  # every entry registered, by the festival's own count
-        self.whole_checked: int | None = None  # `entries` when the whole event was read
         self.day2_players = 0
         self.kept: Kept | None = None
 
@@ -421,20 +420,22 @@ class Festival:
     def check_whole(self, step: str, *, full: bool = True) -> None:
         """The whole event's field is its flights': every entry, every buy-in in the pool.
 
-        Read over the whole event (every flight's entries) after a step that made entries
-        (a draw, a re-entry) and at every full check; the steps between make none, and
-        reading it after each of them was half the time of a festival's bust-out."""
-        if not full and self.entries == self.whole_checked:
-            return
+        After every step, from the stored counts (`standings.field_read`: the event's and
+        its flights' rows, a few whatever the field); at every full check also counted
+        from the entries of every flight, to compare with the stored counts."""
         fld = standings.field_read(self.main)
         problems = []
         if fld.entries != self.entries:
             problems.append(f"the whole event has {fld.entries} entries, {self.entries} made")
         if fld.pool != BUY_IN * self.entries:
             problems.append(f"the pool is {fld.pool}, {self.entries} buy-ins paid")
+        if full:
+            stored = standings.field_counts(self.main.pk)
+            counted = standings.field_counted(self.main.pk)
+            if stored != counted:
+                problems.append(f"the stored field counts {stored}, the entries {counted}")
         if problems:
             raise InvariantBroken(f"{step}: " + "; ".join(problems))
-        self.whole_checked = self.entries
 
     def expected_day2(self) -> Kept:
         """Per player, the bag the rule keeps: the larger stack, or the first flight's."""

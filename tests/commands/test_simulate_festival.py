@@ -74,6 +74,33 @@ def test_a_whole_event_that_miscounts_its_flights_stops_the_run(monkeypatch):
         Festival(players=200, flights=2, seed=1, seats_per_table=6).run()
 
 
+def test_a_whole_event_miscounted_after_a_bust_out_stops_the_run_at_that_step(monkeypatch):
+    from django.db.models import F
+
+    from tdsystem.results import simulation
+    from tdsystem.results.models import FieldCount
+
+    real = simulation.services.bustout_record
+    calls = []
+
+    def miscounting(**kwargs):
+        done = real(**kwargs)
+        calls.append(done)
+        if len(calls) == 10:  # a step that makes no entry, long before a full check
+            main = Event.objects.get(pk=kwargs["event_id"]).parent_id
+            # The main event has no entries of its own before Day 2: no row yet.
+            FieldCount.objects.get_or_create(event_id=main)
+            FieldCount.objects.filter(event_id=main).update(entries=F("entries") + 1)
+        return done
+
+    monkeypatch.setattr(simulation.services, "bustout_record", miscounting)
+    with pytest.raises(
+        InvariantBroken, match=r"^flight 1[AB], step \d+: \d out: the whole event has"
+    ):
+        Festival(players=200, flights=2, seed=1, seats_per_table=6, full_every=1000).run()
+    assert len(calls) == 10
+
+
 def test_too_few_players_for_the_flights_is_a_command_error():
     with pytest.raises(CommandError, match="2 flights need at least 216 players"):
         call_command("simulate_event", "--players", "100", "--flights", "2", "--seed", "1")
