@@ -56,6 +56,18 @@ def test_it_ends_third_street_when_everyone_calls_the_bring_in():
     assert "fourth street: the best hand showing acts first" in out.notes[-1].text
 
 
+def test_it_refuses_an_action_before_the_floor_names_who_opens_the_street():
+    # Read for adjudicate (plain action tuples) and for the ruling page (Actions) alike.
+    hand = stud(FOUR, [*THIRD_CALLED, "Dan check"])
+    for rule in (adjudicate, rule_on):
+        with pytest.raises(RuleError) as caught:
+            rule(hand)
+        assert str(caught.value) == (
+            "action 3: Dan may not act yet: name the player who opens fourth street "
+            "(first_to_act, the best hand showing) (D1)"
+        )
+
+
 def test_it_lets_the_floor_name_who_opens_each_later_street():
     out = adjudicate(stud(FOUR, THIRD_CALLED, first_to_act={"fourth": "Dan"}))
 
