@@ -15,7 +15,7 @@ from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import field_figures
-from tdsystem.seating.models import Entry, EventTable, Move, Purchase
+from tdsystem.seating.models import Bag, Entry, EventTable, Move, Purchase
 
 from .errors import ResultsError
 from .models import (
@@ -251,6 +251,30 @@ def result_rows(event: Event, bounties: BountyTotals | None = None) -> list[Resu
         )
         for place, to, name, number, prize, pk in rows
     ]
+
+
+@dataclass(frozen=True)
+class CarriedRow:
+    """A flight's player through to Day 2, with the bag they carried."""
+
+    name: str
+    entry: int
+    chips: int
+    bag: str
+    kept: bool  # False: the player plays another flight's bag on Day 2 (the event's rule)
+
+
+def carried_rows(event: Event) -> list[CarriedRow]:
+    """A flight's players through to Day 2 with their bags, the biggest first: their places
+    are the whole event's, on Day 2. Empty for an event that is not a combined flight."""
+    if not event.parent_id:
+        return []
+    rows = (
+        Bag.objects.filter(event=event, day=1, entry__status=Entry.Status.CARRIED)
+        .order_by("-chips", "number", "pk")
+        .values_list("entry__player__name", "entry__number", "chips", "number", "entry__carried_to")
+    )
+    return [CarriedRow(*row[:4], kept=row[4] is not None) for row in rows]
 
 
 @dataclass(frozen=True)

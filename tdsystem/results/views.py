@@ -420,6 +420,7 @@ def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
         "heads": selectors.head_rows(event, bounties) if bounties and progressive else [],
         "overview": selectors.overview(event),
         "prizes": selectors.prizes_now(event),
+        "carried": selectors.carried_rows(event),
     }
     template = "results/results.html#results" if request.htmx else "results/results.html"
     return render(request, template, context)

@@ -84,3 +84,24 @@ def test_a_combined_flight_reads_as_finished_and_points_to_day_2(client, directo
     found = client.get(f"/events/{a.pk}/seats/", {"entry": ann.number}).content.decode()
     assert "Through to Day 2." in found and f"/events/{main.pk}/seats/?q=Ann" in found
     assert "Thank you for playing" not in found
+
+
+def test_a_combined_flights_results_list_its_players_through_to_day_2(client, director):
+    main, a, _b, _ = played()
+    before = client.get(f"/events/{a.pk}/results/").content.decode()
+    assert 'id="carried"' not in before  # not combined yet: nobody is through
+    client.force_login(director)
+    client.post(url(main, "day2"), {"confirm": "1"}, **HTMX)
+    client.logout()
+    page = " ".join(client.get(f"/events/{a.pk}/results/").content.decode().split())
+    assert "2 players through to Day 2" in page and f'href="/events/{main.pk}/results/"' in page
+    assert page.count('id="carried"') == 1 and 'class="rs-bubble' not in page  # no bubble
+    assert "Payouts still to win" not in page
+    listed = page[page.index('id="carried"') : page.index("</table>", page.index('id="carried"'))]
+    # Ann (20,000 in 1A, whichever bag she keeps on Day 2) above Bob (5,000); Cy busted.
+    assert listed.index("Ann") < listed.index("Bob") and "Cy" not in listed
+    assert "5,000" in listed
+    # Ann keeps 1B's larger bag: 1A's shows struck through.
+    assert '<s>20,000</s> <span class="muted small">plays another flight\'s bag' in listed
+    main_page = client.get(f"/events/{main.pk}/results/").content.decode()
+    assert 'id="carried"' not in main_page
