@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from django.db import connection
 from django.utils import timezone
 
-from .models import Entry, Move, Player, VenueTable
+from .models import Entry, EventTable, Move, Player
 from .seatmap import sql_names
 from .selectors import SLIP_MINUTES, seat_order, seat_query
 
@@ -56,7 +56,7 @@ class Moved:
 def _entries_sql() -> str:
     entry, e = sql_names(Entry, "e")
     player, p = sql_names(Player, "p")
-    table, t = sql_names(VenueTable, "t")
+    table, t = sql_names(EventTable, "t")  # the entry's table: its number in the event
     return (
         f"SELECT {e['pk']}, {e['number']}, {e['status']}, {e['seat']}, {e['place']}, "
         f"{p['name']}, {p['note']}, {t['number']} "
