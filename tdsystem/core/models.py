@@ -86,27 +86,24 @@ class LogEntry(models.Model):
     @property
     def text(self) -> str:
         """The summary in the reader's language, when it was written as a `log.Text`."""
-        stored = self.data.get("message") if isinstance(self.data, dict) else None
-        if isinstance(stored, dict) and "msgid" in stored:
-            from .log import render_stored
+        from .log import render_stored
 
-            try:
-                return render_stored(stored)
-            except (KeyError, TypeError, ValueError):
-                pass  # a translation that does not fit its parameters: the English
-        return self.summary
+        return self._rendered(render_stored)
 
     @property
     def html(self):
         """`text` for a page: its names and numbers isolated (`log.render_html`)."""
+        from .log import render_html
+
+        return self._rendered(render_html)
+
+    def _rendered(self, render):
         stored = self.data.get("message") if isinstance(self.data, dict) else None
         if isinstance(stored, dict) and "msgid" in stored:
-            from .log import render_html
-
             try:
-                return render_html(stored)
+                return render(stored)
             except (KeyError, TypeError, ValueError):
-                pass
+                pass  # a translation that does not fit its parameters: the English
         return self.summary
 
 
