@@ -32,11 +32,16 @@ def _english_after_each_test():
 
 @pytest.fixture(autouse=True)
 def _fresh_screens():
-    """Tests read what they just wrote: no short-lived screen cache."""
+    """Tests read what they just wrote: no short-lived screen cache, and nothing left in
+    it by an earlier test (a test that turns it on would otherwise read the figures of an
+    earlier test's event of the same id)."""
     from django.conf import settings
 
     if settings.configured:
         settings.SCREEN_CACHE_SECONDS = 0
+        from tdsystem.events.selectors import _screen_cache
+
+        _screen_cache.clear()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

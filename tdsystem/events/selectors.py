@@ -355,6 +355,11 @@ class _ShortCache:
             self._data[key] = (now, value)
             return value
 
+    def clear(self) -> None:
+        """Forget every entry (the tests start each from the database)."""
+        self._data.clear()
+        self._locks.clear()
+
 
 _screen_cache = _ShortCache()
 

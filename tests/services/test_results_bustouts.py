@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from decimal import Decimal
 
 import pytest
@@ -23,6 +24,20 @@ pytestmark = pytest.mark.django_db
 
 FULL = list(range(1, 10))
 D = Decimal
+
+
+@contextmanager
+def statements_run():
+    """Statements sent to the database, each of an executemany's rows counted (as the
+    database runs them), unlike the query capture, which counts an executemany once."""
+    run = [0]
+
+    def count(execute, sql, params, many, context):
+        run[0] += len(params) if many else 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        yield run
 
 
 def bust(event, *entries, stacks=None, **kwargs):
@@ -177,6 +192,42 @@ def test_late_entries_move_earlier_places_down_and_change_the_prizes():
     assert Finish.objects.get(entry=first).place == 7
     assert Finish.objects.get(entry=second).place == 6
     assert Entry.objects.get(pk=first.pk).place == 7
+
+
+def test_a_late_entry_moves_every_place_taken_in_the_same_few_statements_whatever_their_number():
+    """The field grew by one: each finish moves one place down, a tie's range and its
+    slots with it, and the entries' places too; the statements do not grow with the
+    finishes (a row a statement, a flight of 6,250 took hours)."""
+    counts = []
+    for players, out in ((30, 6), (60, 30)):
+        event = make_event(600, 600, name=f"Late {players}", late_registration_end_level=2)
+        field(event, players=players, tables=players // 6, first=players)
+        services.payout_plan_update(event_id=event.pk, table="top-3", unit=D(1), actor=ACTOR)
+        seated = list(Entry.objects.filter(event=event).order_by("number"))
+        tied = [e for e in seated if e.table_id == seated[0].table_id][:2]
+        bust(event, *tied, stacks=[5_000, 5_000])  # a tie: places players-1..players
+        for entry in [e for e in seated if e not in tied][: out - 2]:
+            bust(event, entry)
+        before = {
+            f.entry_id: (f.place, f.place_to, f.slot, f.prize)
+            for f in Finish.objects.filter(event=event)
+        }
+        assert (before[tied[0].pk][:2], before[tied[1].pk][:2]) == ((players - 1, players),) * 2
+        seating.player_register(event=event, name="Late Larry", actor=ACTOR)
+        with statements_run() as run:
+            assert services.standings_update(event_id=event.pk, actor=ACTOR) == out
+        counts.append(run[0])
+        after = {
+            f.entry_id: (f.place, f.place_to, f.slot, f.prize)
+            for f in Finish.objects.filter(event=event)
+        }
+        assert after == {
+            entry: (place + 1, place_to + 1, slot + 1, prize)
+            for entry, (place, place_to, slot, prize) in before.items()
+        }
+        places = dict(Entry.objects.filter(pk__in=after).values_list("pk", "place"))
+        assert places == {entry: figures[0] for entry, figures in after.items()}
+    assert counts[0] == counts[1], counts
 
 
 def test_a_bust_out_costs_the_same_queries_whatever_the_field_size():

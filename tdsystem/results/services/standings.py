@@ -307,24 +307,76 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
         slots |= placed_group.slots
         by_entry |= {f.entry: f for f in placed_group.finishes}
     changed = []
+    shifted: dict[int, list[tuple[int, int]]] = {}
     for pk, entry, *_, place, place_to, slot, prize, _winner in rows:
         f = by_entry.get(entry)
         if f is None:
             continue
         new = (f.place, f.place_to, slots[f.entry], won[f.entry])
-        if (place, place_to, slot, prize) != new:
-            place, place_to, slot, prize = new
-            changed.append(
-                Finish(
-                    pk=pk, entry_id=entry, place=place, place_to=place_to, slot=slot, prize=prize
-                )
-            )
+        if (place, place_to, slot, prize) == new:
+            continue
+        by = new[0] - place
+        if new == (place + by, place_to + by, None if slot is None else slot + by, prize):
+            shifted.setdefault(by, []).append((pk, entry))
+            continue
+        place, place_to, slot, prize = new
+        changed.append(
+            Finish(pk=pk, entry_id=entry, place=place, place_to=place_to, slot=slot, prize=prize)
+        )
+    if changed:
+        # Their slots out of the way of the shifted rows' (set again by write_changes).
+        Finish.objects.filter(pk__in=[r.pk for r in changed]).update(slot=None)
+    shift_places(shifted)
     write_changes(changed)
     PayoutPlan.objects.filter(pk=plan.pk).update(
         figured_entries=field.entries, figured_pool=field.pool
     )
     plan.figured_entries, plan.figured_pool = field.entries, field.pool
-    return len(changed)
+    return len(changed) + sum(map(len, shifted.values()))
+
+
+# Above any place: the rows shifted are lifted clear of every other place first.
+_APART = 1_000_000_000
+_BATCH = 500  # ids a statement (SQLite's limit on parameters is 999 in older builds)
+
+
+def shift_places(shifted: Mapping[int, Sequence[tuple[int, int]]]) -> None:
+    """Move finishes (id, entry id) by a number of places, their tie ranges and slots with
+    them, and their entries' places: a few statements for thousands of rows.
+
+    A re-entry or a late registration while players are already out moves every place
+    taken by one (the field grew by one), prizes unchanged; written a row a statement,
+    that was three statements for each finish of the field at every re-entry, a cost
+    growing with the square of the field (a flight of 6,250). The rows are lifted above
+    every place and then set down, so no row meets another's slot half way (the
+    one-player-per-place constraint is checked row by row).
+    """
+    if not shifted:
+        return
+    finishes, f = sql_names(Finish)
+    entries, e = sql_names(Entry)
+    move = (
+        f"UPDATE {finishes} SET {f['place']} = {f['place']} + %s, "
+        f"{f['place_to']} = {f['place_to']} + %s, {f['slot']} = {f['slot']} + %s "
+        f"WHERE {f['pk']} IN "
+    )
+    with connection.cursor() as cursor:
+        for step in ("lift", "set down"):
+            for by, rows in shifted.items():
+                offset = by + _APART if step == "lift" else -_APART
+                for start in range(0, len(rows), _BATCH):
+                    ids = [pk for pk, _ in rows[start : start + _BATCH]]
+                    marks = ", ".join(["%s"] * len(ids))
+                    cursor.execute(f"{move}({marks})", [offset] * 3 + ids)
+        for by, rows in shifted.items():
+            for start in range(0, len(rows), _BATCH):
+                ids = [entry for _, entry in rows[start : start + _BATCH]]
+                marks = ", ".join(["%s"] * len(ids))
+                cursor.execute(
+                    f"UPDATE {entries} SET {e['place']} = {e['place']} + %s "
+                    f"WHERE {e['pk']} IN ({marks})",
+                    [by, *ids],
+                )
 
 
 def is_current(plan: PayoutPlan, field: Field) -> bool:
