@@ -6,13 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import not_
 from typing import Any
 
 from tdsystem.engine.betting import HandState, NextAction, Note
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import Commas, gettext_noop, note, phrase
 from tdsystem.engine.pots import Pot, split_pots
-from tdsystem.engine.spec import HandSpec, Move, parse_hand, read_hand
+from tdsystem.engine.spec import (
+    HandSpec,
+    Move,
+    parse_hand,
+    play_actions,
+    read_actions,
+    read_table,
+)
 from tdsystem.engine.stud import StudState
 
 
@@ -123,11 +132,29 @@ def ruling_of(state: HandState, explain: bool = False) -> Ruling:
     )
 
 
+# A seat's status when nobody is all-in, by whether it folded.
+_FOLDED_OR_ACTIVE = ("active", "folded")
+
+
 def answer_of(state: HandState) -> dict[str, Any]:
     """``ruling_of(state).as_dict()``, built straight from the state: the command line's
     answer, which every page's chip count asks for, without the values between."""
     names, stack, committed = state.names, state.stack, state.committed
-    slices, statuses = _standing(state)
+    if 0 in stack:
+        slices, statuses = _standing(state)
+        pots = [
+            {"amount": amount, "eligible": list(map(names.__getitem__, seats))}
+            for amount, seats in slices
+        ]
+    else:
+        # Nobody is all-in (a seat without chips is all-in, or was taken out of play with
+        # them): one pot, which everyone in the hand may win, as split_pots finds.
+        folded = state.folded
+        total = sum(committed)
+        pots = [{"amount": total, "eligible": list(compress(names, map(not_, folded)))}]
+        if not total:
+            pots = []
+        statuses = list(map(_FOLDED_OR_ACTIVE.__getitem__, folded))
     options = state.options()
     out: dict[str, Any] = {
         "street": state.street_name,
@@ -140,10 +167,7 @@ def answer_of(state: HandState) -> dict[str, Any]:
             "min_raise_to": options[2],
             "max_raise_to": options[3],
         },
-        "pots": [
-            {"amount": amount, "eligible": list(map(names.__getitem__, seats))}
-            for amount, seats in slices
-        ],
+        "pots": pots,
         "players": [
             {"name": name, "stack": chips, "committed": put, "status": status}
             for name, chips, put, status in zip(names, stack, committed, statuses, strict=True)
@@ -220,8 +244,16 @@ def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
     """Exactly the command line's output object for ``hand``. Raises ``RuleError``."""
     if isinstance(hand, HandSpec):
         return answer_of(replay(hand))
-    # Read for the replay alone: the actions' values, without an Action made for each.
-    return answer_of(_replay(*read_hand(hand)))
+    # Read for the replay alone: each action handed to it as it is read, without an Action
+    # made for each or a second pass over them; a bad action is refused first all the same.
+    spec, entries = read_table(hand)
+    try:
+        state = StudState(spec) if spec.game == "stud" else HandState(spec)
+    except RuleError:
+        read_actions(entries)
+        raise
+    play_actions(entries, state.act)
+    return answer_of(state)
 
 
 __all__ = [

@@ -8,7 +8,7 @@ runs the same checks on the values.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, NamedTuple
@@ -353,15 +353,70 @@ def parse_hand(data: Any) -> HandSpec:
 
 
 def read_hand(data: Any) -> tuple[HandSpec, tuple[Move, ...]]:
-    """``parse_hand`` for a replay that only reads the actions' values (``adjudicate``): the
-    spec without its actions, and the actions as plain ``(player, do, to)`` tuples. The same
-    checks, the same refusal for a bad hand."""
+    """``parse_hand`` for a replay that only reads the actions' values: the spec without its
+    actions, and the actions as plain ``(player, do, to)`` tuples. The same checks, the same
+    refusal for a bad hand."""
+    spec, entries = _read(data, False)
+    return spec, read_actions(entries)
+
+
+def read_table(data: Any) -> tuple[HandSpec, Sequence[Any]]:
+    """``parse_hand`` for a replay that reads the actions as it goes (``play_actions``,
+    ``adjudicate``): the spec without its actions, and the action entries as given. A
+    refusal raised here is ``parse_hand``'s; when it returns, a fault ``parse_hand`` would
+    refuse is in an action entry, which ``read_actions`` (and so ``play_actions``) refuses."""
     return _read(data, False)
 
 
-def _read(data: Any, named: bool) -> tuple[HandSpec, tuple[Move, ...]]:
-    """The spec, with its actions as ``Action``s when ``named``, or else without them and
-    the actions beside it."""
+def read_actions(entries: Sequence[Any]) -> tuple[Move, ...]:
+    """The action entries as plain ``(player, do, to)`` tuples, or ``parse_hand``'s refusal
+    of the first bad one (an entry read wrong before a value that breaks a rule)."""
+    moves, good = _parse_actions(entries)
+    if not good:
+        _check_actions(moves)
+    return moves
+
+
+def play_actions(entries: Sequence[Any], act: Callable[[Move, int], None]) -> None:
+    """Read the action entries of ``read_table`` one at a time and hand each to ``act`` with
+    its index, as it is read, so the actions are not gone through twice. The refusals come in
+    ``parse_hand``'s order: a bad entry anywhere, even after one that ``act`` refuses, is
+    refused first, as when every entry is read before the replay starts."""
+    unsized, sized = _UNSIZED, _SIZED_DOS
+    try:
+        for index, entry in enumerate(entries):
+            # The usual entries, tested as _parse_actions does; any other is read the long
+            # way below, which refuses it or reads it as parse_hand does.
+            if type(entry) is dict:
+                try:
+                    player, do = entry["player"], entry["do"]
+                except KeyError:
+                    pass
+                else:
+                    if type(player) is str and type(do) is str:
+                        if len(entry) == 2:
+                            if do in unsized:
+                                act((player, do, None), index)
+                                continue
+                        elif len(entry) == 3:
+                            to = entry.get("to")
+                            if type(to) is int and to > 0 and do in sized:
+                                act((player, do, to), index)
+                                continue
+            moves = read_actions(entries)
+            for later in range(index, len(moves)):
+                act(moves[later], later)
+            return
+    except RuleError:
+        read_actions(entries)  # a bad entry is refused before any action is
+        raise
+
+
+def _read(data: Any, named: bool) -> tuple[HandSpec, Sequence[Any]]:
+    """The spec, with its actions as ``Action``s when ``named`` (all checked), or else
+    without them and the action entries as given, left to ``read_actions``: then a fault
+    that the spec's checks find is refused only once no entry is read wrong, as it comes
+    after those."""
     if type(data) is not dict and not isinstance(data, Mapping):
         raise RuleError("the hand must be a JSON object")
     if not _HAND_KEYS.issuperset(data):
@@ -403,25 +458,31 @@ def _read(data: Any, named: bool) -> tuple[HandSpec, tuple[Move, ...]]:
         fields["bets"] = tuple(bets)
     fields["structure"] = data["structure"]
     fields["players"], players_read = _parse_players(data["players"])
-    actions_read = True
-    moves: tuple[Move, ...] = ()
-    if data.get("actions") is not None:
-        moves, actions_read = _parse_actions(data["actions"])
-        # As Actions, or none when they are handed over beside the spec.
-        fields["actions"] = tuple(map(tuple.__new__, repeat(Action), moves)) if named else ()
-    if data.get("first_to_act") is not None:
-        fields["first_to_act"] = _parse_first_to_act(data["first_to_act"])
-    fields["game"] = game
-    # HandSpec(**fields) in one go: the same fields (the keys are HandSpec's), the same checks.
-    spec = object.__new__(HandSpec)
-    object.__setattr__(spec, "__dict__", fields)
-    if named:
-        _check_spec(spec, players_read, actions_read)
-        return spec, ()
-    _check_spec(spec, players_read, True)
-    if not actions_read:
-        _check_actions(moves)  # last, as _check_spec does
-    return spec, moves
+    entries = data.get("actions")
+    if entries is None:
+        entries = ()
+    elif not isinstance(entries, _LIST_LIKE):
+        raise RuleError("actions: must be a list of {player, do, to}")
+    good = True
+    if named and entries:
+        moves, good = _parse_actions(entries)
+        fields["actions"] = tuple(map(tuple.__new__, repeat(Action), moves))
+    else:
+        fields["actions"] = ()
+    try:
+        if data.get("first_to_act") is not None:
+            fields["first_to_act"] = _parse_first_to_act(data["first_to_act"])
+        fields["game"] = game
+        # HandSpec(**fields) in one go: the same fields (the keys are HandSpec's), the same
+        # checks.
+        spec = object.__new__(HandSpec)
+        object.__setattr__(spec, "__dict__", fields)
+        _check_spec(spec, players_read, good)
+    except RuleError:
+        if not named:
+            _parse_actions(entries)  # an entry read wrong is refused first
+        raise
+    return spec, entries
 
 
 # Every field of a spec with its default, in the order of the class (``parse_hand`` always
