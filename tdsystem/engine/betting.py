@@ -46,8 +46,11 @@ class NextAction:
 
 @cache
 def clockwise(n: int) -> tuple[tuple[int, ...], ...]:
-    """For each of ``n`` seats, every seat in turn clockwise from it (itself first)."""
-    return tuple(tuple(range(start, n)) + tuple(range(start)) for start in range(n))
+    """For each of ``n`` seats, every seat in turn clockwise from it (itself first); and at
+    ``n``, seat 0's again, so the seat after the last is its number plus one, without a
+    modulo at every action."""
+    seats = [tuple(range(start, n)) + tuple(range(start)) for start in range(n)]
+    return (*seats, seats[0])
 
 
 class HandState:
@@ -338,8 +341,12 @@ class HandState:
         return min(level, cap)
 
     def _next_pending(self, start: int) -> int | None:
-        """The first seat from ``start`` clockwise that still has to act in this round."""
-        level, bet, stack, folded = self.level, self.bet, self.stack, self.folded
+        """The first seat from ``start`` clockwise that still has to act in this round
+        (``start`` may be ``n``: seat 0)."""
+        level = self.level
+        bet = self.bet
+        stack = self.stack
+        folded = self.folded
         responders = -1  # seats that could still answer a raise, counted when needed
         for seat in self.clockwise[start]:
             chips = stack[seat]
@@ -439,15 +446,16 @@ class HandState:
     # -- actions ------------------------------------------------------------------------
 
     def act(self, action: Move, index: int) -> None:
-        if self.street >= SHOWDOWN:
-            raise RuleError(
-                f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
-            )
         name, do, to = action
         seat = self.actor
-        # Before the showdown someone is always to act; the names are distinct, so the
-        # actor's name is the one action in turn (``_out_of_turn`` says who else it is).
+        # Before the showdown someone is always to act (and after it nobody is); the names
+        # are distinct, so the actor's name is the one action in turn (``_out_of_turn``
+        # says who else it is).
         if seat is None or self.names[seat] != name:
+            if self.street >= SHOWDOWN:
+                raise RuleError(
+                    f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
+                )
             raise self._out_of_turn(name, self.seat_of.get(name), index)
         if do == "fold":
             self.folded[seat] = True
@@ -494,8 +502,7 @@ class HandState:
             self.street = COMPLETE
             self.actor = None
             return
-        seat += 1
-        actor = self._next_pending(0 if seat == self.n else seat)
+        actor = self._next_pending(seat + 1)
         self.actor = actor
         if actor is None:
             self._end_round()
