@@ -528,14 +528,14 @@ def _parse_players(raw: Any) -> tuple[tuple[PlayerSpec, ...], bool]:
     good = True
     new, player_type = tuple.__new__, PlayerSpec
     for i, entry in enumerate(raw):
-        if (
-            type(entry) is not dict
-            or len(entry) != 2
-            or "name" not in entry
-            or "stack" not in entry
-        ):
+        if type(entry) is not dict or len(entry) != 2:
+            _refuse_player(i, entry)  # a mapping of another type with the two is read on
+        try:
+            # Two keys, both found: exactly a name and a stack.
+            name, stack = entry["name"], entry["stack"]
+        except KeyError:
             _refuse_player(i, entry)
-        name, stack = entry["name"], entry["stack"]
+            raise
         if good:
             if type(name) is str and name.strip() and type(stack) is int and stack > 0:
                 good = name not in seen
