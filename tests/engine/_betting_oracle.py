@@ -29,7 +29,7 @@ from pokerkit import Automation, BettingStructure, Deck, Mode, Opening, Standard
 from pokerkit import State as PkState
 from pokerkit import Street as PkStreet
 
-from tdsystem.engine.betting import COMPLETE, HandState
+from tdsystem.engine.betting import COMPLETE, SHOWDOWN, HandState
 from tdsystem.engine.ruling import ruling_of
 from tdsystem.engine.spec import Action, HandSpec, PlayerSpec
 
@@ -132,6 +132,41 @@ def _choose(rng: random.Random, options, may_raise: bool, wager: int) -> Action:
     else:
         to = rng.randint(low, high)
     return Action(name, do, to)
+
+
+def played_spec(rng: random.Random) -> HandSpec:
+    """A random table and up to 30 actions played by the rules (a hand stopped anywhere)."""
+    spec = random_spec(rng, rng.choice(("no-limit", "pot-limit", "fixed-limit")))
+    state, actions = HandState(spec), []
+    while state.street < SHOWDOWN and len(actions) < rng.randint(0, 30):
+        nxt = state.next_action()
+        action = _choose(rng, nxt, True, state.level)
+        try:
+            state.act(action, len(actions))
+        except ValueError:
+            break  # a fixed-limit size the chooser got wrong: the hand so far is fine
+        actions.append(action)
+    return HandSpec(
+        structure=spec.structure,
+        blinds=spec.blinds,
+        ante=spec.ante,
+        players=spec.players,
+        actions=tuple(actions),
+    )
+
+
+def hand_data(spec: HandSpec) -> dict:
+    """A blind game's spec as the JSON object the command line and ``adjudicate`` read."""
+    return {
+        "structure": spec.structure,
+        "blinds": list(spec.blinds),
+        "ante": spec.ante,
+        "players": [{"name": p.name, "stack": p.stack} for p in spec.players],
+        "actions": [
+            {"player": a.player, "do": a.do, **({"to": a.to} if a.to is not None else {})}
+            for a in spec.actions
+        ],
+    }
 
 
 def _apply_pk(pk: PkState, action: Action) -> None:

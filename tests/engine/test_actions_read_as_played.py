@@ -10,7 +10,7 @@ import pytest
 
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import adjudicate, rule_on
-from tests.engine.test_lazy_answers import _played
+from tests.engine._betting_oracle import hand_data, played_spec
 
 HAND = {
     "structure": "no-limit",
@@ -129,17 +129,7 @@ def _spoiled(hand: dict, rng: random.Random) -> dict:
 def test_spoiled_hands_are_refused_or_answered_as_when_read_before_the_replay() -> None:
     rng = random.Random(5)
     for _ in range(600):
-        spec = _played(rng)
-        hand = {
-            "structure": spec.structure,
-            "blinds": list(spec.blinds),
-            "ante": spec.ante,
-            "players": [{"name": p.name, "stack": p.stack} for p in spec.players],
-            "actions": [
-                {"player": a.player, "do": a.do, **({"to": a.to} if a.to is not None else {})}
-                for a in spec.actions
-            ],
-        }
+        hand = hand_data(played_spec(rng))
         hand = _spoiled(hand, rng)
         try:
             expected: object = rule_on(hand).as_dict()

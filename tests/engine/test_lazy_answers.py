@@ -8,37 +8,16 @@ import random
 
 import pytest
 
-from tdsystem.engine.betting import SHOWDOWN, HandState
 from tdsystem.engine.explain import Note, english, note
 from tdsystem.engine.ruling import adjudicate, answer_of, replay, rule_on, ruling_of
 from tdsystem.engine.spec import Action, HandSpec, PlayerSpec
-from tests.engine._betting_oracle import _choose, random_spec
-
-
-def _played(rng: random.Random) -> HandSpec:
-    spec = random_spec(rng, rng.choice(("no-limit", "pot-limit", "fixed-limit")))
-    state, actions = HandState(spec), []
-    while state.street < SHOWDOWN and len(actions) < rng.randint(0, 30):
-        nxt = state.next_action()
-        action = _choose(rng, nxt, True, state.level)
-        try:
-            state.act(action, len(actions))
-        except ValueError:
-            break  # a fixed-limit size the chooser got wrong: the hand so far is fine
-        actions.append(action)
-    return HandSpec(
-        structure=spec.structure,
-        blinds=spec.blinds,
-        ante=spec.ante,
-        players=spec.players,
-        actions=tuple(actions),
-    )
+from tests.engine._betting_oracle import played_spec
 
 
 def test_it_answers_the_command_line_exactly_as_the_full_ruling_does():
     rng = random.Random(11)
     for _ in range(400):
-        spec = _played(rng)
+        spec = played_spec(rng)
         state = replay(spec)
         assert answer_of(state) == ruling_of(state).as_dict(), spec
         assert adjudicate(spec) == rule_on(spec).as_dict()
