@@ -233,20 +233,26 @@ def prizes_of(
     return rules.prizes_for(finishes, prizes, Decimal(unit))
 
 
-def write_changes(rows: Iterable[Finish], fields: Sequence[str] = ("place", "place_to", "slot")):
+def write_changes(
+    rows: Iterable[Finish],
+    fields: Sequence[str] = ("place", "place_to", "slot"),
+    *,
+    slots_cleared: bool = False,
+):
     """Save changed finishes and their entries' place and prize.
 
-    Slots are cleared first and then set, so two players trading places never meet on
-    the one-player-per-place constraint half way.
+    Slots are cleared first (unless the caller has) and then set, so two players trading
+    places never meet on the one-player-per-place constraint half way.
 
-    Written a row a statement (`update_rows`), not by bulk_update: a re-entry in a flight
-    moves every place already taken down by one, thousands of rows, and bulk_update's CASE
-    over 500 ids a batch is evaluated row by row (PostgreSQL) and built in Python.
+    Written a row a statement (`update_rows`), not by bulk_update, whose CASE over 500 ids
+    a batch is evaluated row by row (PostgreSQL) and built in Python. Rows that only move
+    by a number of places go through `shift_places` instead.
     """
     rows = list(rows)
     if not rows:
         return
-    Finish.objects.filter(pk__in=[r.pk for r in rows]).update(slot=None)
+    if not slots_cleared:
+        Finish.objects.filter(pk__in=[r.pk for r in rows]).update(slot=None)
     update_rows(
         Finish,
         [*fields, "prize"],
@@ -327,7 +333,7 @@ def standings_refresh(*, event: Event, plan: PayoutPlan, field: Field) -> int:
         # Their slots out of the way of the shifted rows' (set again by write_changes).
         Finish.objects.filter(pk__in=[r.pk for r in changed]).update(slot=None)
     shift_places(shifted)
-    write_changes(changed)
+    write_changes(changed, slots_cleared=True)
     PayoutPlan.objects.filter(pk=plan.pk).update(
         figured_entries=field.entries, figured_pool=field.pool
     )
@@ -364,19 +370,22 @@ def shift_places(shifted: Mapping[int, Sequence[tuple[int, int]]]) -> None:
         for step in ("lift", "set down"):
             for by, rows in shifted.items():
                 offset = by + _APART if step == "lift" else -_APART
-                for start in range(0, len(rows), _BATCH):
-                    ids = [pk for pk, _ in rows[start : start + _BATCH]]
-                    marks = ", ".join(["%s"] * len(ids))
+                for marks, ids in _batches([pk for pk, _ in rows]):
                     cursor.execute(f"{move}({marks})", [offset] * 3 + ids)
         for by, rows in shifted.items():
-            for start in range(0, len(rows), _BATCH):
-                ids = [entry for _, entry in rows[start : start + _BATCH]]
-                marks = ", ".join(["%s"] * len(ids))
+            for marks, ids in _batches([entry for _, entry in rows]):
                 cursor.execute(
                     f"UPDATE {entries} SET {e['place']} = {e['place']} + %s "
                     f"WHERE {e['pk']} IN ({marks})",
                     [by, *ids],
                 )
+
+
+def _batches(ids: list[int]) -> Iterable[tuple[str, list[int]]]:
+    """The ids _BATCH at a time, each batch with its placeholders ("%s, %s, ...")."""
+    for start in range(0, len(ids), _BATCH):
+        batch = ids[start : start + _BATCH]
+        yield ", ".join(["%s"] * len(batch)), batch
 
 
 def is_current(plan: PayoutPlan, field: Field) -> bool:
