@@ -8,11 +8,11 @@ walking, so tables count them where they come from until the floor confirms the 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -252,7 +252,7 @@ def table_halts(
     blinds = has_blinds(event)
     halting = settings.halting if blinds else rulesets.HALT_AT_ONCE
     if tallies is None:
-        tallies = _tallies(event, pending)[0]
+        tallies = _tallies(event, *slip_counts(pending))[0]
     field = [(t.number, t.present) for t in tallies if t.count]
     short = rules.shortfalls(field, short_by=settings.halt_short_by)
     if not short:
@@ -381,17 +381,11 @@ def table_view(event: Event, number: int) -> TableCard | None:
     entries = list(
         Entry.objects.filter(table=table, status=Entry.Status.ACTIVE).select_related("player")
     )
-    # Every pending slip of the event (a handful): the halt counts who is at each table.
-    pending = list(
-        Move.objects.filter(event=event, acknowledged_at__isnull=True).select_related(
-            "entry__player"
-        )
-    )
-    mine = [m for m in pending if number in (m.from_table, m.to_table)]
+    mine = list(pending_slips_at(event, number).select_related("entry__player"))
     (card,) = _cards(event, [table], entries, mine)
     if table.in_play:
         seated = [(entry.seat, entry.pk) for entry in entries]
-        card.halt = table_halts(event, pending=pending, only=(table, seated)).get(number)
+        card.halt = table_halt(event, table, seated, mine)
     return card
 
 
@@ -464,11 +458,47 @@ class Overview:
         return self.page + 1 if self.page < self.pages else None
 
 
-def _tallies(event: Event, pending: list[Move]) -> tuple[list[Tally], dict[int, int]]:
-    """Every table in play, by number, with its players counted (one row a table)."""
-    # As on the cards: a seat a slip leads to is not taken yet, one it leaves still is.
+def slip_counts(pending: Iterable[Move]) -> tuple[Counter[int], Counter[int]]:
+    """By table number, the seats pending slips lead to and the slips leaving it: as on
+    the cards, a seat a slip leads to is not taken yet, one it leaves still is."""
     arriving = Counter(table for table, _ in {(m.to_table, m.to_seat) for m in pending})
-    leaving = Counter(move.from_table for move in pending)
+    return arriving, Counter(move.from_table for move in pending)
+
+
+def pending_slip_counts(event: Event) -> tuple[Counter[int], Counter[int]]:
+    """`slip_counts` of the event's pending slips, counted by the database (two grouped
+    queries, a row a table): a floor that leaves its slips unacknowledged keeps
+    thousands pending, and a hand at one table needs only their counts."""
+    pending = Move.objects.filter(event=event, acknowledged_at__isnull=True).order_by()
+    arriving = pending.values_list("to_table").annotate(n=Count("to_seat", distinct=True))
+    leaving = pending.values_list("from_table").annotate(n=Count("id"))
+    return Counter(dict(arriving.values_list("to_table", "n"))), Counter(
+        dict(leaving.values_list("from_table", "n"))
+    )
+
+
+def pending_slips_at(event: Event, number: int) -> QuerySet[Move]:
+    """The event's pending slips into or out of table `number`."""
+    return Move.objects.filter(event=event, acknowledged_at__isnull=True).filter(
+        Q(from_table=number) | Q(to_table=number)
+    )
+
+
+def table_halt(
+    event: Event, row: EventTable, seated: Sequence[tuple[int | None, int]], mine: list[Move]
+) -> HaltState | None:
+    """Whether table `row`, its players `seated` as (seat, entry id) and its own pending
+    slips `mine`, is halted: the other tables' slips are only counted (see
+    `table_halts`), so the cost does not follow how many the floor leaves pending."""
+    tallies = _tallies(event, *pending_slip_counts(event))[0]
+    return table_halts(event, pending=mine, tallies=tallies, only=(row, seated)).get(row.number)
+
+
+def _tallies(
+    event: Event, arriving: Counter[int], leaving: Counter[int]
+) -> tuple[list[Tally], dict[int, int]]:
+    """Every table in play, by number, with its players counted (one row a table) and
+    present as the slips leave them (see `slip_counts`)."""
     tallies, ranks = [], {}
     for t in head_counts(event):
         present = t.players - arriving[t.number] + leaving[t.number]
@@ -511,7 +541,7 @@ def seating_overview(
         .select_related("entry__player")
         .order_by("pk")
     )
-    tallies, ranks = _tallies(event, pending)
+    tallies, ranks = _tallies(event, *slip_counts(pending))
     figures = Entry.objects.filter(event=event).aggregate(
         entries=Count("id"),
         active=Count("id", filter=Q(status=Entry.Status.ACTIVE)),

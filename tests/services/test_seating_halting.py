@@ -4,6 +4,7 @@ lifts once the moves balancing it are done."""
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tdsystem.core.models import LogEntry
 from tdsystem.engine.rulesets import WSOP_2026
@@ -90,3 +91,27 @@ def test_the_hand_for_hand_route_passes_the_confirmation_on(event):
         event_id=event.pk, table_number=2, expected_hand=0, actor=ACTOR, confirm_halted=True
     )
     assert report.table.hand_number == 1
+
+
+def test_the_hand_service_counts_the_slips_between_other_tables(event):
+    # A player is on the way from table 1 seat 9 to table 3 seat 8: the records hold 8
+    # players at tables 1 and 3, the room 9 at table 1 and 7 at table 3. Table 2's 6 are
+    # 3 short of the room's largest, not 2 short of the records': it halts, though
+    # none of the pending slips is its own.
+    players = arrange(event, {1: FULL[:8], 2: FULL[:6], 3: FULL[:8]}, positions={2: (4, 5, 6)})
+    Move.objects.create(
+        event=event,
+        entry=players["T3S8"],
+        from_table=1,
+        from_seat=9,
+        to_table=3,
+        to_seat=8,
+        reason=Move.Reason.BALANCE,
+    )
+    with pytest.raises(services.TableHalted, match="3 players short of table 1"):
+        finish(event, 2)
+    assert halted(event).keys() == {2}
+    card = selectors.table_view(event, 2)
+    assert card.halt is not None and card.halt.reason.startswith("3 players short of table 1")
+    Move.objects.update(acknowledged_at=timezone.now())
+    assert finish(event, 2).hand_number == 1

@@ -19,7 +19,7 @@ from tdsystem.events.models import Event
 
 from ..balancing import button_options
 from ..errors import SeatingError
-from ..models import Entry, EventTable, Move
+from ..models import Entry, EventTable
 from ..seatmap import (
     engine_call,
     engine_table,
@@ -27,7 +27,7 @@ from ..seatmap import (
     has_blinds,
     new_seed,
 )
-from ..selectors import HaltState, table_halts
+from ..selectors import HaltState, pending_slips_at, table_halt
 from ..texts import text_list
 from .dayend import hand_count_down
 
@@ -66,7 +66,7 @@ def table_hand_finish(
     schema and the pages' form have it): a retried request or a second tap on the same
     hand is refused, as is a page that is out of date, and nothing changes.
 
-    A halted table (see `selectors.table_halts`) deals on only with `confirm_halted`;
+    A halted table (see `selectors.table_halt`) deals on only with `confirm_halted`;
     without it the hand is refused (TableHalted) and nothing changes.
 
     At a stud table the hand is counted and no positions are kept (any a row still holds
@@ -110,14 +110,13 @@ def table_hand_finish(
                 gettext("table %(table)s has %(count)s player: no hand to deal")
                 % {"table": table_number, "count": table.count}
             )
-        # The slips' five columns the halts count with, not model rows: a floor that
-        # leaves its slips unacknowledged keeps thousands pending, read at every hand.
-        pending: list[Any] = list(
-            Move.objects.filter(event=event, acknowledged_at__isnull=True)
+        # The table's own slips' five columns, not model rows; the others' only counted.
+        mine: list[Any] = list(
+            pending_slips_at(event, table_number)
             .order_by()
             .values_list("entry_id", "from_table", "from_seat", "to_table", "to_seat", named=True)
         )
-        halted = table_halts(event, pending=pending, only=(row, occupants)).get(table_number)
+        halted = table_halt(event, row, occupants, mine)
         if halted is not None and not confirm_halted:
             raise TableHalted(halted)
         if not has_blinds(event):
