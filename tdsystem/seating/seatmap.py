@@ -278,6 +278,9 @@ class SeatMap:
 
     @property
     def drawn(self) -> bool:
+        """Whether anyone has a seat (the seats are drawn)."""
+        if self.counts is not None:
+            return any(count.players for count in self.counts)
         return bool(self.seated)
 
     @property

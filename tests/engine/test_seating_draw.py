@@ -4,12 +4,14 @@ from collections import Counter
 import pytest
 
 from tdsystem.engine.seating import (
+    Counted,
     Reason,
     SeatingError,
     Table,
     check_invariants,
     final_table_size,
     initial_draw,
+    new_entry_tables,
     plan_redraw,
     redraw_due,
     seat_new_entry,
@@ -134,6 +136,14 @@ def test_it_opens_an_empty_table_when_the_tables_in_play_are_full():
     assert placement.table == 2
     with pytest.raises(SeatingError, match="no empty seat"):
         seat_new_entry([full], 99, random.Random(1))
+
+
+def test_the_tables_a_new_entry_draws_at_are_judged_from_head_counts():
+    counted = [Counted(1, 9, 8), Counted(2, 9, 6), Counted(3, 9, 0), Counted(4, 9, 6)]
+    assert new_entry_tables(counted) == [2, 4]  # the fewest, in the order given
+    full = [Counted(1, 6, 6), Counted(2, 6, 0), Counted(3, 6, 0)]
+    assert new_entry_tables(full) == [2]  # every table in play full: the first empty one
+    assert new_entry_tables([Counted(1, 6, 6)]) == []  # no seat anywhere
 
 
 def test_it_refuses_to_seat_an_entry_twice():

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tdsystem.engine.seating import (
+    Counted,
     Reason,
     SeatingError,
     Table,
@@ -15,6 +16,7 @@ from tdsystem.engine.seating import (
     check_invariants,
     initial_draw,
     is_dealt_in,
+    new_entry_tables,
     next_hand,
     plan_after_elimination,
     plan_break,
@@ -164,7 +166,14 @@ def test_it_keeps_every_rule_through_a_random_event(seed, players, seats, rule, 
         else:
             if sum(t.seats for t in tables) == len(active):
                 continue
+            state = rng.getstate()
             placement = seat_new_entry(tables, next_entry, rng, rule=rule)
+            # Judged from head counts, with only the tables chosen read: the same seat.
+            numbers = new_entry_tables([Counted(t.number, t.seats, t.count) for t in tables])
+            same = random.Random()
+            same.setstate(state)
+            chosen = [t for t in tables if t.number in numbers]
+            assert seat_new_entry(chosen, next_entry, same, rule=rule) == placement
             index = next(i for i, t in enumerate(tables) if t.number == placement.table)
             tables[index] = tables[index].with_entry(next_entry, placement.seat)
             active.add(next_entry)

@@ -9,6 +9,7 @@ from .buttons import is_dealt_in, start_hands
 from .model import (
     NO_HOLDS,
     ButtonRule,
+    Counted,
     Draw,
     Holds,
     Move,
@@ -178,6 +179,18 @@ def initial_draw(
     return Draw(tuple(placements), (*seated, *(t for t in tables if t.number not in numbers)))
 
 
+def new_entry_tables(tables: Sequence[Table | Counted]) -> list[int]:
+    """The numbers of the tables a new entry's seat is drawn at (`seat_new_entry`), in
+    the order of `tables`: those with the fewest players among the tables with a player
+    and an empty seat, or, when every such table is full, the first empty table. Judged
+    from head counts, so a large field reads in full only these tables."""
+    open_tables = [table for table in tables if 0 < table.count < table.seats]
+    if open_tables:
+        fewest = min(table.count for table in open_tables)
+        return [table.number for table in open_tables if table.count == fewest]
+    return [table.number for table in tables if not table.count][:1]
+
+
 def seat_new_entry(
     tables: Sequence[Table],
     entry: int,
@@ -196,13 +209,10 @@ def seat_new_entry(
     """
     if any(seated == entry for table in tables for _, seated in table.occupants):
         raise SeatingError(f"entry {entry} already has a seat")
-    open_tables = [table for table in tables if table.occupants and table.count < table.seats]
-    if open_tables:
-        fewest = min(table.count for table in open_tables)
-        candidates = [table for table in open_tables if table.count == fewest]
-    else:
-        candidates = [table for table in tables if not table.occupants][:1]
-    pool = [(table, seat) for table in candidates for seat in table.empty_seats]
+    numbers = set(new_entry_tables(tables))
+    pool = [
+        (table, seat) for table in tables if table.number in numbers for seat in table.empty_seats
+    ]
     if not pool:
         raise SeatingError(f"no empty seat for entry {entry}")
     table, seat = rng.choice(pool)

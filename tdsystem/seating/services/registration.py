@@ -35,6 +35,7 @@ from ..seatmap import (
     SeatMap,
     engine_call,
     event_lock,
+    head_counts,
     new_seed,
     next_entry_number,
     plan_apply,
@@ -345,13 +346,16 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
     if last_hands_on(event):  # a new entry, a re-entry or a ticket: none in the last hands
         raise SeatingError(gettext("No new entries: the day's last hands are being played."))
     rng = random.Random(seed)
-    seatmap = SeatMap.read(event)
+    # Read lazily: the seat is drawn at the tables with the fewest players, read in full;
+    # the rebalance after it reads the tables it touches (a flight of 600 tables).
+    seatmap = SeatMap.read_lazily(event, head_counts(event))
     placement = None
     if seatmap.drawn:
-        tables = seatmap.engine_tables()
-        if not any(table.empty_seats for table in tables):
+        numbers = rules.new_entry_tables(seatmap.plan_tables())
+        if not numbers:
             raise SeatingError(gettext("every seat is taken: put another table into play first"))
         # The entry has no id yet; 0 stands in for it (no row has id 0).
+        tables = seatmap.load(numbers)
         placement = engine_call(rules.seat_new_entry, tables, 0, rng, **button_options(event))
     number = next_entry_number(event)
     try:
