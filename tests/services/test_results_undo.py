@@ -11,6 +11,7 @@ from tdsystem.core.models import LogEntry
 from tdsystem.results import services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOut, Finish
+from tdsystem.results.services import standings
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Move
 from tdsystem.seating.testing import ACTOR, arrange, seating_problems
@@ -71,6 +72,33 @@ def test_later_places_move_when_an_earlier_bust_out_is_undone(event):
     undo(event, first)
     assert Finish.objects.get(entry=people["T2S1"], undone_at=None).place == 18
     assert Entry.objects.get(pk=people["T2S1"].pk).place == 18
+
+
+def test_an_undo_works_out_the_places_from_its_own_group_on(event, monkeypatch):
+    people = arrange(event, {1: FULL, 2: FULL})
+    # Four groups, places 18, 17, 16 and 15: the third is taken back.
+    busts = {name: bust(event, people[name]) for name in ("T1S1", "T2S1", "T1S2", "T2S2")}
+    worked_out = []
+    real = standings.places_in_order
+
+    def spy(entries, groups, *args):
+        worked_out.append((entries, [[m.entry for m in members] for _, members in groups]))
+        return real(entries, groups, *args)
+
+    monkeypatch.setattr(standings, "places_in_order", spy)
+    undo(event, busts["T1S2"])
+    # The two groups before it counted, not read; only the last one worked out again.
+    assert worked_out == [(16, [[people["T2S2"].pk]])]
+    assert busts["T2S2"].finishes[0].place == 15
+    assert Entry.objects.get(pk=people["T2S2"].pk).place == 16
+    places = dict(Finish.objects.filter(undone_at=None).values_list("entry__player__name", "place"))
+    assert places == {"T1S1": 18, "T2S1": 17, "T2S2": 16}
+    # What working every place out again finds: nothing to change.
+    event.refresh_from_db()
+    field = standings.field_read(event)
+    assert (
+        standings.standings_refresh(event=event, plan=standings.plan_for(event), field=field) == 0
+    )
 
 
 def test_it_refuses_after_a_later_bust_out_at_the_same_table(event, short_table):

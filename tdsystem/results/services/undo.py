@@ -76,7 +76,10 @@ def bustout_undo(*, event_id: int, bustout_id: int, actor: Actor) -> Undone:
         bounties.bounties_undo_check(bustout)
         entries = _apply(event, bustout, finishes, moves, tables, snapshot, broken, actor)
         standings.standings_refresh(
-            event=event, plan=standings.plan_for(event), field=standings.field_read(event)
+            event=event,
+            plan=standings.plan_for(event),
+            field=standings.field_read(event),
+            since=bustout.group.seq,  # the groups before it keep their places
         )
         _log(event, bustout, entries, moves, broken, actor)
     return Undone(bustout, entries, len(moves), broken)
