@@ -11,9 +11,10 @@ group's), kept in a `Ledger` of the standing finishes: the places' slots, ties a
 are checked from it, so a step's check costs the same at 1,000 or 10,000 players (read
 over the whole field after every bust-out, the checks made a run O(n^2)). The ledger is
 read whole again when the field or the pool changed (the service then works every place
-out again), after an undo, and at every full check. The full check (every table read
-again, the seating engine's own invariant check, and every place worked out again from
-scratch in Python) runs every `full_every` steps and at the end.
+out again) and at every full check; after an undo, the step's tables are read again and
+the finishes from its group on (the service works out only those again). The full check
+(every table read again, the seating engine's own invariant check, and every place worked
+out again from scratch in Python) runs every `full_every` steps and at the end.
 """
 
 from __future__ import annotations
@@ -119,6 +120,13 @@ class Ledger:
             new = (slot, place, place_to, prize or Decimal(0), bool(winner))
             self.rows[pk] = new
             self._count(new, 1)
+
+    def drop(self, pks: Iterable[int]) -> None:
+        """Finishes no longer standing (an undo's)."""
+        for pk in pks:
+            old = self.rows.pop(pk, None)
+            if old is not None:
+                self._count(old, -1)
 
     def _count(self, row: tuple[int | None, int, int, Decimal, bool], sign: int) -> None:
         slot, place, place_to, prize, winner = row
@@ -254,7 +262,8 @@ class Simulation:
         if len(entries) > 1:
             self.stats.simultaneous += 1
         self.note(done.bustout)
-        self.check(step, tables=self.touched(done.bustout.table_number))
+        touched = self.touched(done.bustout.table_number)
+        self.check(step, tables=touched)
         if (
             done.winner is None
             and self.rng.random() < 0.02
@@ -264,8 +273,9 @@ class Simulation:
             for pk in entries:
                 self._add(pk)
             self.stats.undos += 1
-            self.ledger.stale = True  # an undo works every place out again
-            self.check(f"{step}, undone", tables=None)
+            self.undone(done.bustout)
+            # The players sit down again and the moves are taken back: the same tables.
+            self.check(f"{step}, undone", tables=touched)
             again = services.bustout_record(
                 event_id=self.event.pk,
                 entry_ids=entries,
@@ -283,6 +293,15 @@ class Simulation:
         reports may have moved) and the winner's."""
         rows = Finish.objects.filter(
             Q(group_id=bustout.group_id) | Q(bustout_id=bustout.pk), undone_at__isnull=True
+        ).values_list("pk", "slot", "place", "place_to", "prize", "is_winner")
+        self.ledger.put(rows)
+
+    def undone(self, bustout: BustOut) -> None:
+        """Keep what an undo changed: its finishes gone, those of its group and the later
+        groups worked out again (the undo's `since`)."""
+        self.ledger.drop(bustout.finishes.values_list("pk", flat=True))
+        rows = Finish.objects.filter(
+            event=self.event, undone_at__isnull=True, group__seq__gte=bustout.group.seq
         ).values_list("pk", "slot", "place", "place_to", "prize", "is_winner")
         self.ledger.put(rows)
 
