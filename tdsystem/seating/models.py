@@ -262,7 +262,21 @@ class Move(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["event", "acknowledged_at"], name="move_event_pending")]
+        indexes = [
+            models.Index(fields=["event", "acknowledged_at"], name="move_event_pending"),
+            # The pending slips counted by table (`selectors.pending_slip_counts`) and a
+            # table's own found: read from these in order, not sorted, however many.
+            models.Index(
+                fields=["event", "to_table", "to_seat"],
+                condition=Q(acknowledged_at__isnull=True),
+                name="move_pending_to",
+            ),
+            models.Index(
+                fields=["event", "from_table"],
+                condition=Q(acknowledged_at__isnull=True),
+                name="move_pending_from",
+            ),
+        ]
 
     def __str__(self) -> str:
         return str(self.text())
