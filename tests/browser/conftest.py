@@ -119,6 +119,40 @@ def settled(page) -> None:
     )
 
 
+class Quiet:
+    """Waits until a page's network has been quiet a moment: nothing asked for and not
+    answered, and nothing asked for in the last `quiet_ms`. Playwright's "networkidle" asks
+    for 500 ms of quiet, which a walk through every page pays on each; the pages' own
+    first loads (htmx's hx-trigger="load", the clock's first poll) follow one another
+    within a few milliseconds, so 150 ms of quiet is past them. A page that never goes
+    quiet (a stream) is waited for `cap_ms` at most."""
+
+    def __init__(self, page, *, quiet_ms: int = 150, cap_ms: int = 2500) -> None:
+        import time
+
+        self.page, self.quiet, self.cap, self.clock = page, quiet_ms / 1000, cap_ms / 1000, time
+        self.open: set = set()
+        self.last = time.monotonic()
+        page.on("request", self._asked)
+        page.on("requestfinished", self._answered)
+        page.on("requestfailed", self._answered)
+
+    def _asked(self, request) -> None:
+        self.open.add(request)
+        self.last = self.clock.monotonic()
+
+    def _answered(self, request) -> None:
+        self.open.discard(request)
+        self.last = self.clock.monotonic()
+
+    def wait(self) -> None:
+        deadline = self.clock.monotonic() + self.cap
+        while self.clock.monotonic() < deadline:
+            if not self.open and self.clock.monotonic() - self.last >= self.quiet:
+                return
+            self.page.wait_for_timeout(25)  # lets Playwright deliver the page's events
+
+
 def docs_shots_on() -> bool:
     """TD_SHOTS=1: the journeys shoot the pictures the docs show (docs/img/<folder>/);
     without it a test run leaves the docs be."""

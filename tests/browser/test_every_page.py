@@ -24,7 +24,6 @@ var/screenshots/pages-<lang>/. The three share one populated event.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from decimal import Decimal
 
@@ -34,7 +33,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tdsystem.venue.management.commands.loaddemo import PLAYERS as DEMO_PLAYERS
-from tests.browser.conftest import PHONE, TV, login, screenshot
+from tests.browser.conftest import PHONE, TV, Quiet, login, screenshot
 from tests.browser.test_api_docs_offline import CSP_WATCH, csp_problems
 from tests.personas import PASSWORD, make_token, make_user
 from tests.views.test_access_walk import rights, walk
@@ -244,65 +243,72 @@ WIDTH = """() => {
 HTML_LANG = "() => [document.documentElement.lang, document.documentElement.dir]"
 
 
-def check_page(context, base: str, name: str, url: str, size: str, lang: str = "en") -> list[str]:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+class Tab:
+    """One person's browser tab at one size, walked from page to page: it keeps what each
+    page said on the console and its script errors, and waits for each page's first loads."""
 
-    errors: list[str] = []
-    page = context.new_page()
-    page.add_init_script(CSP_WATCH)
-    page.on(
-        "console",
-        lambda msg: errors.append(f"console: {msg.text}") if msg.type == "error" else None,
-    )
-    page.on("pageerror", lambda exc: errors.append(f"page error: {exc}"))
-    try:
-        response = page.goto(base + url)
-        # Let HTMX load what it loads on page load; a page that polls (the clock screen, every
-        # second) never goes quiet: 2.5 s is past any page's own first loads.
-        with contextlib.suppress(PlaywrightTimeout):
-            page.wait_for_load_state("networkidle", timeout=2500)
-        problems = []
-        if response is None or response.status != 200:
-            problems.append(f"answered {response.status if response else 'nothing'}")
-        problems += errors
-        problems += csp_problems(page, [])  # the console's messages are in errors already
-        said = page.evaluate(HTML_LANG)
-        wanted = [lang, "rtl" if lang in RTL and name not in LTR_ALWAYS else "ltr"]
-        if name in LTR_ALWAYS and said == [lang, ""]:
-            said = wanted  # no dir: left to right
-        if said != wanted:
-            problems.append(f"<html lang dir> says {said}, not {wanted}")
-        if size == "phone" and name not in PHONE_WIDE:
-            width, inner, culprits = page.evaluate(WIDTH)
-            if width > inner + 1:
-                problems.append(
-                    f"wider than a phone: {width}px in {inner}px; sticking out: {culprits}"
-                )
-        folder = "pages" if lang == "en" else f"pages-{lang}"
-        screenshot(page, f"{folder}/{name.replace(':', '-')}-{size}", full_page=True)
-    finally:
-        page.close()
+    def __init__(self, context) -> None:
+        self.page = context.new_page()
+        self.page.add_init_script(CSP_WATCH)
+        self.errors: list[str] = []
+        self.page.on(
+            "console",
+            lambda msg: self.errors.append(f"console: {msg.text}") if msg.type == "error" else None,
+        )
+        self.page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        self.network = Quiet(self.page)
+
+    def open(self, url: str):
+        """The page at url, once its first loads are in, with nothing left of the one before:
+        the tab leaves it for a blank page first, so its last polls are not this one's."""
+        self.page.goto("about:blank")
+        self.errors.clear()
+        response = self.page.goto(url)
+        self.network.wait()
+        return response
+
+
+def check_page(tab: Tab, base: str, name: str, url: str, size: str, lang: str = "en") -> list[str]:
+    response = tab.open(base + url)
+    page = tab.page
+    problems = []
+    if response is None or response.status != 200:
+        problems.append(f"answered {response.status if response else 'nothing'}")
+    problems += tab.errors
+    problems += csp_problems(page, [])  # the console's messages are in errors already
+    said = page.evaluate(HTML_LANG)
+    wanted = [lang, "rtl" if lang in RTL and name not in LTR_ALWAYS else "ltr"]
+    if name in LTR_ALWAYS and said == [lang, ""]:
+        said = wanted  # no dir: left to right
+    if said != wanted:
+        problems.append(f"<html lang dir> says {said}, not {wanted}")
+    if size == "phone" and name not in PHONE_WIDE:
+        width, inner, culprits = page.evaluate(WIDTH)
+        if width > inner + 1:
+            problems.append(f"wider than a phone: {width}px in {inner}px; sticking out: {culprits}")
+    folder = "pages" if lang == "en" else f"pages-{lang}"
+    screenshot(page, f"{folder}/{name.replace(':', '-')}-{size}", full_page=True)
     return [f"{name} ({lang}, {size}, {url}): {p}" for p in problems]
 
 
 def walk_pages(chromium, live_server, data: dict, pages: dict, lang: str = "en") -> list[str]:
-    """Every page at every size, each person in a browser of their own (signed in once),
-    the language chosen by the language cookie (none for English: the browser's own)."""
+    """Every page at every size, each person in a browser of their own (signed in once)
+    and one tab, the language chosen by the language cookie (none for English: the
+    browser's own)."""
     failures: list[str] = []
-    contexts = {}
+    contexts, tabs = {}, {}
     try:
         for size, viewport in SIZES.items():
             for name, (url, who) in sorted(pages.items()):
-                context = contexts.get((who, size))
-                if context is None:
+                tab = tabs.get((who, size))
+                if tab is None:
                     context = contexts[who, size] = chromium.new_context(viewport=viewport)
                     if lang != "en":
                         context.add_cookies([language_cookie(live_server.url, lang)])
+                    tab = tabs[who, size] = Tab(context)
                     if who is not None:
-                        page = context.new_page()
-                        login(page, live_server, data["users"][who].username, PASSWORD)
-                        page.close()
-                failures += check_page(context, live_server.url, name, url, size, lang)
+                        login(tab.page, live_server, data["users"][who].username, PASSWORD)
+                failures += check_page(tab, live_server.url, name, url, size, lang)
     finally:
         for context in contexts.values():
             context.close()
