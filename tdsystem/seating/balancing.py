@@ -34,6 +34,7 @@ from .seatmap import (
     head_counts,
     new_seed,
     plan_apply,
+    table_spread,
 )
 from .selectors_dayend import last_hands_on
 from .texts import SEMICOLONS, text_list
@@ -77,9 +78,9 @@ def tables_rebalance(
         if last_hands_on(event):  # R125: balancing waits for the next day's draw
             return Rebalance(None, seed, [], [])
         settings = event.rules
-        counts = head_counts(event)
-        redraw_at = _redraws_within_reach(event, settings, counts)
-        if _settled(event, settings, redraw_at, counts):
+        spread = table_spread(event)
+        redraw_at = _redraws_within_reach(event, settings, spread.players)
+        if _settled(event, settings, redraw_at, spread):
             return Rebalance(None, seed, [], [])
         due = None
         if redraw_at:  # a field of a few tables: every seat read, to see if one is due
@@ -89,7 +90,7 @@ def tables_rebalance(
             if due:
                 kind, plan = "redraw", _redraw_plan(event, seatmap, tables, due, rng)
         else:  # a break or a balancing move reads the few tables it touches
-            seatmap = SeatMap.read_lazily(event, counts)
+            seatmap = SeatMap.read_lazily(event, head_counts(event))
         if not due:
             plan = rebalance_plan(event, seatmap, rng, settings)
             kind = "break" if plan.broken else "balance"
@@ -176,32 +177,32 @@ def redraw_counts(event: Event, settings: rulesets.Settings | None = None) -> se
     return counts
 
 
-def _redraws_within_reach(event: Event, settings: rulesets.Settings, counts) -> set[int]:
+def _redraws_within_reach(event: Event, settings: rulesets.Settings, players: int) -> set[int]:
     """`redraw_counts`, or none while the players in play outnumber the seats of the
     largest redraw the rule set could make: until then no redraw can be due, whatever
     the number of entries, so a large field's bust-out does not count its entries."""
     counts_possible = {1} | {k for rule in settings.redraws for k in rule.tables}
     reach = max(_capacity(event, settings, k) for k in counts_possible)
-    if sum(table.players for table in counts) > reach:
+    if players > reach:
         return set()
     return redraw_counts(event, settings)
 
 
-def _settled(event: Event, settings: rulesets.Settings, redraw_at: set[int], counts) -> bool:
-    """Nothing to break, balance or redraw, judged from the head counts (one query).
+def _settled(
+    event: Event, settings: rulesets.Settings, redraw_at: set[int], spread: rules.Spread
+) -> bool:
+    """Nothing to break, balance or redraw, judged from the tables' spread (one row of
+    sums: `table_spread`).
 
-    Most bust-outs change nothing; this spares them reading every seat of the field.
+    Most bust-outs change nothing; this spares them listing the tables and reading every
+    seat of the field.
     """
-    tables = sorted(counts, key=lambda t: (t.break_rank, -t.number))
-    counts = [(t.number, t.seats, t.players) for t in tables]
-    playing = [players for _, _, players in counts if players]
     for k in redraw_at:
-        if k < len(playing) and sum(playing) <= _capacity(event, settings, k):
+        if k < spread.tables and spread.players <= _capacity(event, settings, k):
             return False  # a redraw is due
     return engine_call(
         rules.settled,
-        counts,
-        break_order=[number for number, _, _ in counts],
+        spread,
         threshold=event.balance_threshold,
         procedure=balance_procedure(settings),
     )

@@ -135,6 +135,25 @@ class EventTable(models.Model):
         return f"Table {self.number}"
 
 
+class TableCount(models.Model):
+    """The players seated at a table, counted as they sit down and leave: kept by the
+    database's own triggers on the entries table (migration 0015), in the transaction
+    that seats, moves, busts or deletes an entry, so every path keeps it, the ORM's or not.
+
+    A bust-out asks whether the tables need a break or a move (`seatmap.table_spread`):
+    one row of sums over these counts, where counting each table's seats cost a row a
+    table (1,112 at 10,000 players). No foreign key, as with the field's counts
+    (results.FieldCount): the row of a deleted table is left behind, at zero once its
+    entries are gone, rather than put back by a trigger while the table is deleted.
+    """
+
+    table_id = models.BigIntegerField(primary_key=True)
+    players = models.IntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}: {self.players} players"
+
+
 class Entry(models.Model):
     """One buy-in of a player into an event (a re-entry is a new entry)."""
 

@@ -10,7 +10,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
 
 from . import services
-from .models import Entry, EventTable, Player
+from .models import Entry, EventTable, Player, TableCount
 
 ACTOR = Actor(label="test")
 
@@ -75,4 +75,21 @@ def seating_problems(event: Event) -> list[str]:
     )
     return check_invariants(
         seatmap.engine_tables(), list(active), threshold=event.balance_threshold
+    ) + count_problems(event)
+
+
+def count_problems(event: Event) -> list[str]:
+    """Each of the event's tables: its stored head count (`TableCount`, kept by triggers)
+    against the seats taken there."""
+    from django.db.models import Count
+
+    tables = EventTable.objects.filter(event=event)
+    seated = dict(tables.annotate(n=Count("entries")).values_list("pk", "n"))
+    stored = dict(
+        TableCount.objects.filter(table_id__in=list(seated)).values_list("table_id", "players")
     )
+    return [
+        f"table {pk} counts {stored.get(pk, 0)} players stored, {n} seated"
+        for pk, n in seated.items()
+        if stored.get(pk, 0) != n
+    ]

@@ -22,6 +22,7 @@ from tdsystem.engine.seating import (
     plan_break,
     seat_new_entry,
     settled,
+    spread,
     start_hands,
 )
 
@@ -117,6 +118,8 @@ def test_settled_answers_from_head_counts_what_the_full_plan_would(seed, layout,
         tables.append(start_hands(table, rng) if table.count >= 2 else table)
     break_order = rng.sample(range(1, len(tables) + 1), len(tables))
     quiet = settled(counts_of(tables), break_order=break_order, threshold=threshold)
+    summed = spread(counts_of(tables), break_order)  # what a database sums up in one row
+    assert settled(summed, threshold=threshold) == quiet
     plan = plan_after_elimination(
         tables, break_order=break_order, threshold=threshold, rng=rng, rule=rule
     )

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .balance import (
+    Spread,
     break_sequence,
     plan_after_elimination,
     plan_balance,
     plan_break,
     settled,
+    spread,
 )
 from .buttons import (
     balance_seat,
@@ -86,6 +88,7 @@ __all__ = [
     "Reason",
     "Reserved",
     "SeatingError",
+    "Spread",
     "Table",
     "apply_moves",
     "balance_seat",
@@ -109,6 +112,7 @@ __all__ = [
     "seat_new_entry",
     "settled",
     "shortfalls",
+    "spread",
     "start_hands",
     "tables_to_halt",
 ]

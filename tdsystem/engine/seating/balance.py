@@ -13,6 +13,7 @@ import heapq
 import random
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
+from typing import NamedTuple
 
 from .buttons import balance_seat, is_dealt_in, next_big_blind_seat
 from .model import (
@@ -431,8 +432,43 @@ def plan_break(
     return planner.plan()
 
 
+class Spread(NamedTuple):
+    """The tables in play that have a player, summed up: all `settled` looks at. A caller
+    may count it where the players are (one row of a database's sums) instead of listing
+    every table."""
+
+    tables: int  # tables with a player or more
+    players: int  # their players
+    seats: int  # their seats
+    closing_seats: int  # the seats of the one among them that breaks next
+    most: int  # the most players at one of them
+    fewest: int  # the fewest
+
+
+def spread(counts: Sequence[tuple[int, int, int]], break_order: Sequence[int] = ()) -> Spread:
+    """The `Spread` of (table number, seats, players) head counts; the table that breaks
+    next is the first in `break_order` with a player (the highest number when the order
+    names none of them)."""
+    playing = [(number, seats, count) for number, seats, count in counts if count > 0]
+    if not playing:
+        return Spread(0, 0, 0, 0, 0, 0)
+    numbers = {number for number, _, _ in playing}
+    listed = [n for n in dict.fromkeys(break_order) if n in numbers]
+    closing = (listed or sorted(numbers, reverse=True))[0]
+    seats_of = {number: seats for number, seats, _ in playing}
+    players = [count for _, _, count in playing]
+    return Spread(
+        len(playing),
+        sum(players),
+        sum(seats_of.values()),
+        seats_of[closing],
+        max(players),
+        min(players),
+    )
+
+
 def settled(
-    counts: Sequence[tuple[int, int, int]],
+    counts: Sequence[tuple[int, int, int]] | Spread,
     *,
     break_order: Sequence[int] = (),
     threshold: int = 1,
@@ -440,27 +476,22 @@ def settled(
 ) -> bool:
     """True when `plan_after_elimination` has nothing to do, judged from head counts.
 
-    `counts` holds (table number, seats, players) for the tables in play. Nothing is to
-    do when no table can break (the players do not fit the other tables' seats) and no
-    table is more than the tolerance short of the largest (`threshold`, or one player at
-    the procedure's `within_one_at` tables or fewer). False means a plan may move
-    someone (seat positions decide), so the caller reads the seats and plans: a cheap
-    test first, for the most common bust-out, which changes nothing.
+    `counts` holds (table number, seats, players) for the tables in play, or their
+    `Spread`. Nothing is to do when no table can break (the players do not fit the other
+    tables' seats) and no table is more than the tolerance short of the largest
+    (`threshold`, or one player at the procedure's `within_one_at` tables or fewer).
+    False means a plan may move someone (seat positions decide), so the caller reads the
+    seats and plans: a cheap test first, for the most common bust-out, which changes
+    nothing.
     """
     _check_threshold(threshold)
-    playing = [(number, seats, count) for number, seats, count in counts if count > 0]
-    if len(playing) < 2:
+    at = counts if isinstance(counts, Spread) else spread(counts, break_order)
+    if at.tables < 2:
         return True
-    numbers = {number for number, _, _ in playing}
-    listed = [n for n in dict.fromkeys(break_order) if n in numbers]
-    closing = (listed or sorted(numbers, reverse=True))[0]
-    seats_of = {number: seats for number, seats, _ in playing}
-    players = sum(count for _, _, count in playing)
-    if players <= sum(seats_of.values()) - seats_of[closing]:
+    if at.players <= at.seats - at.closing_seats:
         return False
-    most = max(count for _, _, count in playing)
-    tolerance = procedure.threshold(len(playing), threshold)
-    return all(count >= most - tolerance for _, _, count in playing)
+    tolerance = procedure.threshold(at.tables, threshold)
+    return at.fewest >= at.most - tolerance
 
 
 def plan_after_elimination(
