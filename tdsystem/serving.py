@@ -1,4 +1,4 @@
-"""gunicorn's threaded worker (gthread) with three changes, named in gunicorn.conf.py.
+"""gunicorn's threaded worker (gthread) with four changes, named in gunicorn.conf.py.
 
 Closes off the main thread. gunicorn 27 closes a connection that is not kept alive
 "gracefully" (RFC 9112 section 9.6): it half-closes, then reads until the client closes
@@ -19,6 +19,14 @@ long holds up every other request of its process. The worker now serves the publ
 once to itself (warm_up) before it accepts a connection, so no screen or phone waits for
 that.
 
+Start-up kept out of the full garbage collections. Once warm, the worker moves what it
+has loaded (Django, the apps, the compiled templates and catalogues) to the collector's
+permanent generation (gc.freeze, as the Celery worker does: tdsystem/celery.py). A full
+collection otherwise walks all of it whenever it falls, holding the interpreter's lock:
+at the festival's busy minute such a pass took 92 to 198 ms in a web worker, and every
+request that worker held (a bust-out among them) waited that long; frozen, the longest
+was 23 ms.
+
 No answer for a client that has gone. A request waits in the worker's queue for a
 thread; if its client gave up meanwhile (closed the connection), a read is dropped
 instead of served (client_gone): on an overloaded machine the queue otherwise fills with
@@ -27,6 +35,7 @@ requests nobody waits for, and serving them makes every later answer later still
 
 from __future__ import annotations
 
+import gc
 import io
 import logging
 import socket
@@ -68,6 +77,8 @@ class Worker(ThreadWorker):
         served = warm_up(self.wsgi, between=self.notify)
         cpu = (time.process_time() - started) * 1000
         self.log.info("Worker %s warm (%.0f ms of CPU): %s", self.pid, cpu, ", ".join(served))
+        gc.collect()
+        gc.freeze()
 
     def handle_request(self, req, conn):
         # A read whose client has gone is not answered: under a burst, the queue holds

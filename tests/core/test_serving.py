@@ -3,6 +3,7 @@ the client still reads its whole answer."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import socket
@@ -13,6 +14,7 @@ from concurrent.futures import Future
 
 from gunicorn.workers.gthread import ThreadWorker
 
+from tdsystem import serving
 from tdsystem.serving import Worker, client_gone
 from tests.faults.servers import ROOT, _kill_group, _wait, free_port
 
@@ -157,3 +159,17 @@ def test_it_drops_a_read_whose_client_has_gone_but_carries_out_a_write(monkeypat
         assert w.handle_request(Request("GET"), conn) is False
         assert w.handle_request(Request("POST"), conn) is True
     assert served == ["POST"]
+
+
+def test_once_warm_it_keeps_what_it_loaded_out_of_the_full_collections(monkeypatch):
+    monkeypatch.setattr(ThreadWorker, "load_wsgi", lambda self: None)
+    monkeypatch.setattr(serving, "warm_up", lambda app, between: ["200 /clock/"])
+    w = worker()
+    w.wsgi, w.notify, w.pid, w.log = None, lambda: None, os.getpid(), logging.getLogger("test")
+    gc.unfreeze()
+    try:
+        assert gc.get_freeze_count() == 0
+        w.load_wsgi()
+        assert gc.get_freeze_count() > 10_000, "Django's and the apps' objects are frozen"
+    finally:
+        gc.unfreeze()
