@@ -131,7 +131,7 @@ def table_spread(event: Event) -> rules.Spread:
     """The engine's `Spread` of the event's tables in play, summed by the database in one
     row from the stored head counts (`TableCount`): whether a bust-out needs a break or
     a move is judged from it, and the tables are listed only when it may (`head_counts`).
-    The table that breaks next is the first by break rank, the highest number first."""
+    The table that breaks next is the first in the break order (`_break_key`)."""
     tables, t = sql_names(EventTable, "t")
     counts, c = sql_names(TableCount, "c")
     playing = (
@@ -189,7 +189,8 @@ class TableRow:
 
 
 def _break_key(table: TableRow | HeadCount) -> tuple[int, int]:
-    """The break order: by rank, then the highest number first."""
+    """The break order: by rank, then the highest number first (`table_spread` orders the
+    same in its statement, to find the table that breaks next)."""
     return table.break_rank, -table.number
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,6 @@ def _wait_for_function(page, expression, *, arg=None, timeout=None, polling=None
     """Page.wait_for_function, polled from here: Playwright's own polls the predicate with
     eval() inside the page, which the Content-Security-Policy refuses (no 'unsafe-eval');
     page.evaluate goes through the DevTools protocol, which the policy does not govern."""
-    import time
 
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -128,9 +128,7 @@ class Quiet:
     quiet (a stream) is waited for `cap_ms` at most."""
 
     def __init__(self, page, *, quiet_ms: int = 150, cap_ms: int = 2500) -> None:
-        import time
-
-        self.page, self.quiet, self.cap, self.clock = page, quiet_ms / 1000, cap_ms / 1000, time
+        self.page, self.quiet, self.cap = page, quiet_ms / 1000, cap_ms / 1000
         self.open: set = set()
         self.last = time.monotonic()
         page.on("request", self._asked)
@@ -139,16 +137,16 @@ class Quiet:
 
     def _asked(self, request) -> None:
         self.open.add(request)
-        self.last = self.clock.monotonic()
+        self.last = time.monotonic()
 
     def _answered(self, request) -> None:
         self.open.discard(request)
-        self.last = self.clock.monotonic()
+        self.last = time.monotonic()
 
     def wait(self) -> None:
-        deadline = self.clock.monotonic() + self.cap
-        while self.clock.monotonic() < deadline:
-            if not self.open and self.clock.monotonic() - self.last >= self.quiet:
+        deadline = time.monotonic() + self.cap
+        while time.monotonic() < deadline:
+            if not self.open and time.monotonic() - self.last >= self.quiet:
                 return
             self.page.wait_for_timeout(25)  # lets Playwright deliver the page's events
 

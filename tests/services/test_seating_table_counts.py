@@ -12,7 +12,7 @@ from tdsystem.results import services as results
 from tdsystem.seating import balancing
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, TableCount
-from tdsystem.seating.seatmap import head_counts, table_spread
+from tdsystem.seating.seatmap import _break_key, head_counts, table_spread
 from tdsystem.seating.testing import ACTOR, arrange, count_problems, field
 from tests.fixtures import make_event
 
@@ -80,7 +80,7 @@ def test_the_spread_is_the_one_the_engine_makes_of_the_head_counts():
     EventTable.objects.filter(event=event, number__in=[2, 3, 4]).update(break_rank=2)
     EventTable.objects.filter(event=event, number=2).update(seats=6)
     EventTable.objects.filter(event=event, number=5).update(in_play=False)
-    counts = sorted(head_counts(event), key=lambda t: (t.break_rank, -t.number))
+    counts = sorted(head_counts(event), key=_break_key)  # the order the plans break in
     listed = rules.spread(
         [(t.number, t.seats, t.players) for t in counts], [t.number for t in counts]
     )
