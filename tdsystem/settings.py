@@ -222,9 +222,11 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
         VAR_DIR.mkdir(exist_ok=True)
 elif _db["ENGINE"] == "django.db.backends.postgresql":
     _db["CONN_MAX_AGE"] = 0  # Django refuses pooling with persistent connections
-    # The pool checks a connection before handing it out (Django passes psycopg_pool's
-    # check_connection), so those a database restart broke are replaced instead of failing
-    # the requests that would have drawn them.
+    # The pool checks a connection before handing it out, so those a database restart
+    # broke are replaced instead of failing the requests that would have drawn them; the
+    # backend is Django's with a check that asks the server only when the connection has
+    # something to read (tdsystem/core/postgresql).
+    _db["ENGINE"] = "tdsystem.core.postgresql"
     _db["CONN_HEALTH_CHECKS"] = True
     _db["OPTIONS"] = {
         "pool": {

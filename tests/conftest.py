@@ -13,7 +13,7 @@ CHROMIUM = "/usr/bin/chromium"
 def _is_postgres() -> bool:
     from django.conf import settings
 
-    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    return settings.DATABASES["default"]["ENGINE"] == "tdsystem.core.postgresql"
 
 
 def pytest_configure(config: pytest.Config) -> None:
