@@ -18,6 +18,7 @@ from django.urls import resolve, reverse
 from tdsystem.api.clock_poll import CLOCK_PATH
 from tdsystem.core.actors import Actor
 from tdsystem.events import selectors, services
+from tdsystem.seating.testing import field
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
@@ -184,3 +185,46 @@ def test_the_polls_path_is_the_clock_route(event_id):
     assert CLOCK_PATH.fullmatch(path)
     assert resolve(path).url_name == "clock_json"
     assert not CLOCK_PATH.fullmatch(path + "/")
+
+
+def test_the_cached_part_is_encoded_once_and_answered_as_the_whole_would_be(event, settings):
+    """The field figures, payouts and move slips are encoded once while they are cached;
+    every answer is still the whole payload's JSON, the clock's part fresh each time."""
+    settings.SCREEN_CACHE_SECONDS = 60
+    field(event, players=40, tables=5)
+    with time_machine.travel(T0, tick=False):
+        services.clock_action(event_id=event.pk, action="start", actor=Actor())
+    running = event
+    encoded = []
+
+    def encode(obj):
+        encoded.append(sorted(obj)[:2])
+        return json.dumps(obj)
+
+    bodies = []
+    for second in (5, 6, 7):
+        now = T0 + timedelta(seconds=second)
+        with time_machine.travel(now, tick=False):
+            bodies.append(selectors.event_clock_json(running.pk, now, encode))
+            payload = selectors.event_clock_payload(running.pk, now)
+        assert bodies[-1] == json.dumps(payload)
+        assert payload["payouts"] and payload["entries"] == 40
+    assert len({body for body in bodies}) == 3  # the time left moved each second
+    assert len(encoded) == 4  # three clocks, the cached part once
+
+
+def test_a_key_of_both_parts_is_where_the_whole_payload_puts_it(running, monkeypatch):
+    """An app's panel with a key the clock has too: the answer is the merged payload's."""
+    from tdsystem.events import hooks
+
+    panel = hooks.screen_panel
+    monkeypatch.setattr(
+        hooks, "screen_panel", lambda event, figures: {**panel(event, figures), "status": "x"}
+    )
+    now = T0 + timedelta(seconds=5)
+    with time_machine.travel(now, tick=False):
+        body = selectors.event_clock_json(running.pk, now, json.dumps)
+        payload = selectors.event_clock_payload(running.pk, now)
+    assert body == json.dumps(payload)
+    assert list(json.loads(body)).index("status") == list(payload).index("status")
+    assert json.loads(body)["status"] == "x"
