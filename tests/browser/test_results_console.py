@@ -37,7 +37,11 @@ def test_a_floor_person_busts_a_player_and_sees_the_place_and_the_move_slip(live
     assert "T1S8" in slip.inner_text() and "table 2 seat 4" in slip.inner_text()
     page.wait_for_function("document.querySelector('#recent').innerText.includes('T2S4')")
     assert "Move: T1S8" in page.locator("#recent").inner_text()
-    assert "16" in page.locator("#overview").inner_text()
+    # Each part reloads on its own request after the bust-out: wait for this one too.
+    page.wait_for_function(
+        "/players left\\s*16\\s/i.test(document.querySelector('#overview').innerText)"
+    )
+    assert "of 17 entries" in page.locator("#overview").inner_text()
     screenshot(page, "bustout-console")
     assert Finish.objects.get(entry=people["T2S4"]).place == 17
 
