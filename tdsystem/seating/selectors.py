@@ -487,6 +487,16 @@ def pending_slips_at(event: Event, number: int) -> QuerySet[Move]:
     return Move.objects.filter(Q(pk__in=leaving) | Q(pk__in=arriving))
 
 
+def seats_being_left(event: Event, numbers: Iterable[int]) -> set[tuple[int, int]]:
+    """The seats at tables `numbers`, as (table, seat), that a moved player may still be
+    sitting in: the from-seats of their pending slips (`move_pending_from`). A late entry
+    is not drawn into one while another seat is free (`seat_new_entry`'s `leaving`)."""
+    pending = Move.objects.filter(
+        event=event, acknowledged_at__isnull=True, from_table__in=list(numbers)
+    )
+    return set(pending.values_list("from_table", "from_seat"))
+
+
 def table_halt(
     event: Event, row: EventTable, seated: Sequence[tuple[int | None, int]], mine: list[Move]
 ) -> HaltState | None:

@@ -130,6 +130,23 @@ def test_it_does_not_deal_in_a_new_entry_between_the_small_blind_and_the_button(
     assert outcomes == {4: False, 5: False, 6: False}
 
 
+def test_a_new_entry_is_not_drawn_into_a_seat_a_moved_player_is_still_leaving():
+    # Seat 3 of table 1 was left by a balancing move whose slip is not yet acknowledged.
+    tables = [Table(1, 6, {1: 1, 2: 2}, 1, 1, 2), Table(2, 6, {3: 3, 4: 4}, 3, 3, 4)]
+    drawn = {
+        (p.table, p.seat)
+        for p in (
+            seat_new_entry(tables, 99, random.Random(s), leaving={(1, 3), (5, 1)})
+            for s in range(400)
+        )
+    }
+    assert drawn == {(1, 4), (1, 5), (1, 6), (2, 1), (2, 2), (2, 5), (2, 6)}
+    # When the only empty seat is being left, it is still drawn: the newcomer gets a seat.
+    last = Table(1, 6, {1: 1, 2: 2, 4: 4, 5: 5, 6: 6}, 1, 2, 4)
+    placement = seat_new_entry([last], 99, random.Random(1), leaving=[(1, 3)])
+    assert (placement.table, placement.seat) == (1, 3)
+
+
 def test_it_opens_an_empty_table_when_the_tables_in_play_are_full():
     full = Table(1, 6, {seat: seat for seat in range(1, 7)}, 1, 2, 3)
     placement = seat_new_entry([full, Table(2, 6), Table(3, 6)], 99, random.Random(1))

@@ -7,6 +7,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -155,6 +156,31 @@ def test_it_seats_a_late_entry_at_a_table_with_the_fewest_players(event):
     enrolment = register(event, "Late Larry")
     assert enrolment.entry.table.number == short
     assert LogEntry.objects.filter(action="entry.register", data__seed=enrolment.seed).exists()
+    assert seating_problems(event) == []
+
+
+def test_a_late_entry_is_not_seated_where_a_moved_player_may_still_sit(event):
+    people = arrange(event, {1: FULL, 2: FULL, 3: list(range(1, 9))})
+    bustout_record(event_id=event.pk, entry_ids=[people["T3S1"].pk], actor=ACTOR)
+    slip = Move.objects.get(event=event, acknowledged_at__isnull=True)
+    # 8, 9, 8 now (or 9, 8, 8): the fewest are the table the player left, whose one free
+    # seat is theirs, and table 3, one seat free.
+    assert slip.to_table == 3
+    for seed in range(10):
+        with transaction.atomic():
+            entry = register(event, "Late Larry", rng_seed=seed).entry
+            assert (entry.table.number, entry.seat) != (slip.from_table, slip.from_seat)
+            assert entry.table.number == 3
+            transaction.set_rollback(True)
+    # Once the slip is acknowledged, the player has gone: the seat is anyone's.
+    services.move_acknowledge(event_id=event.pk, move_id=slip.pk, actor=ACTOR)
+    seats = set()
+    for seed in range(10):
+        with transaction.atomic():
+            entry = register(event, "Late Larry", rng_seed=seed).entry
+            seats.add((entry.table.number, entry.seat))
+            transaction.set_rollback(True)
+    assert (slip.from_table, slip.from_seat) in seats
     assert seating_problems(event) == []
 
 

@@ -198,6 +198,7 @@ def seat_new_entry(
     *,
     rule: str = ButtonRule.DEAD,
     skip_empty: bool = False,
+    leaving: Collection[tuple[int, int]] = (),
 ) -> Placement:
     """Seat a late registration or a re-entry (TDA 8-A).
 
@@ -206,6 +207,11 @@ def seat_new_entry(
     the first empty table in `tables` opens (balancing then fills it). The player is not
     dealt in while the seat lies between the small blind and the button (`skip_empty`:
     the dead button moves over empty seats, buttons.py).
+
+    `leaving` names seats as (table, seat) that a moved player may still be sitting in
+    (their move slip not yet acknowledged): free in the seat map, but the newcomer would
+    arrive to find someone there. They are drawn only when those tables have no other
+    empty seat.
     """
     if any(seated == entry for table in tables for _, seated in table.occupants):
         raise SeatingError(f"entry {entry} already has a seat")
@@ -215,6 +221,9 @@ def seat_new_entry(
     ]
     if not pool:
         raise SeatingError(f"no empty seat for entry {entry}")
+    if leaving:
+        left = set(leaving)
+        pool = [(t, seat) for t, seat in pool if (t.number, seat) not in left] or pool
     table, seat = rng.choice(pool)
     dealt_in = is_dealt_in(table.with_entry(entry, seat), seat, rule, skip_empty=skip_empty)
     return Placement(entry, table.number, seat, dealt_in)

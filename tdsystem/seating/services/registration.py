@@ -40,6 +40,7 @@ from ..seatmap import (
     next_entry_number,
     plan_apply,
 )
+from ..selectors import seats_being_left
 from ..selectors_dayend import last_hands_on
 
 
@@ -356,7 +357,14 @@ def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> 
             raise SeatingError(gettext("every seat is taken: put another table into play first"))
         # The entry has no id yet; 0 stands in for it (no row has id 0).
         tables = seatmap.load(numbers)
-        placement = engine_call(rules.seat_new_entry, tables, 0, rng, **button_options(event))
+        placement = engine_call(
+            rules.seat_new_entry,
+            tables,
+            0,
+            rng,
+            leaving=seats_being_left(event, numbers),
+            **button_options(event),
+        )
     number = next_entry_number(event)
     try:
         entry = Entry.objects.create(
