@@ -1,6 +1,6 @@
 """gunicorn settings for tdsystem: `gunicorn tdsystem.wsgi`, run from the project directory,
 reads this file. Options on the command line override it; so do these variables:
-WEB_BIND (127.0.0.1:8000), WEB_WORKERS (3), WEB_THREADS (8).
+WEB_BIND (127.0.0.1:8000), WEB_WORKERS (4), WEB_THREADS (4).
 """
 
 from __future__ import annotations
@@ -15,8 +15,12 @@ bind = os.environ.get("WEB_BIND", "127.0.0.1:8000")
 # what it loaded out of the garbage collector's full passes (they stalled it 92-198 ms),
 # and a read whose client has gone is dropped.
 worker_class = "tdsystem.serving.Worker"
-workers = int(os.environ.get("WEB_WORKERS", "3"))
-threads = int(os.environ.get("WEB_THREADS", "8"))
+# Four processes of four threads on two cores: at the festival's busy minute a bust-out
+# waited less for its process's interpreter lock among 4 threads than among 8 (its
+# slowest of 100 took 96-172 ms against 185-246 with 3 processes of 8, in turns;
+# docs/load-and-faults.md), the screens' answers no slower.
+workers = int(os.environ.get("WEB_WORKERS", "4"))
+threads = int(os.environ.get("WEB_THREADS", "4"))
 keepalive = 30  # clock screens poll every second on one connection
 backlog = 2048
 timeout = 30

@@ -3,7 +3,8 @@
 Run from the project root: python benchmarks/bench_load.py [--seconds 60] [--scenario festival]
 
 The web server as the venue runs it (`runsystem`'s command: gunicorn.conf.py's gthread
-threads and keep-alive, 3 processes on PostgreSQL, 1 on SQLite, or WEB_WORKERS; DEBUG off,
+worker and keep-alive, 4 processes of 4 threads on PostgreSQL, 1 of 8 on SQLite, or
+WEB_WORKERS and WEB_THREADS; DEBUG off,
 static files collected) on a database of its own (BENCH_DATABASE_URL for PostgreSQL, else
 a fresh SQLite file), an event seated through the services, a table broken just before
 the run. Then, for one bounded run on loopback, after a 5 s warm-up in which the screens

@@ -173,3 +173,23 @@ def test_once_warm_it_keeps_what_it_loaded_out_of_the_full_collections(monkeypat
         assert gc.get_freeze_count() > 10_000, "Django's and the apps' objects are frozen"
     finally:
         gc.unfreeze()
+
+
+def test_the_venue_runs_four_processes_of_four_threads_on_postgresql(monkeypatch):
+    from django.conf import settings
+
+    from tdsystem.venue.management.commands.runsystem import web_command
+
+    def counts() -> tuple[str, str]:
+        command = web_command("127.0.0.1:8000")
+        return command[command.index("--workers") + 1], command[command.index("--threads") + 1]
+
+    monkeypatch.delenv("WEB_WORKERS", raising=False)
+    monkeypatch.delenv("WEB_THREADS", raising=False)
+    monkeypatch.setitem(settings.DATABASES["default"], "ENGINE", "tdsystem.core.postgresql")
+    assert counts() == ("4", "4")
+    monkeypatch.setitem(settings.DATABASES["default"], "ENGINE", "django.db.backends.sqlite3")
+    assert counts() == ("1", "8")  # one process keeps the screens' cache in one place
+    monkeypatch.setenv("WEB_WORKERS", "2")
+    monkeypatch.setenv("WEB_THREADS", "6")
+    assert counts() == ("2", "6")

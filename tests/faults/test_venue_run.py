@@ -24,7 +24,7 @@ pytestmark = pytest.mark.worker
 
 # Settings the test suite may have set, which the embedded run must find for itself.
 OWN = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL",
-       "PUBLIC_URL", "WEB_BIND", "WEB_WORKERS", "TDSYSTEM_EMBEDDED")  # fmt: skip
+       "PUBLIC_URL", "WEB_BIND", "WEB_WORKERS", "WEB_THREADS", "TDSYSTEM_EMBEDDED")  # fmt: skip
 
 
 def get(address: str, port: int, path: str, host: str) -> tuple[int, str]:

@@ -190,16 +190,16 @@ def web_command(bind: str, *, dev: bool = False) -> list[str]:
     python = sys.executable
     if dev:
         return [python, "manage.py", "runserver", bind]
-    # gunicorn.conf.py as in production, but one process by default: on SQLite writes
-    # serialise anyway, and one process keeps the short screen cache (local memory) and
-    # its hit rate in one place; eight threads serve a room of screens and phones.
-    workers = os.environ.get("WEB_WORKERS") or (
-        "1" if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3") else "3"
-    )
+    # gunicorn.conf.py as in production (4 processes of 4 threads), but one process of
+    # eight threads on SQLite: writes serialise anyway, and one process keeps the short
+    # screen cache (local memory) and its hit rate in one place.
+    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
+    workers = os.environ.get("WEB_WORKERS") or ("1" if sqlite else "4")
+    threads = os.environ.get("WEB_THREADS") or ("8" if sqlite else "4")
     return [
         python, "-m", "gunicorn", "tdsystem.wsgi", "--config",
         str(settings.BASE_DIR / "gunicorn.conf.py"), "--bind", bind,
-        "--workers", workers, "--log-level", "warning",
+        "--workers", workers, "--threads", threads, "--log-level", "warning",
     ]  # fmt: skip
 
 
