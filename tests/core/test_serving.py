@@ -193,3 +193,5 @@ def test_the_venue_runs_four_processes_of_four_threads_on_postgresql(monkeypatch
     monkeypatch.setenv("WEB_WORKERS", "2")
     monkeypatch.setenv("WEB_THREADS", "6")
     assert counts() == ("2", "6")
+    monkeypatch.setitem(settings.DATABASES["default"], "ENGINE", "tdsystem.core.postgresql")
+    assert counts() == ("2", "6")  # gunicorn.conf.py reads them

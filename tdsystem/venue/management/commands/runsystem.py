@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+import runpy
 import signal
 import socket
 import subprocess
@@ -190,15 +191,20 @@ def web_command(bind: str, *, dev: bool = False) -> list[str]:
     python = sys.executable
     if dev:
         return [python, "manage.py", "runserver", bind]
-    # gunicorn.conf.py as in production (4 processes of 4 threads), but one process of
-    # eight threads on SQLite: writes serialise anyway, and one process keeps the short
-    # screen cache (local memory) and its hit rate in one place.
-    sqlite = settings.DATABASES["default"]["ENGINE"].endswith("sqlite3")
-    workers = os.environ.get("WEB_WORKERS") or ("1" if sqlite else "4")
-    threads = os.environ.get("WEB_THREADS") or ("8" if sqlite else "4")
+    # gunicorn.conf.py as in production (its processes and threads, WEB_WORKERS and
+    # WEB_THREADS), but one process of eight threads on SQLite: writes serialise anyway,
+    # and one process keeps the short screen cache (local memory) and its hit rate in one
+    # place.
+    conf = settings.BASE_DIR / "gunicorn.conf.py"
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        workers = os.environ.get("WEB_WORKERS") or "1"
+        threads = os.environ.get("WEB_THREADS") or "8"
+    else:
+        production = runpy.run_path(str(conf))
+        workers, threads = str(production["workers"]), str(production["threads"])
     return [
         python, "-m", "gunicorn", "tdsystem.wsgi", "--config",
-        str(settings.BASE_DIR / "gunicorn.conf.py"), "--bind", bind,
+        str(conf), "--bind", bind,
         "--workers", workers, "--threads", threads, "--log-level", "warning",
     ]  # fmt: skip
 
