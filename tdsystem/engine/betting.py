@@ -66,7 +66,6 @@ class HandState:
     __slots__ = (
         "acted",
         "acted_level",
-        "acted_seq",
         "actor",
         "bb_seat",
         "bet",
@@ -80,20 +79,21 @@ class HandState:
         "fixed",
         "folded",
         "full_level",
+        "fulls",
         "in_hand",
         "increment",
-        "last_full_seq",
         "level",
+        "live",
         "n",
         "names",
         "notes",
+        "out",
         "pot_limit",
         "raises",
         "removed",
         "sb_seat",
         "sb_shortfall",
         "seat_of",
-        "seq",
         "shortfall",
         "spec",
         "stack",
@@ -115,9 +115,10 @@ class HandState:
         self.committed = [0] * n
         self.dead = [0] * n  # button and big blind antes: dead money for the main pot
         self.folded = [False] * n
-        self.acted = [False] * n
+        # Whether each seat has acted this round: 0 (False) when not, else the number of
+        # full bets and raises made by then (``fulls``), read by ``acted_since_full_raise``.
+        self.acted: list[int] = [False] * n
         self.acted_level = [0] * n
-        self.acted_seq = [0] * n
         self.removed: dict[str, int] = {}
         self.street = PREFLOP
         self.actor: int | None = None
@@ -130,8 +131,7 @@ class HandState:
         self.bet_sizes = spec.bets or (big, 2 * big)  # spec.limit_bets, its big blind known
         self.notes: list[Note] = []
         self.virtual_note: Note | None = None
-        self.seq = 0
-        self.last_full_seq = 0
+        self.fulls = 1  # the full bets and raises of the hand, counted from 1 (``acted``)
         # D1: clockwise from the button; heads-up the button posts the small blind. Under
         # the dead button (D11) an empty button seat is not listed, and a dead small blind
         # leaves the big blind to the first seat after the button.
@@ -150,6 +150,7 @@ class HandState:
         # anyone has put in (a short blind's full big blind, D8) is asked at every action.
         self.top_bet = max(self.bet)
         self.in_hand = n - sum(self.folded)
+        self._count_live()
         self.level = big  # D8: callers owe the full big blind, posted or not
         # D4, TDA 54-B: the pot-limit pot counts a short or missing blind as fully posted;
         # the pots themselves hold only the chips really put in.
@@ -177,6 +178,23 @@ class HandState:
             self.actor = self._next_pending((self.bb_seat + 1) % n)
             if self.actor is None:
                 self._end_round()
+
+    def _count_live(self) -> None:
+        """``out``, each seat out of the betting (folded or all-in), and ``live``, the seats
+        that are not, from the stacks and the folds once the forced bets are in: from then
+        on every fold and every stack emptied keeps them (``_went_all_in``), so the search
+        for the next player to act skips a seat with one test."""
+        folded, stack = self.folded, self.stack
+        if 0 in stack or True in folded:
+            self.out = [f or not chips for f, chips in zip(folded, stack)]  # noqa: B905
+            self.live = self.out.count(False)
+        else:
+            self.out = [False] * self.n
+            self.live = self.n
+
+    def _went_all_in(self, seat: int) -> None:
+        self.out[seat] = True
+        self.live -= 1
 
     @property
     def street_name(self) -> str:
@@ -350,27 +368,31 @@ class HandState:
         (``start`` may be ``n``: seat 0)."""
         level = self.level
         bet = self.bet
-        stack = self.stack
-        folded = self.folded
+        out = self.out
         responders = -1  # seats that could still answer a raise, counted when needed
         for seat in self.clockwise[start]:
-            chips = stack[seat]
-            if not chips or folded[seat]:
-                continue
+            if out[seat]:
+                continue  # folded or all-in
+            put = bet[seat]
             # Below the level a seat owes chips, unless the level is a short blind's full
             # big blind that nobody left could match (``_target``).
-            if bet[seat] < level and (level <= self.top_bet or bet[seat] < self._target(seat)):
+            if put < level and (level <= self.top_bet or put < self._target(seat)):
                 return seat
             if not self.acted[seat]:
+                if not level:
+                    # Nobody has bet: every other seat with chips could answer a bet.
+                    if self.live > 1:
+                        return seat
+                    continue
                 if responders < 0:
                     # Counted up to two: whether anyone but this seat could answer.
                     responders = 0
-                    for put, left, out in zip(bet, stack, folded):  # noqa: B905
-                        if left and not out and put + left > level:
+                    for other, left, done in zip(bet, self.stack, out):  # noqa: B905
+                        if not done and other + left > level:
                             responders += 1
                             if responders == 2:
                                 break
-                if responders - (bet[seat] + chips > level) > 0:
+                if responders - (put + self.stack[seat] > level) > 0:
                     return seat
         return None
 
@@ -379,23 +401,29 @@ class HandState:
     def reopen_size(self) -> int:
         return self.bet_sizes[self.street >= 2] if self.fixed else self.increment
 
+    def acted_since_full_raise(self, seat: int) -> bool:
+        """Whether ``seat`` has acted this round since the round's last full bet or raise
+        (or made it): only all-ins short of a full raise can have come after."""
+        return self.acted[seat] == self.fulls
+
     def _raise_block(self, seat: int) -> str | None:
         """Why ``seat`` may not bet or raise now, or None when it may."""
         level = self.level
-        if self.bet[seat] + self.stack[seat] <= level:
+        bet, stack = self.bet, self.stack
+        if bet[seat] + stack[seat] <= level:
             return "short"
-        if self.acted[seat] and level - self.acted_level[seat] < self.reopen_size():
+        if self.acted[seat] and level - self.acted_level[seat] < (
+            self.bet_sizes[self.street >= 2] if self.fixed else self.increment  # reopen_size
+        ):
             return "not-reopened"
-        cap = self.spec.raise_cap
-        if self.cap_applies and cap is not None and self.full_level > 0 and self.raises >= cap:
-            return "capped"
-        for j in range(self.n):
-            if (
-                j != seat
-                and not self.folded[j]
-                and self.stack[j]
-                and self.bet[j] + self.stack[j] > level
-            ):
+        if self.cap_applies:  # a raise cap is set, and the round did not start heads-up
+            cap = self.spec.raise_cap
+            if cap is not None and self.full_level > 0 and self.raises >= cap:
+                return "capped"
+        if not level and self.live > 1:
+            return None  # a bet: every other seat with chips may raise it
+        for j, done in enumerate(self.out):
+            if not done and j != seat and bet[j] + stack[j] > level:
                 return None
         return "nobody"
 
@@ -451,7 +479,13 @@ class HandState:
     # -- actions ------------------------------------------------------------------------
 
     def act(self, action: Move, index: int) -> None:
+        """Apply one action, ``(player, do, to)``, the ``index``-th of the hand."""
         name, do, to = action
+        self.play(name, do, to, index)
+
+    def play(self, name: str, do: str, to: int | None, index: int) -> None:
+        """``act`` with the action's values one by one: the replay of a hand read from JSON
+        (``play_actions``) hands each over as it reads it, without a tuple made for each."""
         seat = self.actor
         # Before the showdown someone is always to act (and after it nobody is); the names
         # are distinct, so the actor's name is the one action in turn (``_out_of_turn``
@@ -461,10 +495,20 @@ class HandState:
                 raise RuleError(
                     f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
                 )
-            raise self._out_of_turn(name, self.seat_of.get(name), index)
+            # A name that is no text is no player's (``play_actions`` then names the
+            # entry's fault).
+            other = self.seat_of.get(name) if type(name) is str else None
+            raise self._out_of_turn(name, other, index)
         if do == "fold":
-            self.folded[seat] = True
+            self.folded[seat] = self.out[seat] = True
+            self.live -= 1
             self.in_hand -= 1
+            if self.in_hand == 1:
+                self.acted[seat] = self.fulls
+                self.acted_level[seat] = self.level
+                self.street = COMPLETE
+                self.actor = None
+                return
         elif do == "check" or do == "call":
             bet, level = self.bet, self.level
             call = level - bet[seat]
@@ -485,28 +529,16 @@ class HandState:
                 raise RuleError(f"{name} may not call: there is no bet to call; check", index, "D2")
             else:
                 self.stack[seat] = stack - call
+                if call == stack:
+                    self._went_all_in(seat)
                 bet[seat] += call
                 self.committed[seat] += call
                 if bet[seat] > self.top_bet:
                     self.top_bet = bet[seat]
         else:
-            total = self.bet[seat] + self.stack[seat]
-            if do == "all-in" and total <= self.level:
-                self._move(seat, self.stack[seat])  # a call, short or exact (D3 table stakes)
-            else:
-                if do == "all-in":
-                    to = total
-                if to is None:
-                    raise RuleError(f"{do} needs 'to', the player's total for the round", index)
-                self._raise(seat, to, do, index)
-        seq = self.seq = self.seq + 1
-        self.acted[seat] = True
+            self._wager(seat, do, to, index)
+        self.acted[seat] = self.fulls
         self.acted_level[seat] = self.level
-        self.acted_seq[seat] = seq
-        if self.in_hand == 1:
-            self.street = COMPLETE
-            self.actor = None
-            return
         actor = self._next_pending(seat + 1)
         self.actor = actor
         if actor is None:
@@ -527,25 +559,50 @@ class HandState:
 
     def _move(self, seat: int, chips: int) -> None:
         self.stack[seat] -= chips
+        if not self.stack[seat]:
+            self._went_all_in(seat)
         self.bet[seat] += chips
         self.committed[seat] += chips
         if self.bet[seat] > self.top_bet:
             self.top_bet = self.bet[seat]
 
-    def _raise(self, seat: int, to: int, do: str, index: int) -> None:
+    def _wager(self, seat: int, do: str, to: int | None, index: int) -> None:
+        """A bet, a raise or an all-in (``to``: the seat's total for the round)."""
         level = self.level
-        # A bet opens a round, a raise answers one, an all-in is either (D2).
-        opens = (do == "bet" and not level) or (do == "raise" and level) or do == "all-in"
-        if (
-            opens
-            and level < to <= self.bet[seat] + self.stack[seat]
-            and self._raise_block(seat) is None
-        ):
-            low, high = self._raise_range(seat)
-            if low <= to <= high:
-                self._take_raise(seat, to, level)
+        stack = self.stack
+        put = self.bet[seat]
+        total = put + stack[seat]
+        if do == "all-in":
+            if total <= level:
+                self._move(seat, stack[seat])  # a call, short or exact (D3 table stakes)
                 return
-        self._refuse_raise(seat, to, do, index)
+            to = total
+        elif to is None:
+            raise RuleError(f"{do} needs 'to', the player's total for the round", index)
+        elif (do == "bet") == (level > 0):
+            # A bet opens a round, a raise answers one, an all-in is either (D2).
+            self._refuse_raise(seat, to, do, index)
+        if not level < to <= total or self._raise_block(seat) is not None:
+            self._refuse_raise(seat, to, do, index)
+        low, high = self._raise_range(seat)
+        if not low <= to <= high:
+            self._refuse_raise(seat, to, do, index)
+        chips = to - put
+        left = stack[seat] = stack[seat] - chips
+        if not left:
+            self._went_all_in(seat)
+        self.bet[seat] = self.top_bet = to  # above the level, so above every bet
+        self.committed[seat] += chips
+        if self.fixed:
+            self._settle_limit_raise(seat, to)
+        elif to - level >= self.increment:
+            self.increment = to - level
+            self.level = self.full_level = to
+            self.fulls += 1
+            self.virtual_note = None
+        else:
+            self.level = to
+            self.notes.append(short_all_in_note(self, seat, to, level + self.increment))
 
     def _refuse_raise(self, seat: int, to: int, do: str, index: int) -> NoReturn:
         """Say why a bet or raise is refused, in the order the rules are checked."""
@@ -587,22 +644,6 @@ class HandState:
             raise RuleError(f"{name} may not {verb}: {why}", index, rule)
         raise AssertionError("a raise refused for no reason")  # pragma: no cover
 
-    def _take_raise(self, seat: int, to: int, level: int) -> None:
-        chips = to - self.bet[seat]
-        self.stack[seat] -= chips
-        self.bet[seat] = self.top_bet = to  # above the level, so above every bet
-        self.committed[seat] += chips
-        if self.fixed:
-            self._settle_limit_raise(seat, to)
-        elif to - level >= self.increment:
-            self.increment = to - level
-            self.level = self.full_level = to
-            self.last_full_seq = self.seq + 1
-            self.virtual_note = None
-        else:
-            self.level = to
-            self.notes.append(short_all_in_note(self, seat, to, level + self.increment))
-
     def _settle_limit_raise(self, seat: int, to: int) -> None:
         size = self.bet_sizes[self.street >= 2]
         full = self.full_level + size
@@ -627,7 +668,7 @@ class HandState:
             self.level = max(self.level, to)
             self.notes.append(short_all_in_note(self, seat, to, full))
             return
-        self.last_full_seq = self.seq + 1
+        self.fulls += 1
         if counted:
             self.raises += 1
             if self.cap_applies and self.raises == self.spec.raise_cap:
@@ -658,13 +699,8 @@ class HandState:
         self.actor = self._next_pending(self.first_seat % n)  # D1: first after the button
         if self.actor is None:
             # Two players with chips would both have to act: at most one has any (D9).
-            # Whether one player still has chips (a loop: a generator costs more than it does).
-            left = False
-            for j in range(n):
-                if self.stack[j] and not self.folded[j]:
-                    left = True
-                    break
-            self.notes.append(all_in_note(left))
+            # Whether one player still has chips.
+            self.notes.append(all_in_note(self.live > 0))
             self.street = SHOWDOWN
 
 

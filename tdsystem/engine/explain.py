@@ -260,11 +260,17 @@ def partial_ante_notes(names: list[str], short: list[tuple[int, int]], ante: int
 
 def all_in_note(one_left: bool) -> Note:
     """D9: a betting round nobody can open, everyone (or everyone but one) all-in."""
-    if one_left:
-        return note(
-            "D9", gettext_noop("all players still in the pot but one are all-in: no more betting")
-        )
-    return note("D9", gettext_noop("all players still in the pot are all-in: no more betting"))
+    return _ALL_IN_NOTES[one_left]
+
+
+# The two notes, made once: a note is immutable, and more than half of the hands a page
+# replays end with one of them.
+_ALL_IN_NOTES = {
+    True: note(
+        "D9", gettext_noop("all players still in the pot but one are all-in: no more betting")
+    ),
+    False: note("D9", gettext_noop("all players still in the pot are all-in: no more betting")),
+}
 
 
 def block_note(state: HandState, seat: int, block: str) -> Note:
@@ -392,7 +398,7 @@ def option_reasons(
         return tuple(reasons)
     assert low is not None and high is not None
     total = state.bet[seat] + state.stack[seat]
-    if state.acted[seat] and state.last_full_seq <= state.acted_seq[seat]:
+    if state.acted_since_full_raise(seat):
         reasons.append(
             note(
                 "D9",

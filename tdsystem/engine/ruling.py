@@ -87,9 +87,9 @@ def replay(spec: HandSpec) -> HandState:
 
 def _replay(spec: HandSpec, actions: Iterable[Move]) -> HandState:
     state = StudState(spec) if spec.game == "stud" else HandState(spec)
-    act = state.act
-    for index, action in enumerate(actions):
-        act(action, index)
+    play = state.play
+    for index, (name, do, to) in enumerate(actions):
+        play(name, do, to, index)
     return state
 
 
@@ -257,7 +257,7 @@ def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
     except RuleError:
         read_actions(entries)
         raise
-    play_actions(entries, state.act)
+    play_actions(entries, state.play)
     return answer_of(state)
 
 

@@ -377,35 +377,39 @@ def read_actions(entries: Sequence[Any]) -> tuple[Move, ...]:
     return moves
 
 
-def play_actions(entries: Sequence[Any], act: Callable[[Move, int], None]) -> None:
-    """Read the action entries of ``read_table`` one at a time and hand each to ``act`` with
-    its index, as it is read, so the actions are not gone through twice. The refusals come in
-    ``parse_hand``'s order: a bad entry anywhere, even after one that ``act`` refuses, is
-    refused first, as when every entry is read before the replay starts."""
-    unsized, sized = _UNSIZED, _SIZED_DOS
+def play_actions(entries: Sequence[Any], play: Callable[[str, str, int | None, int], None]) -> None:
+    """Read the action entries of ``read_table`` one at a time and hand each to ``play``
+    (``HandState.play``: the player, the do, the to and its index), as it is read, so the
+    actions are not gone through twice. The refusals come in ``parse_hand``'s order: a bad
+    entry anywhere, even after one that ``play`` refuses, is refused first, as when every
+    entry is read before the replay starts."""
+    takes_to = _SIZED.get
     try:
         for index, entry in enumerate(entries):
-            # The usual entries, tested as _parse_actions does; any other is read the long
-            # way below, which refuses it or reads it as parse_hand does.
-            if type(entry) is dict:
-                try:
-                    player, do = entry["player"], entry["do"]
-                except KeyError:
-                    pass
-                else:
-                    if type(player) is str and type(do) is str:
-                        if len(entry) == 2:
-                            if do in unsized:
-                                act((player, do, None), index)
-                                continue
-                        elif len(entry) == 3:
-                            to = entry.get("to")
-                            if type(to) is int and to > 0 and do in sized:
-                                act((player, do, to), index)
-                                continue
+            # The usual entries: an object with a known do and exactly the fields it takes,
+            # a to being a positive whole number; any other is read the long way below,
+            # which refuses it or reads it as parse_hand does. The player's name is not
+            # tested here: ``play`` takes only the name of the player in turn, and refuses
+            # any other value (a name that is no text among them).
+            try:
+                player, do = entry["player"], entry["do"]
+                sized = takes_to(do)  # None for an unknown do
+            except (KeyError, TypeError):  # not an object, a field missing, a do unhashable
+                pass
+            else:
+                if sized is False:
+                    if len(entry) == 2:
+                        play(player, do, None, index)
+                        continue
+                elif sized and len(entry) == 3:
+                    to = entry.get("to")
+                    if type(to) is int and to > 0:
+                        play(player, do, to, index)
+                        continue
             moves = read_actions(entries)
             for later in range(index, len(moves)):
-                act(moves[later], later)
+                player, do, to = moves[later]
+                play(player, do, to, later)
             return
     except RuleError:
         read_actions(entries)  # a bad entry is refused before any action is

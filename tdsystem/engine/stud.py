@@ -25,7 +25,7 @@ from dataclasses import replace
 from tdsystem.engine.betting import HandState, NextAction, clockwise
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import Note, all_in_note, gettext_noop, note, partial_ante_notes
-from tdsystem.engine.spec import SHOWDOWN, STREETS, STUD_STREETS, HandSpec, Move
+from tdsystem.engine.spec import SHOWDOWN, STREETS, STUD_STREETS, HandSpec
 
 __all__ = ["STUD_STREETS", "StudState"]
 
@@ -53,9 +53,8 @@ class StudState(HandState):
         self.committed = [0] * n
         self.dead = [0] * n  # stud antes are live chips, like traditional antes
         self.folded = [False] * n
-        self.acted = [False] * n
+        self.acted: list[int] = [False] * n
         self.acted_level = [0] * n
-        self.acted_seq = [0] * n
         self.removed: dict[str, int] = {}
         self.street = 0
         self.round = 0
@@ -66,7 +65,7 @@ class StudState(HandState):
         self.big_blind = spec.bring_in  # the forced bet of the first round
         self.notes: list[Note] = []
         self.virtual_note: Note | None = None
-        self.seq = self.last_full_seq = 0
+        self.fulls = 1
         self.first_seat = 0
         self.sb_seat: int | None = None
         assert spec.bring_in_player is not None  # HandSpec checked it
@@ -77,6 +76,7 @@ class StudState(HandState):
         self.increment = spec.bring_in
         self._post_stud_forced_bets(seat)
         self.top_bet = max(self.bet)
+        self._count_live()
         self.cap_applies = self._cap_applies()
         self.actor = self._next_pending((seat + 1) % n)
         if self.actor is None:
@@ -130,7 +130,7 @@ class StudState(HandState):
                 self.notes.append(self.virtual_note)
         # The forced bet is the bring-in's action: the round ends when everyone has called
         # it. Measured from nothing, a completion reopens the betting for the bring-in.
-        self.acted[seat] = True
+        self.acted[seat] = self.fulls
 
     # -- streets ------------------------------------------------------------------------
 
@@ -151,18 +151,18 @@ class StudState(HandState):
         for name in (*HandState.__slots__, *StudState.__slots__):
             setattr(self, name, getattr(saved, name))
 
-    def act(self, action: Move, index: int) -> None:
+    def play(self, name: str, do: str, to: int | None, index: int) -> None:
         if self.waiting:
             street = STUD_STREETS[self.round]
             raise RuleError(
-                f"{action[0]} may not act yet: name the player who opens {street} street "
+                f"{name} may not act yet: name the player who opens {street} street "
                 f"(first_to_act, the best hand showing)",
                 index,
                 "D1",
             )
         saved = self.copy()  # opening the next street can refuse first_to_act
         try:
-            super().act(action, index)
+            super().play(name, do, to, index)
         except RuleError:
             self._restore(saved)
             raise
@@ -182,8 +182,7 @@ class StudState(HandState):
         self.virtual_note = None
         self.cap_applies = self._cap_applies()
         if self._next_pending(0) is None:
-            left = sum(1 for j in range(n) if not self.folded[j] and self.stack[j])
-            self.notes.append(all_in_note(bool(left)))
+            self.notes.append(all_in_note(self.live > 0))
             self.street = SHOWDOWN
             return
         street = STUD_STREETS[self.round]

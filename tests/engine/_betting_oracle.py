@@ -209,7 +209,7 @@ def play_and_compare(rng: random.Random, stats: OracleStats, structure: str | No
             if pk_may_raise:  # a first wager that is not full reopens nothing here
                 assert not full_wager_this_round, context
             else:  # short all-ins since this player acted add up to a full raise
-                assert ours.last_full_seq <= ours.acted_seq[seat], context
+                assert ours.acted_since_full_raise(seat), context
             stats.known_reopen_differences += 1
             may_raise = False
         elif may_raise:
