@@ -30,7 +30,7 @@ from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
 from .errors import SeatingError
-from .models import Entry, EventTable, Move, TableCount
+from .models import Entry, EventTable, Move, SpreadCount, TableCount
 
 
 def new_seed(seed: int | None) -> int:
@@ -128,23 +128,29 @@ def head_counts(event: Event) -> list[HeadCount]:
 
 
 def table_spread(event: Event) -> rules.Spread:
-    """The engine's `Spread` of the event's tables in play, summed by the database in one
-    row from the stored head counts (`TableCount`): whether a bust-out needs a break or
-    a move is judged from it, and the tables are listed only when it may (`head_counts`).
-    The table that breaks next is the first in the break order (`_break_key`)."""
+    """The engine's `Spread` of the event's tables in play, in one row: whether a bust-out
+    needs a break or a move is judged from it, and the tables are listed only when it may
+    (`head_counts`).
+
+    The sums come from the event's tables by head count (`SpreadCount`, kept by the
+    database's triggers): a row per number of players at a table, so the cost is the same
+    at 10 tables or 1,100. The table that breaks next is the first in the break order
+    (`_break_key`) with a player, read down the index of that order."""
+    spreads, s = sql_names(SpreadCount, "s")
     tables, t = sql_names(EventTable, "t")
     counts, c = sql_names(TableCount, "c")
-    playing = (
-        f"FROM {tables} t JOIN {counts} c ON {c['table_id']} = {t['id']} "
-        f"WHERE {t['event']} = %s AND {t['in_play']} = %s AND {c['players']} > 0"
+    closing = (
+        f"SELECT {t['seats']} FROM {tables} t JOIN {counts} c ON {c['table_id']} = {t['id']} "
+        f"WHERE {t['event']} = %s AND {t['in_play']} = %s AND {c['players']} > 0 "
+        f"ORDER BY {t['break_rank']}, {t['number']} DESC LIMIT 1"
     )
     sql = (
-        f"SELECT COUNT(*), COALESCE(SUM({c['players']}), 0), COALESCE(SUM({t['seats']}), 0), "
-        f"(SELECT {t['seats']} {playing} ORDER BY {t['break_rank']}, {t['number']} DESC "
-        f"LIMIT 1), COALESCE(MAX({c['players']}), 0), COALESCE(MIN({c['players']}), 0) "
-        f"{playing}"
+        f"SELECT COALESCE(SUM({s['tables']}), 0), "
+        f"COALESCE(SUM({s['players']} * {s['tables']}), 0), COALESCE(SUM({s['seats']}), 0), "
+        f"({closing}), COALESCE(MAX({s['players']}), 0), COALESCE(MIN({s['players']}), 0) "
+        f"FROM {spreads} s WHERE {s['event_id']} = %s AND {s['tables']} > 0"
     )
-    (row,) = _fetch(sql, [event.pk, True, event.pk, True])
+    (row,) = _fetch(sql, [event.pk, True, event.pk])
     return rules.Spread(*(int(value or 0) for value in row))
 
 

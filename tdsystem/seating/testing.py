@@ -10,7 +10,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
 
 from . import services
-from .models import Entry, EventTable, Player, TableCount
+from .models import Entry, EventTable, Player, SpreadCount, TableCount
 
 ACTOR = Actor(label="test")
 
@@ -80,7 +80,8 @@ def seating_problems(event: Event) -> list[str]:
 
 def count_problems(event: Event) -> list[str]:
     """Each of the event's tables: its stored head count (`TableCount`, kept by triggers)
-    against the seats taken there."""
+    against the seats taken there; and the event's tables by head count (`SpreadCount`,
+    kept by triggers) against the tables in play counted from those seats."""
     from django.db.models import Count
 
     tables = EventTable.objects.filter(event=event)
@@ -88,8 +89,24 @@ def count_problems(event: Event) -> list[str]:
     stored = dict(
         TableCount.objects.filter(table_id__in=list(seated)).values_list("table_id", "players")
     )
-    return [
+    problems = [
         f"table {pk} counts {stored.get(pk, 0)} players stored, {n} seated"
         for pk, n in seated.items()
         if stored.get(pk, 0) != n
     ]
+    spread: dict[int, list[int]] = {}
+    for pk, seats in tables.filter(in_play=True).values_list("pk", "seats"):
+        if seated[pk]:
+            tally = spread.setdefault(seated[pk], [0, 0])
+            tally[0] += 1
+            tally[1] += seats
+    kept = {
+        players: [n, seats]
+        for players, n, seats in SpreadCount.objects.filter(event_id=event.pk).values_list(
+            "players", "tables", "seats"
+        )
+        if n or seats
+    }
+    if kept != spread:
+        problems.append(f"tables by head count {kept} stored, {spread} seated")
+    return problems

@@ -11,7 +11,7 @@ from tdsystem.engine import seating as rules
 from tdsystem.results import services as results
 from tdsystem.seating import balancing
 from tdsystem.seating import services as seating
-from tdsystem.seating.models import Entry, EventTable, TableCount
+from tdsystem.seating.models import Entry, EventTable, SpreadCount, TableCount
 from tdsystem.seating.seatmap import _break_key, head_counts, table_spread
 from tdsystem.seating.testing import ACTOR, arrange, count_problems, field
 from tests.fixtures import make_event
@@ -104,3 +104,71 @@ def test_a_late_entry_is_counted_at_its_table():
     field(event, players=10, tables=2, seats=9)
     seating.player_register(event=event, name="Late Larry", actor=ACTOR)
     assert sum(stored(event).values()) == 11
+
+
+def by_count(event) -> dict[int, tuple[int, int]]:
+    """{players at a table: (tables in play with that many, their seats)}, as stored, after
+    checking it against the seats."""
+    assert count_problems(event) == []
+    return {
+        players: (n, seats)
+        for players, n, seats in SpreadCount.objects.filter(event_id=event.pk).values_list(
+            "players", "tables", "seats"
+        )
+        if n
+    }
+
+
+def test_the_tables_by_head_count_follow_the_tables_going_out_of_play_and_back():
+    event = make_event(600, name="By count")
+    people = arrange(event, {1: [1, 2, 3], 2: [1, 2, 3], 3: [1, 2], 4: []})
+    assert by_count(event) == {3: (2, 18), 2: (1, 9)}
+    one = EventTable.objects.filter(event=event, number=1)
+    one.update(seats=6)  # a table shortened: its seats counted anew
+    assert by_count(event) == {3: (2, 15), 2: (1, 9)}
+    one.update(in_play=False)  # out of play, its players still sitting there
+    assert by_count(event) == {3: (1, 9), 2: (1, 9)}
+    Entry.objects.filter(pk=people["T1S1"].pk).update(table=None, seat=None)
+    assert by_count(event) == {3: (1, 9), 2: (1, 9)}, "a table out of play is not counted"
+    one.update(in_play=True)
+    assert by_count(event) == {3: (1, 9), 2: (2, 15)}
+    # Players sitting down at the empty table put it in; the last leaving takes it out.
+    Entry.objects.filter(pk=people["T3S1"].pk).update(
+        table=EventTable.objects.get(event=event, number=4), seat=1
+    )
+    assert by_count(event) == {3: (1, 9), 2: (1, 6), 1: (2, 18)}
+
+
+def test_the_tables_by_head_count_forget_a_table_and_an_event_deleted():
+    event = make_event(600, name="Deleted")
+    other = make_event(600, name="Kept")
+    arrange(event, {1: [1, 2], 2: [1, 2, 3]})
+    arrange(other, {11: [1, 2]})
+    table = EventTable.objects.get(event=event, number=2)
+    Entry.objects.filter(table=table).delete()
+    table.delete()
+    assert by_count(event) == {2: (1, 9)}
+    event.delete()
+    assert not SpreadCount.objects.filter(event_id=event.pk, tables__gt=0).exists()
+    assert by_count(other) == {2: (1, 9)}
+
+
+def test_the_tables_by_head_count_hold_through_a_played_field():
+    event = make_event(600, name="Played down")
+    field(event, players=40, tables=5, seats=9)
+    entries = list(Entry.objects.filter(event=event, status="active").values_list("pk", flat=True))
+    done = []
+    for step, pk in enumerate(entries[:30]):
+        done.append(results.bustout_record(event_id=event.pk, entry_ids=[pk], actor=ACTOR))
+        if step % 7 == 6:
+            results.bustout_undo(event_id=event.pk, bustout_id=done[-1].bustout.pk, actor=ACTOR)
+            done.pop()
+            assert by_count(event)
+            done.append(results.bustout_record(event_id=event.pk, entry_ids=[pk], actor=ACTOR))
+        counts = by_count(event)
+        assert sum(players * n for players, (n, _) in counts.items()) == 40 - len(done)
+        spread = table_spread(event)
+        assert (spread.tables, spread.players) == (
+            sum(n for n, _ in counts.values()),
+            40 - len(done),
+        )
