@@ -25,9 +25,12 @@ def _english_after_each_test():
     """A request in another language (?lang=ja) leaves that language active in the thread:
     the next test starts in English again, as a new request would."""
     yield
-    from django.utils import translation
+    from django.conf import settings
 
-    translation.deactivate()
+    if settings.configured:  # the engine's tests run without Django (-p no:django)
+        from django.utils import translation
+
+        translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -113,6 +113,9 @@ def illegal_actions(state: HandState) -> list[Action]:
 
 def check_invariants(spec: HandSpec, state: HandState) -> None:
     assert state.top_bet == max(state.bet), "the round's highest bet was not kept up"
+    out = [folded or not chips for folded, chips in zip(state.folded, state.stack, strict=True)]
+    assert state.out == out, "the seats out of the betting were not kept up"
+    assert state.live == out.count(False), "the seats still betting were not counted"
     result = ruling_of(state).as_dict()
     start = sum(p.stack for p in spec.players)
     in_pots = sum(p["amount"] for p in result["pots"])
