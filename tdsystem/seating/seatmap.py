@@ -342,15 +342,20 @@ class SeatMap:
 
 def _holds(event: Event) -> rules.Holds:
     """The event's active entries with a reserved seat (TDA 9) or who must not move."""
+    # Found by the held entries' own index (`entry_held`), the status tested here: asked
+    # for in the statement, SQLite read the event's active entries by their index instead
+    # (0.8 ms at 10,000 players, against 0.01).
     held = (
-        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        Entry.objects.filter(event=event)
         .filter(Q(reserved_seat__isnull=False) | Q(do_not_move=True))
         .order_by()
-        .values_list("pk", "reserved_seat", "reserved_table", "do_not_move")
+        .values_list("pk", "status", "reserved_seat", "reserved_table", "do_not_move")
     )
     reserved: dict[int, rules.Reserved] = {}
     unmovable: set[int] = set()
-    for pk, reserved_seat, reserved_table, do_not_move in held:
+    for pk, status, reserved_seat, reserved_table, do_not_move in held:
+        if status != Entry.Status.ACTIVE:
+            continue
         if reserved_seat is not None:
             reserved[pk] = rules.Reserved(reserved_seat, reserved_table)
         if do_not_move:

@@ -9,6 +9,7 @@ from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Move
+from tdsystem.seating.seatmap import SeatMap
 from tdsystem.seating.testing import ACTOR, arrange, seating_problems
 
 pytestmark = pytest.mark.django_db
@@ -131,3 +132,18 @@ def test_clearing_undoes_both_and_is_logged(event):
     ]
     with pytest.raises(SeatingError, match="no seat is reserved"):
         services.entry_reserve_clear(event_id=event.pk, entry_id=people["T1S2"].pk, actor=ACTOR)
+
+
+def test_a_player_out_no_longer_holds_a_seat_or_a_table(event):
+    people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (1, 2, 3), 2: (1, 2, 3)})
+    reserve(event, people["T1S4"], 4)
+    services.entry_do_not_move(
+        event_id=event.pk, entry_id=people["T2S5"].pk, do_not_move=True, actor=ACTOR, reason="TV"
+    )
+    holds = SeatMap.read(event).holds
+    assert set(holds.reserved) == {people["T1S4"].pk}
+    assert holds.unmovable == {people["T2S5"].pk}
+    bust(event, people["T1S4"])
+    bust(event, people["T2S5"])
+    holds = SeatMap.read(event).holds
+    assert holds.reserved == {} and holds.unmovable == frozenset()
