@@ -14,10 +14,12 @@ so a table break at a festival flight reads a few dozen seats, not every one.
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import NamedTuple
 
 from django.db import connection
@@ -93,14 +95,22 @@ def _fetch(sql: str, params: Sequence) -> list[tuple]:
         return cursor.fetchall()
 
 
-def sql_names(model, alias: str = "") -> tuple[str, dict[str, str]]:
+def sql_names(model, alias: str = "") -> tuple[str, Mapping[str, str]]:
     """A model's quoted table name and its fields' quoted column names ("pk" too), for
-    the statements written out by hand; with `alias`, the columns are prefixed by it."""
+    the statements written out by hand; with `alias`, the columns are prefixed by it.
+    Worked out once per model, alias and database (a bust-out asks six times)."""
+    return _sql_names(model, alias, connection.vendor)
+
+
+@functools.cache
+def _sql_names(model, alias: str, vendor: str) -> tuple[str, Mapping[str, str]]:
     quote = connection.ops.quote_name
     meta = model._meta
     prefix = f"{alias}." if alias else ""
     columns = {f.name: prefix + quote(str(f.column)) for f in meta.concrete_fields}
-    return quote(meta.db_table), columns | {"pk": prefix + quote(str(meta.pk.column))}
+    return quote(meta.db_table), MappingProxyType(
+        columns | {"pk": prefix + quote(str(meta.pk.column))}
+    )
 
 
 def head_counts(event: Event) -> list[HeadCount]:
