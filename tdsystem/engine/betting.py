@@ -412,9 +412,7 @@ class HandState:
         bet, stack = self.bet, self.stack
         if bet[seat] + stack[seat] <= level:
             return "short"
-        if self.acted[seat] and level - self.acted_level[seat] < (
-            self.bet_sizes[self.street >= 2] if self.fixed else self.increment  # reopen_size
-        ):
+        if self.acted[seat] and level - self.acted_level[seat] < self.reopen_size():
             return "not-reopened"
         if self.cap_applies:  # a raise cap is set, and the round did not start heads-up
             cap = self.spec.raise_cap
@@ -503,12 +501,6 @@ class HandState:
             self.folded[seat] = self.out[seat] = True
             self.live -= 1
             self.in_hand -= 1
-            if self.in_hand == 1:
-                self.acted[seat] = self.fulls
-                self.acted_level[seat] = self.level
-                self.street = COMPLETE
-                self.actor = None
-                return
         elif do == "check" or do == "call":
             bet, level = self.bet, self.level
             call = level - bet[seat]
@@ -539,6 +531,10 @@ class HandState:
             self._wager(seat, do, to, index)
         self.acted[seat] = self.fulls
         self.acted_level[seat] = self.level
+        if self.in_hand == 1:  # everyone else folded
+            self.street = COMPLETE
+            self.actor = None
+            return
         actor = self._next_pending(seat + 1)
         self.actor = actor
         if actor is None:
