@@ -6,8 +6,17 @@ import os
 import shutil
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 CHROMIUM = "/usr/bin/chromium"
+
+# Property tests check behaviour; speed belongs to the benchmarks. On a loaded machine one
+# example can take far longer than hypothesis's default 200 ms deadline, which would fail
+# a correct test, so the suite runs with no deadline and no "too slow" health check.
+settings.register_profile(
+    "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("suite")
 
 
 def _is_postgres() -> bool:
