@@ -1,16 +1,20 @@
 """The range of dates and times (tdsystem.core.moments): the one rule the forms and the API
-take, and the database backends that read every stored value back within it. Run on
-SQLite and on PostgreSQL."""
+take, the database backends that read every stored value back within it, and the
+migration that put right the rows already there. Run on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.db.models import Max
 from django.test import override_settings
 
+from tdsystem.core.log import Text, log_record
+from tdsystem.core.models import LogEntry
 from tdsystem.core.moments import (
     FIRST_DAY,
     LAST_DAY,
@@ -146,3 +150,37 @@ def test_the_clocks_own_read_holds_a_running_end_within_the_range():
     assert Clock.objects.get(pk=event.pk).ends_at == STORED_LAST
     stored_as(Clock, event.pk, "ends_at", "0001-01-01 00:00:00")
     assert clock_read(event.pk).ends_at == STORED_FIRST
+
+
+# The migration -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_puts_the_rows_out_of_range_right_and_logs_them(caplog):
+    call_command("migrate", "venue", "zero", verbosity=0)
+    kept = make_event(600, 600, name="Kept", scheduled_start=IN_RANGE)
+    late, early = make_event(600, 600, name="Late"), make_event(600, 600, name="Early")
+    events.clock_action(event_id=late.pk, action="start", actor=ACTOR)
+    past_9999 = PAST_9999 if connection.vendor == "postgresql" else PAST_9999.removesuffix("+00")
+    stored_as(Event, late.pk, "scheduled_start", past_9999)
+    stored_as(Clock, late.pk, "ends_at", past_9999)
+    Event.objects.filter(pk=early.pk).update(scheduled_start=datetime(1, 1, 1, tzinfo=UTC))
+    note = log_record(event=None, actor=ACTOR, action="test", summary=Text("A note"))
+    LogEntry.objects.filter(pk=note.pk).update(at=datetime(9999, 12, 31, 23, 59, tzinfo=UTC))
+    with caplog.at_level(logging.WARNING):
+        call_command("migrate", "venue", verbosity=0)
+    # Compared in the database: what is stored, not what a read makes of it.
+    starts = Event.objects.filter
+    assert starts(pk=kept.pk, scheduled_start=IN_RANGE).exists()
+    assert starts(pk=late.pk, scheduled_start=STORED_LAST).exists()
+    assert starts(pk=early.pk, scheduled_start=STORED_FIRST).exists()
+    assert Clock.objects.filter(pk=late.pk, ends_at=STORED_LAST).exists()
+    assert LogEntry.objects.filter(pk=note.pk, at=STORED_LAST).exists()
+    logged = [r.getMessage() for r in caplog.records if "row(s)" in r.getMessage()]
+    last, first = STORED_LAST.isoformat(), STORED_FIRST.isoformat()
+    assert logged == [
+        f"core.LogEntry.at: 1 row(s) after the range set to {last} (ids {note.pk})",
+        f"events.Event.scheduled_start: 1 row(s) past the year 9999 set to {last} (ids {late.pk})",
+        f"events.Event.scheduled_start: 1 row(s) before the range set to {first} (ids {early.pk})",
+        f"events.Clock.ends_at: 1 row(s) past the year 9999 set to {last} (ids {late.pk})",
+    ]
