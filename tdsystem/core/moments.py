@@ -1,9 +1,10 @@
 """The dates and times the system takes, and the guard on those it reads back.
 
-Every date and time a person or a script gives (a page's form, an API body, an import)
-lies from FIRST_DAY at 00:00 to LAST_DAY at 23:59:59, read in the installation's time zone
-(TIME_ZONE). A value outside is refused, naming the field: the form field `MomentField`
-for pages and the type `Moment` for the API are both made from the two constants here.
+Every date and time a person or a script gives (a page's form, an API body; an import
+that reads one takes it the same way) lies from FIRST_DAY at 00:00 to LAST_DAY at
+23:59:59, read in the installation's time zone (TIME_ZONE). A value outside is refused,
+naming the field: the form field `MomentField` for pages and the type `Moment` for the API
+are both made from the two constants here, and `moment_within` says it for anything else.
 
 The range is far from the ends of Python's years (1 to 9999) on purpose: a year-1 start
 shown west of UTC, or a year-9999 one east of it, cannot be converted to local time, and
