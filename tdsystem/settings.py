@@ -204,6 +204,9 @@ try:
 except (ValueError, KeyError) as exc:
     raise ImproperlyConfigured(f"DATABASE_URL is not a database URL: {exc}") from None
 if _db["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's backend, its dates and times read within the system's range (tdsystem/core/
+    # sqlite3; the PostgreSQL one below does the same).
+    _db["ENGINE"] = "tdsystem.core.sqlite3"
     # Writes from the web server, the worker and beat serialise instead of failing with
     # "database is locked": take the write lock at BEGIN and wait for it.
     _db["OPTIONS"] = {

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_noop
 from ninja import Field, Router, Schema, Status
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.moments import Moment
 from tdsystem.seating import services
 from tdsystem.seating.selectors_flights import Day2Preview, day2_preview
 from tdsystem.seating.services.flights import FLIGHT_NAME_MAX
@@ -65,8 +66,12 @@ class FlightIn(Schema):
         pattern=NO_NUL,
         description=gettext_noop("the flight's name, e.g. 1A, at most 8 characters"),
     )
-    scheduled_start: datetime | None = Field(
-        None, description=gettext_noop("when the flight starts (ISO 8601)")
+    scheduled_start: Moment | None = Field(
+        None,
+        description=gettext_noop(
+            "when the flight starts: ISO 8601 text from 2000-01-01 00:00 to 2100-12-31 23:59, "
+            "in the installation's time zone unless it carries an offset (2026-06-01T18:00:00Z)"
+        ),
     )
 
 

@@ -19,7 +19,9 @@ PAUSED = "paused"
 FINISHED = "finished"
 
 # The most a level may have left: a day. A longer time is a typing slip (minutes taken for
-# seconds), and every way in (console, API, tasks) meets the same limit here.
+# seconds), and every way in (console, API, tasks) meets the same limit here. It also keeps
+# a running level's end within a day of now, however often time is added: an end pushed
+# out of the years a database and Python hold would take every screen of the event down.
 MAX_LEFT_SECONDS = 24 * 3600
 
 
@@ -167,6 +169,10 @@ def add_time(
         raise ClockError(
             f"cannot remove {-seconds} s: only {left // 1000} s are left in this level "
             "(use next level instead)"
+        )
+    if left + seconds * 1000 > MAX_LEFT_SECONDS * 1000:
+        raise ClockError(
+            f"the time left may be at most 24 hours: {left // 1000} s are left in this level"
         )
     if state.status == RUNNING:
         assert state.ends_at is not None

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.moments import MomentField
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import rulesets
 from tdsystem.structures.models import Structure
@@ -123,6 +124,7 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
         label=_("Template"),
         help_text=_("The event gets its own copy of the template's levels."),
     )
+    scheduled_start = MomentField(label=_("Scheduled start"), required=False)
     # Blank: each screen follows its browser's language; a screen's ?lang= still wins.
     screen_language = forms.ChoiceField(
         label=_("Screen language"),
@@ -153,7 +155,6 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
             "satellite_target",
             *ENTRY_RULE_FIELDS,
         ]
-        widgets = {"scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"})}
         labels = {
             "name": _("Name"),
             "game": _("Game"),
@@ -169,7 +170,6 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
             "bb_must_cover_sb": _(
                 "House rule: a big blind who cannot cover the small blind is out"
             ),
-            "scheduled_start": _("Scheduled start"),
             "satellite_target": _("Satellite for"),
             **ENTRY_RULE_LABELS,
             "pot_limit_preflop": _("Pot-limit preflop"),
@@ -302,11 +302,7 @@ class EventCopyForm(forms.Form):
     """Next week's event from this one: a name, a start, and the tables to use."""
 
     name = forms.CharField(label=_("Name"), max_length=120)
-    scheduled_start = forms.DateTimeField(
-        label=_("Scheduled start"),
-        required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-    )
+    scheduled_start = MomentField(label=_("Scheduled start"), required=False)
     numbers = forms.CharField(
         label=_("Table numbers"),
         required=False,

@@ -16,6 +16,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
+from tdsystem.core.moments import moment_stored
 from tdsystem.core.templatetags.humanize_td import shipped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
@@ -446,6 +447,8 @@ def clock_read(event_id: int) -> clockrules.ClockState | None:
         ends_at = Clock._meta.get_field("ends_at").to_python(ends_at)
     if ends_at is not None and settings.USE_TZ and timezone.is_naive(ends_at):
         ends_at = timezone.make_aware(ends_at, connection.timezone)  # SQLite: stored as UTC
+    # Read by the driver alone, without the backend's converters: kept within range here.
+    ends_at = moment_stored(ends_at)
     return clockrules.ClockState(status, level_index, ends_at, remaining_ms, version)
 
 

@@ -78,7 +78,9 @@ def event_new(request: HttpRequest) -> HttpResponse:
         )
         messages.success(request, gettext("Created %(name)s") % {"name": event.name})
         return redirect("console:event", event.pk)
-    return render(request, "events/event_new.html", {"form": form})
+    return render(
+        request, "events/event_new.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 @require_GET

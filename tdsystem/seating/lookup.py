@@ -18,6 +18,8 @@ from datetime import UTC, datetime, timedelta
 from django.db import connection
 from django.utils import timezone
 
+from tdsystem.core.moments import moment_stored
+
 from .models import Entry, EventTable, Move, Player
 from .seatmap import sql_names
 from .selectors import SLIP_MINUTES, seat_order, seat_query
@@ -111,7 +113,9 @@ def moves_of(entry_id: int, minutes: int = SLIP_MINUTES) -> list[Moved]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [entry_id, since])
         rows = cursor.fetchall()
-    # SQLite's driver gives the stored UTC time without its zone.
+    # SQLite's driver gives the stored UTC time without its zone (and without the backend's
+    # converters: kept within the range here).
     return [
-        Moved(at if timezone.is_aware(at) else at.replace(tzinfo=UTC), *rest) for at, *rest in rows
+        Moved(moment_stored(at if timezone.is_aware(at) else at.replace(tzinfo=UTC)), *rest)
+        for at, *rest in rows
     ]

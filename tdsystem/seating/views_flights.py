@@ -14,9 +14,9 @@ from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.moments import MomentField
 
 from . import services
-from .forms import first_error
 from .selectors_flights import day2_preview
 from .services.flights import FLIGHT_NAME_MAX
 from .views_console import CHANGED, attempt, event_or_404
@@ -31,11 +31,7 @@ class FlightForm(forms.Form):
         max_length=FLIGHT_NAME_MAX,
         widget=forms.TextInput(attrs={"placeholder": "1A", "size": 6}),
     )
-    scheduled_start = forms.DateTimeField(
-        label=gettext_lazy("Start"),
-        required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-    )
+    scheduled_start = MomentField(label=gettext_lazy("Start"), required=False)
 
 
 class CombineForm(forms.Form):
@@ -44,7 +40,7 @@ class CombineForm(forms.Form):
     )
 
 
-def _render(request, event, part: str | None, **extra) -> HttpResponse:
+def _render(request, event, part: str | None, status: int = 200, **extra) -> HttpResponse:
     context = {
         "event": event,
         "preview": day2_preview(event),
@@ -53,7 +49,7 @@ def _render(request, event, part: str | None, **extra) -> HttpResponse:
         **extra,
     }
     template = f"{PAGE}#{part}" if request.htmx and part in PARTS else PAGE
-    return render(request, template, context)
+    return render(request, template, context, status=status)
 
 
 @require_GET
@@ -80,7 +76,8 @@ def flight_add(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     form = FlightForm(request.POST)
     if not form.is_valid():
-        return _answer(request, event, "flights", first_error(form)[1], None, flight_form=form)
+        # The form again, each message beside its field and what was typed kept.
+        return _render(request, event, "flights", status=400, flight_form=form)
     error, message = attempt(
         lambda: services.flight_add(
             event_id=event.pk, actor=Actor.of(request.user), **form.cleaned_data

@@ -72,7 +72,7 @@ def event_copy(request: HttpRequest, event_id: int) -> HttpResponse:
             messages.success(request, _("Created %(name)s") % {"name": event.name})
             return redirect("console:event", event.pk)
     context = {"source": source, "form": form, "tables": tables}
-    return render(request, "events/event_copy.html", context)
+    return render(request, "events/event_copy.html", context, status=400 if form.errors else 200)
 
 
 @staff_required("events")

@@ -123,6 +123,16 @@ def test_it_refuses_to_add_or_remove_more_than_a_day_at_once():
             c.add_time(started(), DUR, at(0), seconds)
 
 
+def test_added_time_never_leaves_more_than_a_day():
+    # Added a day at a time, an end would otherwise drift past the years a clock is stored in.
+    s = c.add_time(started(), DUR, at(0), c.MAX_LEFT_SECONDS - 600)
+    assert s.ends_at == at(24 * 3600)
+    for state in (s, c.pause(s, DUR, at(0))):
+        with pytest.raises(c.ClockError, match="at most 24 hours: 86400 s are left"):
+            c.add_time(state, DUR, at(0), 1)
+    assert c.add_time(s, DUR, at(10), 10).ends_at == at(24 * 3600 + 10)
+
+
 def test_every_change_bumps_the_version():
     s0 = started()
     s1 = c.pause(s0, DUR, at(1))

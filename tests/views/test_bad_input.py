@@ -243,7 +243,7 @@ def test_it_refuses_an_event_form_number_out_of_range(client, director, field, v
         field: value,
     }
     response = client.post("/console/events/new/", data)
-    assert response.status_code == 200
+    assert response.status_code == 400  # the form again, with the error
     assert field in response.context["form"].errors
     assert message in response.context["form"].errors[field][0]
     assert not Event.objects.filter(name="X").exists()

@@ -102,7 +102,7 @@ def test_a_copy_onto_taken_tables_shows_the_holder_and_creates_nothing(client, d
         f"/console/events/{source.pk}/copy/", {"name": "Next", "numbers": "2-3", "seats": "9"}
     )
     body = response.content.decode()
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "table 2 is in use by Thursday (planned); free numbers: 3 and up" in body
     assert Event.objects.count() == count
 

@@ -130,7 +130,7 @@ def test_the_event_form_takes_the_entry_rules(client, director):
     assert rules.rebuy_threshold == event.starting_stack  # left empty: the starting stack
     assert (event.addon_chips, event.addon_price) == (20000, Decimal("25"))
     bad = client.post("/console/events/new/", data | {"name": "Bad", "rebuy_price": "-1"})
-    assert bad.status_code == 200 and "An amount cannot be negative." in bad.content.decode()
+    assert bad.status_code == 400 and "An amount cannot be negative." in bad.content.decode()
     assert not Event.objects.filter(name="Bad").exists()
 
 

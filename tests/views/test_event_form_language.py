@@ -57,6 +57,6 @@ def test_left_blank_the_screens_follow_their_browsers(client, director, template
 def test_it_refuses_a_language_it_does_not_offer_and_creates_nothing(client, director, template):
     client.force_login(director)
     response = client.post("/console/events/new/", form_data(template.pk, screen_language="xx"))
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Select a valid choice" in response.content.decode()
     assert not Event.objects.filter(name="Friday").exists()

@@ -1,5 +1,6 @@
 """Django's PostgreSQL backend, its connection pool checking a connection without asking the
-server unless the server has said something.
+server unless the server has said something, and every date and time it reads kept within
+the range the system takes (tdsystem.core.moments).
 
 With ``CONN_HEALTH_CHECKS`` on, Django gives psycopg_pool its ``check_connection``, which
 sends an empty statement and waits for the answer each time a request takes a connection:
@@ -13,15 +14,27 @@ idle and open; a broken connection is then found as before and replaced by the p
 Django 5.2 passes its own ``check`` to the pool and refuses another one in the pool's
 options, so the check is set on the pool Django made (``_check``, the attribute
 psycopg_pool calls); tests/core/test_pool_check.py fails if that ever stops working.
+
+PostgreSQL keeps timestamps up to the year 294276, and a value Python cannot hold (past the
+year 9999, before the year 1, infinity) failed every query that read it: one flight's start
+in the year 10000 answered 500 on every screen of the room. Django's timestamptz loader is
+replaced by one that gives such a value as the nearest end of the system's range, and every
+other value through `moment_stored` (tests/core/test_moments.py).
 """
 
 from __future__ import annotations
 
 import select
+from datetime import datetime
+from functools import lru_cache
 
 from django.db.backends.postgresql import base
-from psycopg import Connection, pq
+from django.db.backends.postgresql.psycopg_any import BaseTzLoader
+from psycopg import Connection, DataError, adapt, pq
+from psycopg.abc import Buffer
 from psycopg_pool import ConnectionPool
+
+from tdsystem.core.moments import STORED_FIRST, STORED_LAST, moment_stored
 
 
 def check_quietly(conn: Connection) -> None:
@@ -36,7 +49,33 @@ def check_quietly(conn: Connection) -> None:
     ConnectionPool.check_connection(conn)
 
 
+class MomentLoader(BaseTzLoader):
+    """Django's timestamptz loader (the connection's time zone), its values within the
+    system's range."""
+
+    def load(self, data: Buffer) -> datetime:
+        try:
+            value = super().load(data)
+        except DataError:  # past Python's years: the end of the range on that side
+            text = bytes(data)
+            return STORED_FIRST if text.startswith(b"-") or text.endswith(b"BC") else STORED_LAST
+        return moment_stored(value)
+
+
+@lru_cache
+def _adapters(template: adapt.AdaptersMap, zone) -> adapt.AdaptersMap:
+    """Django's adapters for the connections, with MomentLoader for timestamptz."""
+    adapters = adapt.AdaptersMap(template)
+    adapters.register_loader("timestamptz", type("Loader", (MomentLoader,), {"timezone": zone}))
+    return adapters
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    def get_connection_params(self):
+        params = super().get_connection_params()
+        params["context"] = _adapters(params["context"], self.timezone)
+        return params
+
     @property
     def pool(self):
         pool = super().pool
