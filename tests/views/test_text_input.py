@@ -172,6 +172,14 @@ def imported(client, data: dict | str, **form) -> tuple[int, str]:
         ({"name": "S", "ante_type": 0, "levels": [GOOD]}, "ante type 0 must be one of"),
         ({"name": "S", "levels": [{"kind": 0, "duration_minutes": 5}]}, "row 1: kind 0 must"),
         (
+            {"name": "S", "levels": [{"kind": "level\x00", "duration_minutes": 5}]},
+            "row 1: kind 'level\\x00' must",
+        ),
+        (
+            {"name": "S", "levels": [GOOD | {"small_blind": "\ud800"}]},
+            "level 1: small blind: '\\ud800' is not a whole number",
+        ),
+        (
             {"name": "S", "levels": [GOOD | {"ante": False}]},
             "level 1: ante: False is not a whole number",
         ),
