@@ -6,9 +6,9 @@
   (SeatingError, ResultsError...) with a `field`.
 - 401 / 403 `{"error"}`: no valid token / a token whose user lacks the right.
 - 404 `{"error"}`: no such event (or move slip).
-- 415 `{"error"}`: a write's body sent with a Content-Type other than application/json.
 - 409 `{"error"}`: a service's ValueError without a field (ClockError, "already out"):
   the request was fine, the rules or the current state refuse it.
+- 415 `{"error"}`: a write's body sent with a Content-Type other than application/json.
 - 503 `{"error"}` with Retry-After: another change of the same event held its lock past
   LOCK_TIMEOUT_SECONDS (core.locking's Busy); try again.
 In every case nothing has changed. The 413 and the NUL 400 come earlier, from
