@@ -10,7 +10,15 @@ from .errors import NotFound
 from .schemas import Error
 
 READ_ERRORS = {404: Error}
-WRITE_ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 409: Error, 503: Error}
+WRITE_ERRORS = {
+    400: Error,
+    401: Error,
+    403: Error,
+    404: Error,
+    409: Error,
+    415: Error,
+    503: Error,
+}
 
 
 def event_found(event_id: int) -> Event:

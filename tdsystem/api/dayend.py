@@ -16,7 +16,7 @@ from tdsystem.seating.services.tables import MAX_TABLE_SEATS
 
 from .auth import AuthedRequest, StaffToken
 from .common import WRITE_ERRORS, event_exists
-from .schemas import INT64, NO_NUL, Out
+from .schemas import INT64, Out, PlainText
 
 router = Router(tags=["Seating"], exclude_unset=True)
 EVENT = "/events/{int:event_id}"
@@ -46,11 +46,10 @@ class BagIn(Schema):
         le=dayend.BAG_CHIPS_MAX,
         description=gettext_noop("the chips in the bag, 1 to 999,999,999,999,999"),
     )
-    number: str = Field(
+    number: PlainText = Field(
         strict=True,
         min_length=1,
         max_length=dayend.BAG_NUMBER_MAX,
-        pattern=NO_NUL,
         description=gettext_noop("the number on the bag, 1 to 20 characters"),
     )
 

@@ -1,12 +1,14 @@
 """The API's error contract, kept in one place.
 
-- 400 `{"error", "field"}`: bad input. The body does not parse, or a field breaks its
-  schema (the first bad field is named by its body name), or a service raised one of its
-  ValueError subclasses (SeatingError, ResultsError...) with a `field`.
+- 400 `{"error", "field"}`: bad input. The body is not a JSON object (tdsystem.api.body:
+  `field` names a key given twice), or a field breaks its schema (the first bad field is
+  named by its body name), or a service raised one of its ValueError subclasses
+  (SeatingError, ResultsError...) with a `field`.
 - 401 / 403 `{"error"}`: no valid token / a token whose user lacks the right.
 - 404 `{"error"}`: no such event (or move slip).
 - 409 `{"error"}`: a service's ValueError without a field (ClockError, "already out"):
   the request was fine, the rules or the current state refuse it.
+- 415 `{"error"}`: a write's body sent with a Content-Type other than application/json.
 - 503 `{"error"}` with Retry-After: another change of the same event held its lock past
   LOCK_TIMEOUT_SECONDS (core.locking's Busy); try again.
 In every case nothing has changed. The 413 and the NUL 400 come earlier, from
@@ -24,9 +26,27 @@ from pydantic_core import ErrorDetails
 
 from tdsystem.core.locking import Busy
 
+TEXT_ERROR = "text"  # a PlainText field's refusal (schemas): its message says what is wrong
+
 
 class BodyNotJson(ValueError):
-    """The body is not a JSON document; the message says why, for the 400."""
+    """The body is not a JSON object (tdsystem.api.body): the message says why, for the
+    400; `field` names the body field at fault when there is one (a key given twice)."""
+
+    status = 400
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def answer(self) -> dict:
+        return {"error": str(self)} | ({"field": self.field} if self.field else {})
+
+
+class BodyNotJsonType(BodyNotJson):
+    """A body sent with a Content-Type other than application/json: 415."""
+
+    status = 415
 
 
 class Refused(HttpError):
@@ -80,10 +100,17 @@ def _described(
     if not loc:
         return InputError(_("the body must be a JSON object"), None)
     name = str(loc[0])
+    if problem["type"] == TEXT_ERROR:  # what is wrong with the text is what to say
+        return InputError(f"{_path(loc)}: {problem['msg']}", name)
     # A description is the English text (schemas marks it with gettext_noop): said here
     # in the request's language.
     described = fields[name].description if name in fields else None
     return InputError(f"{name}: {_(described) if described else problem['msg']}", name)
+
+
+def _path(loc: tuple[int | str, ...]) -> str:
+    """("levels", 2, "note") as levels[2].note: where in the body."""
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in loc)[1:]
 
 
 def _json(api, request: HttpRequest, status: int, body: dict) -> HttpResponse:
@@ -106,15 +133,18 @@ def install(api) -> None:
     def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
         return _json(api, request, 401, {"error": _("authentication required")})
 
+    @api.exception_handler(BodyNotJson)
+    def bad_body(request: HttpRequest, exc: BodyNotJson) -> HttpResponse:
+        return _json(api, request, exc.status, exc.answer())
+
     @api.exception_handler(HttpError)
     def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         cause = exc.__cause__
         if exc.status_code == 400 and cause is not None:
             # ninja's "Cannot parse request body": say what is wrong with it.
-            message = (
-                str(cause) if isinstance(cause, BodyNotJson) else _("the body is not valid JSON")
-            )
-            return _json(api, request, 400, {"error": message})
+            if isinstance(cause, BodyNotJson):
+                return bad_body(request, cause)
+            return _json(api, request, 400, {"error": _("the body is not valid JSON")})
         return _json(api, request, exc.status_code, {"error": str(exc)})
 
     @api.exception_handler(Http404)

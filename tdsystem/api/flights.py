@@ -17,7 +17,7 @@ from tdsystem.seating.services.flights import FLIGHT_NAME_MAX
 
 from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_found
-from .schemas import INT64, NO_NUL, Out
+from .schemas import INT64, Out, PlainText
 
 router = Router(tags=["Events and clock"], exclude_unset=True)
 EVENT = "/events/{int:event_id}"
@@ -59,11 +59,10 @@ class Flights(Out):
 
 
 class FlightIn(Schema):
-    name: str = Field(
+    name: PlainText = Field(
         strict=True,
         min_length=1,
         max_length=FLIGHT_NAME_MAX,
-        pattern=NO_NUL,
         description=gettext_noop("the flight's name, e.g. 1A, at most 8 characters"),
     )
     scheduled_start: Moment | None = Field(

@@ -3,17 +3,14 @@
 
 from __future__ import annotations
 
-import json
-
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
-from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.errors import ValidationError, ValidationErrorContext
 from ninja.openapi.docs import Swagger
 from ninja.parser import Parser
 
-from . import errors
+from . import body, errors
 from .dayend import router as dayend_router
 from .events import router as events_router
 from .flights import router as flights_router
@@ -25,19 +22,23 @@ from .tickets import router as tickets_router
 DESCRIPTION = """\
 Reads are public, but the floor plan's. Writes (and that read) need a staff API token sent
 as `Authorization: Bearer <token>` (create one at `/console/tokens/` or with
-`python manage.py create_api_token USERNAME`) and take a JSON object body; unknown fields
-are ignored.
+`python manage.py create_api_token USERNAME`) and take a JSON object body sent with
+`Content-Type: application/json` (a write without a body needs neither); unknown fields
+are ignored, a key given twice is refused. A whole number may be written `5` or `5.0`.
+Text (names, notes, labels) is kept in Unicode NFC with its spaces trimmed and collapsed;
+control and invisible characters in it (bidi overrides, zero-width spaces...) are refused.
 
 Every error is a JSON object with `error`, a sentence for people:
 
 | status | when |
 |---|---|
-| 400 | bad input: `field` names the body field at fault (the body does not parse: no `field`) |
+| 400 | bad input: `field` names the body field at fault (a body that is not a JSON object: none) |
 | 401 | no token, or not a valid one |
 | 403 | the token's user lacks the right |
 | 404 | no such event or move slip |
 | 409 | the rules or the current state refuse it |
 | 413 | the body is larger than `DATA_UPLOAD_MAX_MEMORY_SIZE` |
+| 415 | a write's body is sent with a Content-Type other than `application/json` |
 | 503 | busy: someone else is changing this event right now; retry after `Retry-After` seconds |
 
 **A write that answers an error has changed nothing**: retrying after fixing the input is
@@ -47,20 +48,11 @@ entry number in the event, not by a database id.
 
 
 class JsonBody(Parser):
-    """A reason for every body that is not JSON. (NaN parses, and no schema field takes it,
-    so a 400 names the field it was sent for.)"""
+    """A write's body as tdsystem.api.body reads it: a JSON object, or a reason why not.
+    (NaN parses, and no schema field takes it, so a 400 names the field it was sent for.)"""
 
     def parse_body(self, request: HttpRequest):
-        try:
-            text = request.body.decode("utf-8")
-        except UnicodeDecodeError:
-            raise errors.BodyNotJson(_("the body is not UTF-8 text")) from None
-        try:
-            return json.loads(text)
-        except RecursionError:
-            raise errors.BodyNotJson(_("the body is nested too deeply")) from None
-        except ValueError:
-            raise errors.BodyNotJson(_("the body is not valid JSON")) from None
+        return body.json_object(request)
 
 
 class Api(NinjaAPI):
@@ -86,6 +78,7 @@ api = Api(
     docs=Swagger(settings={"validatorUrl": None, "defaultModelsExpandDepth": 0}),
 )
 errors.install(api)
+api.add_decorator(body.body_checked, mode="operation")  # after auth and the schemas
 api.add_router("/", events_router)
 api.add_router("/", seating_router)
 api.add_router("/", dayend_router)

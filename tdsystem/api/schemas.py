@@ -5,10 +5,12 @@ types and the services keep only the rules of the game. A request field's descri
 also what a 400 says about it (`"seconds: ..."`), so the reference and the error agree:
 it is marked for translation with gettext_noop and translated when the 400 is written
 (tdsystem.api.errors), since pydantic takes a description as a plain string.
-Whole numbers are strict (`true` is not 1, `"5"` is not 5) and fit 64 bits; text holds
-no NUL character (PostgreSQL cannot store one). A range the pages' forms state too (chips,
-hand counts, table numbers) is the owning app's constant, used by both; the description
-spells its figure out (tests/api check that they agree).
+Whole numbers are strict (`true` is not 1, `"5"` is not 5; `5.0` is 5, as JSON Schema
+counts it: the body's parser reads it so, tdsystem.api.body) and fit 64 bits. Text people
+read is `PlainText`: core.text's rule (NFC, spaces trimmed and collapsed, no control or
+invisible character), its length counted on the text as stored. A range the pages' forms
+state too (chips, hand counts, table numbers) is the owning app's constant, used by both;
+the description spells its figure out (tests/api check that they agree).
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from typing import Annotated, Any, Literal
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 from ninja import Field, Schema
-from pydantic import ConfigDict, model_validator
+from pydantic import BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
+from tdsystem.core.text import TextRefused, text_normal
 from tdsystem.events.forms import RULE_COUNT_MAX as ENTRY_RULE_COUNT_MAX
 from tdsystem.events.forms import STACK_MAX as ENTRY_RULE_STACK_MAX
 from tdsystem.results.services import MAX_CHIPS
@@ -29,9 +32,10 @@ from tdsystem.seating.forms import TABLE_NUMBER_MAX
 from tdsystem.seating.forms_buys import STACK_MAX as BUY_STACK_MAX
 from tdsystem.seating.services import HAND_MAX
 
+from .errors import TEXT_ERROR
+
 INT64 = 2**63 - 1
 DAY_SECONDS = 24 * 3600
-NO_NUL = r"^[^\x00]*$"
 TIME_ACTIONS = ("add_time", "set_time")
 CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", *TIME_ACTIONS)
 MAX_ON_ONE_HAND = 10
@@ -40,6 +44,20 @@ MAX_ON_ONE_HAND = 10
 def field_error(field: str, message: str) -> PydanticCustomError:
     """A rule across fields, raised from a model validator, that still names its field."""
     return PydanticCustomError("field_rule", message, {"field": field})
+
+
+def _text_normal(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value  # the strict str says what is wrong with it
+    try:
+        return text_normal(value)
+    except TextRefused as exc:
+        raise PydanticCustomError(TEXT_ERROR, str(exc)) from None
+
+
+# Text people read (a name, a note, a label): stored as core.text says. The field's
+# min_length and max_length are checked on the text as stored (after this).
+PlainText = Annotated[str, BeforeValidator(_text_normal)]
 
 
 # Request bodies. Unknown fields are ignored, as they always were.
@@ -76,19 +94,18 @@ class ClockActionIn(Schema):
 
 # A player's name as every body that names one takes it (a registration, a ticket).
 PlayerName = Annotated[
-    str,
+    PlainText,
     Field(
         strict=True,
         min_length=1,
         max_length=120,
-        pattern=NO_NUL,
         description=gettext_noop("the player's name, not blank, at most 120 characters"),
     ),
 ]
 
 
 # A player's member id as every route takes it: at most 40 characters, blank for none.
-MemberId = Annotated[str, Field(strict=True, max_length=40, pattern=NO_NUL)]
+MemberId = Annotated[PlainText, Field(strict=True, max_length=40)]
 
 
 class RegisterIn(Schema):
@@ -97,11 +114,10 @@ class RegisterIn(Schema):
         "",
         description=gettext_noop("a string of at most 40 characters that finds the player again"),
     )
-    note: str = Field(
+    note: PlainText = Field(
         "",
         strict=True,
         max_length=60,
-        pattern=NO_NUL,
         description=gettext_noop(
             "a string of at most 60 characters telling namesakes apart (from Lyon)"
         ),
@@ -664,7 +680,9 @@ class LevelRowIn(Schema):
         le=DAY_SECONDS,
         description=gettext_noop("the level's length in seconds, 1 to 86400"),
     )
-    note: str = Field("", max_length=200, description=gettext_noop("at most 200 characters"))
+    note: PlainText = Field(
+        "", strict=True, max_length=200, description=gettext_noop("at most 200 characters")
+    )
 
 
 class LevelsIn(Schema):
@@ -818,15 +836,6 @@ class EntryRulesIn(Schema):
     addon_fee: Decimal = _money(
         gettext_noop("the add-on's fee kept by the house, 0 or more, at most 2 decimals")
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _an_object(cls, data):
-        # Every field is optional: a list or a string would otherwise read as "no change".
-        # (django-ninja hands its Schema the body wrapped in its DjangoGetter.)
-        if not isinstance(getattr(data, "_obj", data), dict):
-            raise field_error("", _("the body must be a JSON object"))
-        return data
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"late_registration_end_level": 8, "reentry_max": 3}]}

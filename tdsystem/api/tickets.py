@@ -15,7 +15,7 @@ from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tic
 from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
-from .schemas import INT64, NO_NUL, MemberId, Out, Registered
+from .schemas import INT64, MemberId, Out, PlainText, Registered
 from .seating import entry_json, moves_json
 
 router = Router(tags=["Seating"], exclude_unset=True)
@@ -46,11 +46,10 @@ class TicketIn(Schema):
             "a member id: the ticket goes to that member, or to a new player of the name with it"
         ),
     )
-    name: str = Field(
+    name: PlainText = Field(
         "",
         strict=True,
         max_length=120,
-        pattern=NO_NUL,
         description=gettext_noop(
             "a new player's name, at most 120 characters (without player or member id)"
         ),
@@ -62,11 +61,10 @@ class TicketIn(Schema):
             "true or false: a new player although a player of that name exists"
         ),
     )
-    note: str = Field(
+    note: PlainText = Field(
         "",
         strict=True,
         max_length=120,
-        pattern=NO_NUL,
         description=gettext_noop("why the ticket is given, at most 120 characters"),
     )
 

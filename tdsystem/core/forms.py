@@ -1,4 +1,4 @@
-"""Input helpers every app's forms and pages share: strict whole numbers."""
+"""Input helpers every app's forms and pages share: strict whole numbers, text people read."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .templatetags.humanize_td import grouped_lazy
+from .text import TextRefused, text_normal
 
 
 def whole_number(raw: object, *, low: int = 1, high: int) -> int | None:
@@ -41,3 +42,21 @@ class WholeNumberField(forms.IntegerField):
         if text and not (text.isascii() and text.isdigit()):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return super().to_python(text)
+
+
+class TextField(forms.CharField):
+    """A CharField for text people read (a name, a label, a note): core.text's rule, the
+    API's and the imports' too. `max_length` is checked on the text as it is stored."""
+
+    def __init__(self, *, multiline: bool = False, **kwargs):
+        super().__init__(**kwargs)
+        self.multiline = multiline
+
+    def to_python(self, value):
+        text = super().to_python(value)
+        if not text:
+            return text
+        try:
+            return text_normal(text, multiline=self.multiline)
+        except TextRefused as exc:
+            raise forms.ValidationError(str(exc), code="text") from None

@@ -6,7 +6,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.forms import TextField, WholeNumberField
 from tdsystem.core.moments import MomentField
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import rulesets
@@ -114,6 +114,7 @@ class EntryRuleFieldsMixin:
 
 
 class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
+    name = TextField(label=_("Name"), max_length=120)
     rules = RuleSetChoiceField(
         initial=rulesets.DEFAULT,
         required=False,  # not chosen: the default set
@@ -301,7 +302,7 @@ class EntryRulesForm(EntryRuleFieldsMixin, forms.ModelForm):
 class EventCopyForm(forms.Form):
     """Next week's event from this one: a name, a start, and the tables to use."""
 
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = TextField(label=_("Name"), max_length=120)
     scheduled_start = MomentField(label=_("Scheduled start"), required=False)
     numbers = forms.CharField(
         label=_("Table numbers"),
@@ -309,12 +310,6 @@ class EventCopyForm(forms.Form):
         help_text=_("Separated by commas or spaces, ranges allowed: 1-3. Empty: no tables yet."),
     )
     seats = forms.IntegerField(label=_("Seats per table"), min_value=6, max_value=10)
-
-    def clean_name(self) -> str:
-        name = self.cleaned_data["name"].strip()
-        if not name:
-            raise forms.ValidationError(_("The copy needs a name."))
-        return name
 
     def clean_numbers(self) -> list[int]:
         numbers: set[int] = set()
@@ -476,7 +471,7 @@ class EventRulesForm(SettingsForm):
 
 
 class HouseRuleSetNewForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = TextField(label=_("Name"), max_length=120)
     source = forms.ChoiceField(label=_("Copy of"), choices=rule_set_choices)
 
     def clean_source(self) -> tuple[str, HouseRuleSet | None]:
@@ -486,7 +481,7 @@ class HouseRuleSetNewForm(forms.Form):
 class HouseRuleSetForm(SettingsForm):
     """A house set's name and settings, beside its base set's values."""
 
-    name = forms.CharField(label=_("Name"), max_length=120)
+    name = TextField(label=_("Name"), max_length=120)
 
     def __init__(self, data=None, *, house: HouseRuleSet):
         super().__init__(data)

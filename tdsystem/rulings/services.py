@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext, pgettext
 
 from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.text import TextRefused, text_normal
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import rule_on
 
@@ -27,6 +28,7 @@ STUD_MAX_SEATS = 8
 LATER_STREETS = ("fourth", "fifth", "sixth", "seventh")  # stud: the floor names who opens
 STUD_TARGET = ("id_bring_in_seat",)
 DOS = ("fold", "check", "call", "bet", "raise", "all-in")
+SEAT_NAME_MAX = 120  # a player's name, as registration takes it
 MAX_CHIPS = 10**12  # far above any real stack; keeps typing accidents out of the engine
 
 
@@ -345,12 +347,23 @@ def _players(seats: Sequence[SeatRow], problems: list[Problem]) -> list[dict] | 
         )
     players, seen, ok = [], set(), len(problems) == 0
     for i, seat in enumerate(seats):
-        name = " ".join(seat.name.split())
+        try:
+            name, refused = text_normal(seat.name, max_length=SEAT_NAME_MAX), None
+        except TextRefused as exc:
+            name, refused = "", exc
         if name and name != seat_name(i + 1):
             label = gettext("Seat %(number)s (%(name)s)") % {"number": i + 1, "name": name}
         else:
             label = gettext("Seat %(number)s") % {"number": i + 1}
-        if not name:
+        if refused is not None:
+            problems.append(
+                Problem(
+                    gettext("%(seat)s: %(error)s.") % {"seat": label, "error": refused},
+                    (f"seat-{i}-name",),
+                )
+            )
+            ok = False
+        elif not name:
             problems.append(
                 Problem(gettext("%(seat)s: enter a name.") % {"seat": label}, (f"seat-{i}-name",))
             )

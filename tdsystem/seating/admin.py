@@ -7,6 +7,9 @@ log); the admin shows entries, moves and buys read-only.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db import models
+
+from tdsystem.core.forms import TextField
 
 from .models import Entry, EventTable, Move, Player, Purchase, TableDevice, VenueTable
 
@@ -15,6 +18,7 @@ from .models import Entry, EventTable, Move, Player, Purchase, TableDevice, Venu
 class PlayerAdmin(admin.ModelAdmin):
     list_display = ("name", "member_id", "created_at")
     search_fields = ("name", "member_id")
+    formfield_overrides = {models.CharField: {"form_class": TextField}}  # name, note, id
 
 
 @admin.register(VenueTable)

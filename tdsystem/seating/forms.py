@@ -8,8 +8,9 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.forms import TextField, WholeNumberField
 from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.text import TextRefused, text_normal
 from tdsystem.engine.seating import MAX_SEATS
 
 from .models import HOLD_REASON_MAX, Purchase
@@ -17,6 +18,7 @@ from .models import HOLD_REASON_MAX, Purchase
 RANGE = re.compile(r"^([0-9]+)\s*(?:-\s*([0-9]+))?$")
 TABLE_NUMBER_MAX = 99_999  # a table's number, as the consoles and the API take it
 ENTRY_MAX = 2**63 - 1  # an entry's id or number: what a 64-bit column holds
+NAME_MAX = 120  # a player's name (Player.name)
 
 
 def parse_numbers(text: str, *, limit: int = 500) -> list[int]:
@@ -50,12 +52,12 @@ class NumbersField(forms.CharField):
 
 
 class RegisterForm(forms.Form):
-    name = forms.CharField(
-        max_length=120,
+    name = TextField(
+        max_length=NAME_MAX,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
     )
-    member_id = forms.CharField(max_length=40, required=False, label=_("Member id (optional)"))
-    note = forms.CharField(
+    member_id = TextField(max_length=40, required=False, label=_("Member id (optional)"))
+    note = TextField(
         max_length=60,
         required=False,
         label=_("Note (optional)"),
@@ -75,8 +77,17 @@ class ImportForm(forms.Form):
     )
 
     def clean_names(self) -> list[str]:
-        names = [line.strip() for line in self.cleaned_data["names"].splitlines()]
-        return [name for name in names if name]
+        names = []
+        for line, typed in enumerate(self.cleaned_data["names"].splitlines(), start=1):
+            try:
+                name = text_normal(typed, max_length=NAME_MAX)
+            except TextRefused as exc:
+                raise forms.ValidationError(
+                    _("line %(line)s: %(problem)s") % {"line": line, "problem": exc}
+                ) from None
+            if name:
+                names.append(name)
+        return names
 
 
 class TablesForm(forms.Form):
@@ -109,7 +120,7 @@ class ReserveForm(forms.Form):
     table = WholeNumberField(
         min_value=1, max_value=TABLE_NUMBER_MAX, required=False, label=_("Table (optional)")
     )
-    reason = forms.CharField(
+    reason = TextField(
         max_length=HOLD_REASON_MAX,
         label=_("Reason"),
         widget=forms.TextInput(attrs={"placeholder": _("e.g. wheelchair")}),
@@ -117,7 +128,7 @@ class ReserveForm(forms.Form):
 
 
 class DoNotMoveForm(forms.Form):
-    reason = forms.CharField(
+    reason = TextField(
         max_length=HOLD_REASON_MAX,
         label=_("Reason"),
         widget=forms.TextInput(attrs={"placeholder": _("e.g. medical")}),

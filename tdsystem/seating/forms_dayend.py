@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.forms import TextField, WholeNumberField
 
 from .models import Entry
 from .services.dayend import BAG_CHIPS_MAX, BAG_NUMBER_MAX
@@ -49,16 +49,13 @@ class TableBagsForm(forms.Form):
         for entry in self.entries:
             who = _("Seat %(seat)s, %(name)s") % {"seat": entry.seat, "name": entry.player.name}
             self.fields[chips_field(entry.seat)] = BagChipsField(label=who)
-            self.fields[bag_field(entry.seat)] = forms.CharField(
-                label=who, max_length=BAG_NUMBER_MAX
-            )
+            self.fields[bag_field(entry.seat)] = TextField(label=who, max_length=BAG_NUMBER_MAX)
 
     def clean(self) -> dict:
         data = super().clean() or {}
         if not self.errors:
             data["bags"] = [
-                (e.seat, data[chips_field(e.seat)], data[bag_field(e.seat)].strip())
-                for e in self.entries
+                (e.seat, data[chips_field(e.seat)], data[bag_field(e.seat)]) for e in self.entries
             ]
         return data
 
@@ -66,7 +63,7 @@ class TableBagsForm(forms.Form):
 class BagCorrectForm(forms.Form):
     entry = WholeNumberField(min_value=1, max_value=10**9, label=gettext_lazy("Entry"))
     chips = BagChipsField(label=gettext_lazy("Chips"))
-    number = forms.CharField(max_length=BAG_NUMBER_MAX, label=gettext_lazy("Bag number"))
+    number = TextField(max_length=BAG_NUMBER_MAX, label=gettext_lazy("Bag number"))
 
 
 def form_error(form: forms.Form) -> str:

@@ -14,6 +14,7 @@ from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.forms import TextField
 from tdsystem.core.moments import MomentField
 
 from . import services
@@ -26,7 +27,7 @@ PARTS = ("panel", "flights", "day2")
 
 
 class FlightForm(forms.Form):
-    name = forms.CharField(
+    name = TextField(
         label=gettext_lazy("Flight"),
         max_length=FLIGHT_NAME_MAX,
         widget=forms.TextInput(attrs={"placeholder": "1A", "size": 6}),

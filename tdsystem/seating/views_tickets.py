@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.forms import TextField
 
 from .forms import RegisterForm, first_error
 from .selectors_tickets import ticket_players as ticket_players_found
@@ -24,9 +25,9 @@ class TicketForm(forms.Form):
     # The player picked from the search; else the member id finds one; else the name
     # makes a new player (a name already known is asked about, unless `new_player`).
     player = forms.IntegerField(min_value=1, required=False)
-    member_id = forms.CharField(max_length=40, required=False)
-    name = forms.CharField(max_length=120, required=False)
-    note = forms.CharField(max_length=NOTE_MAX, required=False)
+    member_id = TextField(max_length=40, required=False)
+    name = TextField(max_length=120, required=False)
+    note = TextField(max_length=NOTE_MAX, required=False)
     new_player = forms.BooleanField(required=False)
 
 

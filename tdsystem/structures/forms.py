@@ -10,7 +10,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.forms import TextField, WholeNumberField
 from tdsystem.core.templatetags.humanize_td import grouped
 
 from .services import NAME_MAX
@@ -85,7 +85,7 @@ class GeneratorForm(forms.Form):
     start_big_blinds = WholeNumberField(
         min_value=10, max_value=1000, initial=100, label=_("Starting stack in big blinds")
     )
-    name = forms.CharField(max_length=NAME_MAX, required=False, label=_("Name"))
+    name = TextField(max_length=NAME_MAX, required=False, label=_("Name"))
 
     def clean(self):
         super().clean()

@@ -18,6 +18,7 @@ from tdsystem.core import csv as export_csv
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.text import TextRefused, text_normal
 
 from .models import AnteType, Level, Structure
 
@@ -72,6 +73,7 @@ LEVELS_MAX = 1000
 NAME_MAX = cast(int, Structure._meta.get_field("name").max_length)
 NOTE_MAX = cast(int, Level._meta.get_field("note").max_length)
 NOTES_MAX = 5000
+DEFAULT_STACK = 10_000  # a file that does not say its starting stack
 DECIMAL_TEXT = re.compile(r"-?[0-9]+(\.[0-9]+)?")  # as typed in a CSV: no 1e9, no NaN
 
 
@@ -200,7 +202,9 @@ def _seconds(row: dict, where: str, errors: list[str]) -> int | None:
     return seconds
 
 
-def _text(value, what: str, errors: list[str], *, most: int) -> str:
+def _text(value, what: str, errors: list[str], *, most: int, multiline: bool = False) -> str:
+    """Text people read, as core.text stores it (a NUL or half a surrogate pair escaped in
+    JSON is refused here, naming the row and field, before any database sees it)."""
     if value is None:
         return ""
     if isinstance(value, int | float) and not isinstance(value, bool):
@@ -211,11 +215,27 @@ def _text(value, what: str, errors: list[str], *, most: int) -> str:
             % {"what": what, "value": _show(value)}
         )
         return ""
-    if len(value) > most:
+    try:
+        text = text_normal(value, multiline=multiline)
+    except TextRefused as exc:
+        errors.append(gettext("%(what)s: %(problem)s") % {"what": what, "problem": exc})
+        return ""
+    if len(text) > most:
         errors.append(
             gettext("%(what)s: longer than %(most)s characters") % {"what": what, "most": most}
         )
-    return value
+    return text
+
+
+def _given(value) -> bool:
+    """A field the file or the form sets: 0 and false are values (refused or kept by
+    their own checks), only a missing field or an empty cell takes the default."""
+    return value is not None and value != ""
+
+
+def _chosen(typed: str, given: object, default: object) -> object:
+    """The form's value when typed, else the file's when it has one, else the default."""
+    return typed if _given(typed) else given if _given(given) else default
 
 
 def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
@@ -239,7 +259,7 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
                 gettext("row %(row)s: expected an object with the level's fields") % {"row": i}
             )
             continue
-        kind = row.get("kind") or "level"
+        kind = row.get("kind") if _given(row.get("kind")) else "level"
         if not isinstance(kind, str):
             errors.append(_bad_kind(i, kind))
             continue
@@ -270,7 +290,9 @@ def check_levels(rows: list[dict], *, fixed_limit: bool = False) -> Checked:
         number += 1
         sb = _int(row.get("small_blind"), _field(where, "small_blind"), errors)
         bb = _int(row.get("big_blind"), _field(where, "big_blind"), errors)
-        ante = _int(row.get("ante") or 0, _field(where, "ante"), errors)
+        ante = _int(
+            row.get("ante") if _given(row.get("ante")) else 0, _field(where, "ante"), errors
+        )
         small_bet = _int(
             row.get("small_bet"), _field(where, "small_bet"), errors, required=fixed_limit
         )
@@ -432,18 +454,18 @@ def structure_import(
     is_json = text.lstrip().startswith(("{", "["))
     data = parse_json(text) if is_json else parse_csv(text)
     errors: list[str] = []
-    name = _text(name or data.get("name"), "name", errors, most=NAME_MAX)
-    ante_type = ante_type or data.get("ante_type") or AnteType.EACH
-    if not isinstance(ante_type, str) or ante_type not in AnteType.values:
+    name = _text(name or data.get("name"), gettext("name"), errors, most=NAME_MAX)
+    antes = _chosen(ante_type, data.get("ante_type"), AnteType.EACH)
+    if not isinstance(antes, str) or antes not in AnteType.values:
         errors.append(
             gettext("ante type %(value)s must be one of %(choices)s")
-            % {"value": _show(ante_type), "choices": ", ".join(AnteType.values)}
+            % {"value": _show(antes), "choices": ", ".join(AnteType.values)}
         )
-    stack = starting_stack or data.get("starting_stack") or 10_000
-    stack = _int(stack, "starting stack", errors)
+    chips = _chosen(starting_stack, data.get("starting_stack"), DEFAULT_STACK)
+    stack = _int(chips, gettext("starting stack"), errors)
     if stack == 0:
-        errors.append("starting stack: must be more than 0")
-    notes = _text(data.get("notes"), "notes", errors, most=NOTES_MAX)
+        errors.append(gettext("starting stack: must be more than 0"))
+    notes = _text(data.get("notes"), gettext("notes"), errors, most=NOTES_MAX, multiline=True)
     if errors:
         raise StructureError(errors + check_levels(data["levels"]).errors)
     assert stack is not None  # _int named the error otherwise
@@ -451,7 +473,7 @@ def structure_import(
         structure, warnings = structure_create(
             name=name,
             levels=data["levels"],
-            ante_type=ante_type,
+            ante_type=str(antes),
             starting_stack=stack,
             notes=notes,
             confirm_warnings=confirm_warnings,

@@ -46,7 +46,8 @@ def structure_list(request: HttpRequest) -> HttpResponse:
             if upload:
                 if upload.size > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
                     raise services.StructureError([_("the file is too large for a structure")])
-                text = upload.read().decode("utf-8", errors="replace")
+                # utf-8-sig: a spreadsheet's CSV starts with a byte order mark
+                text = upload.read().decode("utf-8-sig", errors="replace")
             structure, _warnings = services.structure_import(
                 text=text,
                 name=request.POST.get("name", ""),

@@ -6,8 +6,10 @@ Cases fit the schemas (positive) or break them (negative); path ids are the room
 ones or whatever the schema allows. Each example runs in a savepoint that is rolled back,
 so examples do not depend on each other. Runs are derandomized and bounded:
 `API_FUZZ_EXAMPLES` per route (default 15); `make bench` runs a longer one
-(benchmarks/bench_api_fuzz.py). Raw bytes, huge bodies, odd path segments and stray
-Authorization headers, which a schema does not describe, are tried by the tests below it.
+(benchmarks/bench_api_fuzz.py). What a schema does not describe is tried by the tests
+below it: raw bytes, huge bodies, bodies that are JSON but not an object, keys given
+twice, Content-Types other than application/json, odd path segments and stray
+Authorization headers.
 """
 
 from __future__ import annotations
@@ -184,7 +186,7 @@ WRITES = [(p, m) for p, m in operations() if m in ("POST", "PUT", "PATCH")]
 
 
 def concrete(path: str, room: Room) -> str:
-    for name in ("event_id", "number", "move_id", "bustout_id"):
+    for name in ("event_id", "number", "move_id", "bustout_id", "ticket_id"):
         path = path.replace("{" + name + "}", str(room.ids(name, path)[0]))
     return path
 
@@ -207,9 +209,11 @@ def test_raw_bytes_huge_and_nested_bodies_are_4xx_and_change_nothing(
         b"[" * 100_000 + b"]" * 100_000,
         HUGE_BODY,
         b"x" * (3 * 1024 * 1024),
+        b'{"a": 1, "a": 2}',
+        b"[null, null]",
     ]
     for body in bodies:
-        for content_type in ("application/json", "text/plain"):
+        for content_type in ("application/json", "text/plain", ""):
             with transaction.atomic():
                 before = snapshot()
                 answer = client.generic(
@@ -219,7 +223,85 @@ def test_raw_bytes_huge_and_nested_bodies_are_4xx_and_change_nothing(
                 if answer.status_code >= 400:
                     assert answer.json()["error"], (url, body[:20])
                     assert snapshot() == before, (url, body[:20])
+                if body and b"\x00" not in body and content_type != "application/json":
+                    assert answer.status_code in (413, 415), (url, body[:20], content_type)
                 transaction.set_rollback(True)
+
+
+# Text without NUL (a NUL is the middleware's own 400, before the body is read), with
+# halves of surrogate pairs (JSON escapes them).
+TEXT = st.text(st.characters(exclude_characters="\x00", exclude_categories=()), max_size=8)
+# JSON values, objects among them below the top.
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+NOT_AN_OBJECT = JSON_VALUES.filter(lambda value: not isinstance(value, dict)).map(json.dumps)
+NOT_JSON_TYPES = st.sampled_from(
+    [
+        "text/plain",
+        "",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/json; charset=latin-1",
+        "application/xml",
+        "application/vnd.api+json",
+    ]
+)
+
+
+@st.composite
+def key_twice(draw) -> tuple[str, str]:
+    """An object's text with one key given twice (at the top), and that key."""
+    pairs = draw(st.lists(st.tuples(TEXT, JSON_VALUES), min_size=1, max_size=4))
+    key, _value = draw(st.sampled_from(pairs))
+    pairs = [*pairs, (key, draw(JSON_VALUES))]
+    if draw(st.booleans()):
+        pairs.reverse()
+    text = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
+    first = next(k for i, (k, _v) in enumerate(pairs) if k in dict(pairs[:i]))
+    return text, first
+
+
+@pytest.mark.parametrize(("path", "method"), WRITES, ids=lambda v: str(v))
+def test_bodies_the_api_does_not_document_are_refused_and_change_nothing(
+    director_token, room, path, method
+):
+    """A JSON body that is not an object is a 400, a key given twice a 400 naming it,
+    any body sent as another Content-Type a 415: on every write, whatever its route's
+    body (required, optional or none), never a 5xx, never a change."""
+    client, url = Client(), concrete(path, room)
+    seen = Counter()
+
+    @FUZZ
+    @given(
+        case=st.one_of(
+            NOT_AN_OBJECT.map(lambda body: (body, "application/json", 400, None)),
+            key_twice().map(lambda twice: (twice[0], "application/json", 400, twice[1])),
+            st.tuples(st.one_of(NOT_AN_OBJECT, st.just('{"action": "pause"}')), NOT_JSON_TYPES).map(
+                lambda sent: (sent[0], sent[1], 415, None)
+            ),
+        )
+    )
+    def run(case):
+        body, content_type, status, field = case
+        with transaction.atomic():
+            before = snapshot()
+            answer = client.generic(
+                method, url, body, content_type, HTTP_AUTHORIZATION=f"Bearer {director_token}"
+            )
+            sent = (url, body[:40], content_type)
+            assert answer.status_code == status, (*sent, answer.status_code, answer.content)
+            assert answer.json()["error"], sent
+            if field is not None:  # named (but the empty key, which names no field)
+                assert answer.json().get("field", "") == field, sent
+            assert snapshot() == before, sent
+            transaction.set_rollback(True)
+        seen[status] += 1
+
+    run()
+    print(f"{method} {path}: by status {dict(sorted(seen.items()))}")
 
 
 EVENT_ROUTES = [(p, m) for p, m in operations() if "{event_id}" in p]

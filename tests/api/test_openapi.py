@@ -68,7 +68,7 @@ def test_every_operation_is_complete():
         assert named == set(re.findall(r"{(\w+)}", path)), (path, method)
         if method != "get":
             assert op["security"], path
-            assert set(op["responses"]) >= {"400", "401", "403", "404", "409"}, path
+            assert set(op["responses"]) >= {"400", "401", "403", "404", "409", "415"}, path
         else:
             # Reads are public but the floor plan's, a staff page's data.
             assert ("security" in op) == (path == "/api/floor"), path

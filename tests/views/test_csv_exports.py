@@ -1,13 +1,15 @@
 """Every CSV the system writes defuses text a spreadsheet would run as a formula.
 
-A player who registers as =HYPERLINK("http://x") appears as text in the director's
-spreadsheet, not as a link; numbers stay plain numbers.
+A player who registers as =HYPERLINK("http://x") (or its full-width ＝) appears as text in
+the director's spreadsheet, not as a link; control and invisible characters stored before
+the text rule are dropped; numbers, negative ones too, stay plain numbers.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from decimal import Decimal
 
 import pytest
 
@@ -21,14 +23,34 @@ pytestmark = pytest.mark.django_db
 NAME = '=HYPERLINK("http://x")'
 
 
-@pytest.mark.parametrize("text", [NAME, "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"])
+@pytest.mark.parametrize(
+    "text",
+    [NAME, "+1", "-2+3", "@SUM(A1)", "\tx", "\rx", "＝1+1", "＋1", "－2+3", "＠SUM(A1)", "-"],
+)
 def test_it_escapes_text_that_starts_a_formula(text):
     assert cell(text) == "'" + text
 
 
-@pytest.mark.parametrize("value", ["Sam Lee", "", "1-2", 0, -5, 12.5, None])
+@pytest.mark.parametrize(
+    "value", ["Sam Lee", "", "1-2", "-5", "-1.50", 0, -5, 12.5, -12.5, Decimal("-1.50"), None]
+)
 def test_it_keeps_other_cells_as_they_are(value):
     assert cell(value) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("\x07Bell", "Bell"),
+        ("\u202eevil\u202c gnaY", "evil gnaY"),
+        ("Ann\x00\x1b[31mLee", "Ann[31mLee"),
+        ("\x07=1+1", "'=1+1"),  # the control dropped, the formula escaped
+        ("\u200b＝1+1", "'＝1+1"),
+        ("می\u200cخواهم", "می\u200cخواهم"),  # a joiner a script needs stays
+    ],
+)
+def test_it_drops_control_and_invisible_characters(text, written):
+    assert cell(text) == written
 
 
 def test_it_writes_a_player_named_like_a_formula_as_text_in_the_results(client, event):
@@ -39,6 +61,17 @@ def test_it_writes_a_player_named_like_a_formula_as_text_in_the_results(client, 
     rows = list(csv.reader(io.StringIO(answer.content.decode())))
     assert rows[1][3] == "'" + NAME
     assert rows[1][0] == "9" and rows[1][4] == str(people["T1S1"].number)
+
+
+def test_the_results_escape_full_width_formulas_and_drop_controls(client, event):
+    people = arrange(event, {1: list(range(1, 10))}, positions={1: (5, 6, 7)})
+    Player.objects.filter(pk=people["T1S1"].player_id).update(name="＝1+1")
+    Player.objects.filter(pk=people["T1S2"].player_id).update(name="\x1b[31mRed\u202e")
+    for name in ("T1S1", "T1S2"):
+        services.bustout_record(event_id=event.pk, entry_ids=[people[name].pk], actor=ACTOR)
+    answer = client.get(f"/events/{event.pk}/results.csv")
+    rows = list(csv.reader(io.StringIO(answer.content.decode())))
+    assert [row[3] for row in rows[1:]] == ["[31mRed", "'＝1+1"]
 
 
 def test_it_escapes_the_structure_export(client, director):
