@@ -59,7 +59,11 @@ class DatabaseUnavailableMiddleware:
                 {"error": _("the database is unreachable; try again shortly")}, status=503
             )
         else:
-            response = HttpResponse(render_to_string("503_database.html"), status=503)
+            # A page asked for with GET reloads itself (a TV that opened the schedule during
+            # the outage shows it again afterwards); a form sent is never sent again.
+            retry = RETRY_AFTER_SECONDS if request.method in ("GET", "HEAD") else None
+            page = render_to_string("503_database.html", {"retry": retry})
+            response = HttpResponse(page, status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         response["Cache-Control"] = "no-store"
         return response
