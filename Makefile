@@ -32,13 +32,13 @@ $(VENV)/.installed-run: requirements.txt
 run: install-run
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py loaddemo
-	$(PY) manage.py runsystem $(ADDR_ARG)
+	$(PY) manage.py runsystem --stop-with-parent $(ADDR_ARG)
 
 # For developers: the autoreloading development server (DEBUG on) with the worker and beat.
 dev: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py loaddemo
-	$(PY) manage.py runsystem --dev $(ADDR_ARG)
+	$(PY) manage.py runsystem --dev --stop-with-parent $(ADDR_ARG)
 
 web: install
 	$(PY) manage.py runserver $(or $(ADDR),127.0.0.1:8000)

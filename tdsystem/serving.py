@@ -1,4 +1,7 @@
-"""gunicorn's threaded worker (gthread) with four changes, named in gunicorn.conf.py.
+"""gunicorn's threaded worker (gthread) with four changes, named in gunicorn.conf.py, and
+the parent-death signal: a worker whose master ends, however it ends, is sent SIGTERM
+(gunicorn's own check of its parent runs only between requests, once a second, and not
+while the worker warms up; a worker left behind keeps the port).
 
 Closes off the main thread. gunicorn 27 closes a connection that is not kept alive
 "gracefully" (RFC 9112 section 9.6): it half-closes, then reads until the client closes
@@ -38,6 +41,7 @@ from __future__ import annotations
 import gc
 import io
 import logging
+import signal
 import socket
 import sys
 import time
@@ -46,6 +50,8 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 from gunicorn.workers.gthread import ThreadWorker
+
+from tdsystem.core.processes import die_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +73,11 @@ OF_EVENT = (
 
 
 class Worker(ThreadWorker):
+    def init_signals(self) -> None:
+        super().init_signals()
+        # After the worker's own handlers are in place: SIGTERM is its graceful stop.
+        die_with_parent(signal.SIGTERM, parent=self.ppid)
+
     def init_process(self) -> None:
         self.closers = ThreadPoolExecutor(CLOSERS, thread_name_prefix="close")
         super().init_process()  # runs the worker until it stops

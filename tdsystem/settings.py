@@ -231,12 +231,26 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
     # something to read (tdsystem/core/postgresql).
     _db["ENGINE"] = "tdsystem.core.postgresql"
     _db["CONN_HEALTH_CHECKS"] = True
+    # A server that does not answer (unreachable, or stopped behind a network that drops
+    # the packets) fails a connection after DB_CONNECT_TIMEOUT seconds (2 at least, as
+    # libpq counts), and a query whose packets go unacknowledged as long, instead of the
+    # system's TCP timeouts (minutes): the screens give up on an answer after 4 s.
+    _connect_timeout = envint("DB_CONNECT_TIMEOUT", "2")
     _db["OPTIONS"] = {
+        "connect_timeout": _connect_timeout,
+        "tcp_user_timeout": _connect_timeout * 1000,
         "pool": {
             "min_size": envint("DB_POOL_MIN", "2"),
             "max_size": envint("DB_POOL_MAX", "20"),
+            # How long a request waits for a connection while the server answers; while
+            # it is down a request fails at once (tdsystem/core/postgresql/gate.py).
             "timeout": envint("DB_POOL_TIMEOUT", "10"),
-        }
+            # The pool's own attempts to replace connections give up after 2 s, and the
+            # requests' probes (one a second) ask for new ones: after an outage the pool
+            # connects within a second of the server's return, not after a back-off
+            # grown while it was down (up to minutes with psycopg_pool's 300 s).
+            "reconnect_timeout": 2,
+        },
     }
 else:
     raise ImproperlyConfigured(f"DATABASE_URL: unsupported database {_db['ENGINE']}")

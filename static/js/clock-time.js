@@ -60,5 +60,16 @@
       clearTimeout(timer);
     }
   }
-  window.tdClockTime = { grouped: grouped, fmt: fmt, fmt1: fmt1, hms: hms, remaining: remaining, fetchClock: fetchClock };
+  // Whether a screen has lost the server, for its "reconnecting": two polls in a row failed
+  // (an error answer, such as the 503 of a database that is down, or none within the
+  // timeout), or no good answer for staleMs. One failed poll is a blip, not worth a word.
+  function link(staleMs) {
+    let failures = 0, lastGood = Date.now();
+    return {
+      ok(at) { failures = 0; lastGood = at; },
+      failed() { failures += 1; },
+      get stale() { return failures >= 2 || Date.now() - lastGood > staleMs; },
+    };
+  }
+  window.tdClockTime = { grouped: grouped, fmt: fmt, fmt1: fmt1, hms: hms, remaining: remaining, fetchClock: fetchClock, link: link };
 })();

@@ -26,7 +26,8 @@
   const ROTATE_MS = 9000, MOVES_PAGE_MS = 6000, PAYOUT_PAGE_MS = 9000;
   // Beside a payout table or the draw the side column is short: fewer places per page.
   const ROTATOR_PLACES = root.classList.contains("layout-clock") ? 5 : 3, TABLE_PLACES = 10;
-  let data = null, offset = 0, lastGood = 0, soundOn = false, audio = null;
+  let data = null, offset = 0, soundOn = false, audio = null;
+  const link = window.tdClockTime.link(STALE_MS);
   let lastKey = null, warnedKey = null, wakeLock = null;
 
   const $ = (id) => document.getElementById(id);
@@ -118,7 +119,7 @@
     root.classList.toggle("finished", data.status === "finished");
     root.classList.toggle("on-break", !!data.on_break);
     root.classList.toggle("last-minute", data.status === "running" && left <= 60000);
-    root.classList.toggle("is-stale", Date.now() - lastGood > STALE_MS);
+    root.classList.toggle("is-stale", link.stale);
     // One warning a minute before the end, once per level and clock version.
     const key = `${data.level_index}:${data.version}`;
     if (data.status === "running" && left <= 60000 && left > 55000 && warnedKey !== key) {
@@ -296,10 +297,13 @@
     try {
       const got = await window.tdClockTime.fetchClock(url, ASK, TIMEOUT_MS);
       offset = got.offset;
-      lastGood = got.received;
+      link.ok(got.received);
       show(got.data);
     } catch (e) {
-      /* network down or server busy: keep counting from the last good answer */
+      // Network down, server busy or its database unreachable (a 503): keep counting
+      // from the last good answer, and say "reconnecting" (render() does it every 200 ms).
+      link.failed();
+      root.classList.toggle("is-stale", link.stale);
     } finally {
       setTimeout(poll, POLL_MS);
     }
@@ -331,7 +335,7 @@
     if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {});
   });
   window.addEventListener("resize", () => { ticker.texts = ""; if (data) updateMoves(data.moves || []); });
-  window.tdClock = { get data() { return data; }, get offset() { return offset; }, get movePages() { return ticker.pages; }, get soundOn() { return soundOn; }, get audioState() { return audio ? audio.state : null; } };
+  window.tdClock = { get data() { return data; }, get offset() { return offset; }, get stale() { return link.stale; }, get movePages() { return ticker.pages; }, get soundOn() { return soundOn; }, get audioState() { return audio ? audio.state : null; } };
   keepAwake();
   poll();
   setInterval(render, 200);

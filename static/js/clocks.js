@@ -25,7 +25,7 @@
 
   function panel(section) {
     const part = (k) => section.querySelector(`[data-k="${k}"]`);
-    const p = { section: section, url: section.dataset.clockUrl, data: null, offset: 0, lastGood: Date.now() };
+    const p = { section: section, url: section.dataset.clockUrl, data: null, offset: 0, link: window.tdClockTime.link(STALE_MS) };
     p.show = function (d) {
       p.data = d;
       const stopped = d.status === "paused" || d.status === "not-started";
@@ -49,16 +49,17 @@
       const left = remaining(p.data, p.offset);
       setText(part("time"), hms(left));
       section.classList.toggle("last-minute", p.data.status === "running" && left <= 60000);
-      section.classList.toggle("is-stale", Date.now() - p.lastGood > STALE_MS);
+      section.classList.toggle("is-stale", p.link.stale);
     };
     p.poll = async function () {
       try {
         const got = await fetchClock(p.url, ASK, TIMEOUT_MS);
         p.offset = got.offset;
-        p.lastGood = got.received;
+        p.link.ok(got.received);
         p.show(got.data);
       } catch (e) {
-        /* network down or server busy: keep counting from the last good answer */
+        /* network down, server busy or its database unreachable: keep counting */
+        p.link.failed();
       } finally {
         setTimeout(p.poll, POLL_MS);
       }
@@ -68,7 +69,10 @@
 
   const panels = [...document.querySelectorAll(".clock-panel")].map(panel);
   panels.forEach((p) => p.poll());
-  setInterval(() => panels.forEach((p) => p.render()), 200);
+  setInterval(() => {
+    panels.forEach((p) => p.render());
+    root.classList.toggle("is-stale", panels.some((p) => p.link.stale));  // "reconnecting"
+  }, 200);
 
   // The time of day on the venue's clock (its TIME_ZONE), from the first panel's server time.
   let dayFormat;

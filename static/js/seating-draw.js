@@ -122,15 +122,34 @@
     progress.style.width = "100%";
   }
 
+  // While the seats cannot be read (no network, the server's database unreachable), the
+  // screen keeps showing the last seats it had, says "reconnecting", and asks again every
+  // few seconds rather than once a round.
+  var RETRY_MS = 5000, TIMEOUT_MS = 4000;
+  var retrying = null;
+
+  function lost(on) {
+    body.classList.toggle("seats-stale", on);
+    clearTimeout(retrying);
+    retrying = on ? setTimeout(refresh, RETRY_MS) : null;
+  }
+
   function refresh() {
-    return fetch(body.dataset.seatsUrl, { headers: { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" } })
-      .then(function (response) { return response.ok ? response.json() : null; })
+    var ctrl = new AbortController();
+    var timer = setTimeout(function () { ctrl.abort(); }, TIMEOUT_MS);
+    return fetch(body.dataset.seatsUrl, { signal: ctrl.signal, cache: "no-store", headers: { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error(response.status);
+        return response.json();
+      })
       .then(function (data) {
+        lost(false);
         if (!Array.isArray(data)) return;
         rows = data.filter(function (r) { return r.table != null; });
         layout = null; // the field shrinks through the night: fewer, wider columns
       })
-      .catch(function () { /* keep showing the last seats we had */ });
+      .catch(function () { lost(true); /* keep showing the last seats we had */ })
+      .finally(function () { clearTimeout(timer); });
   }
 
   function tick() {

@@ -16,14 +16,12 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from .locking import BUSY_MESSAGE, Busy, lock_timed_out
+from .postgresql.gate import server_gone
 from .templatetags.humanize_td import grouped
 
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 10
-# SQLSTATEs of a server that is gone, going or not yet back: connection exceptions (08),
-# admin shutdown, crash shutdown, cannot connect now (starting up, in recovery).
-SERVER_GONE = ("08", "57P01", "57P02", "57P03")
 
 
 def database_unreachable(exc: BaseException) -> bool:
@@ -33,8 +31,7 @@ def database_unreachable(exc: BaseException) -> bool:
         return True
     if not isinstance(exc, OperationalError):
         return False
-    sqlstate = getattr(exc.__cause__, "sqlstate", None)
-    return sqlstate is None or sqlstate.startswith(SERVER_GONE)
+    return server_gone(getattr(exc.__cause__, "sqlstate", None))
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -62,7 +59,11 @@ class DatabaseUnavailableMiddleware:
                 {"error": _("the database is unreachable; try again shortly")}, status=503
             )
         else:
-            response = HttpResponse(render_to_string("503_database.html"), status=503)
+            # A page asked for with GET reloads itself (a TV that opened the schedule during
+            # the outage shows it again afterwards); a form sent is never sent again.
+            retry = RETRY_AFTER_SECONDS if request.method in ("GET", "HEAD") else None
+            page = render_to_string("503_database.html", {"retry": retry})
+            response = HttpResponse(page, status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         response["Cache-Control"] = "no-store"
         return response

@@ -111,3 +111,28 @@ def test_the_console_and_the_public_page_show_the_counts(live_server, new_page):
     phone_screen = new_page(PHONE)
     phone_screen.goto(f"{live_server.url}/events/{event.pk}/chips/")
     screenshot(phone_screen, "toolkit/chips-screen-phone-390", full_page=True)
+
+
+@pytest.mark.parametrize(("size_name", "size"), [("tv", TV), ("tablet", TABLET), ("phone", PHONE)])
+def test_the_chips_screen_says_reconnecting_while_its_board_cannot_be_read(
+    live_server, new_page, size_name, size
+):
+    from tests.fixtures import make_event
+
+    event = make_event(600, name="Chip board")
+    page = new_page(size)
+    page.clock.install()
+    page.goto(f"{live_server.url}/events/{event.pk}/chips/")
+    reconnecting = page.locator(".cs-head .stale")
+    assert not reconnecting.is_visible()
+    page.route(
+        "**/events/*/chips/",
+        lambda route: route.fulfill(status=503, headers={"Retry-After": "10"}, body="down"),
+    )
+    page.clock.run_for(16_000)  # the board's own refresh, every 15 s
+    reconnecting.wait_for(state="visible", timeout=4000)
+    assert page.locator(".cs-empty").is_visible()  # the board it had stays
+    screenshot(page, f"chips-screen-reconnecting-{size_name}")
+    page.unroute("**/events/*/chips/")
+    page.clock.run_for(16_000)
+    reconnecting.wait_for(state="hidden", timeout=4000)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
+import time
 
 import pytest
 
 from tdsystem.core.actors import Actor
-from tests.browser.conftest import PHONE, TV, TV_SMALL, login, screenshot
+from tests.browser.conftest import PHONE, TABLET, TV, TV_SMALL, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user
 
@@ -125,6 +127,71 @@ def test_the_screen_marks_a_lost_network_and_recovers_by_itself(live_server, new
     page.context.set_offline(False)
     page.wait_for_function("!document.body.classList.contains('is-stale')", timeout=5000)
     page.wait_for_function("document.body.classList.contains('paused')", timeout=3000)
+
+
+DATABASE_DOWN = {
+    "status": 503,
+    "headers": {"Retry-After": "10"},
+    "content_type": "application/json",
+    "body": json.dumps({"error": "the database is unreachable; try again shortly"}),
+}
+
+
+def answer_503(route) -> None:
+    """What every poll gets while the server's database is down."""
+    route.fulfill(**DATABASE_DOWN)
+
+
+def test_the_screen_says_reconnecting_while_the_database_is_down_and_keeps_counting(
+    live_server, new_page
+):
+    from tdsystem.events import services
+
+    event = make_event(600, 600, name="Database down")
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
+    page = new_page(TV)
+    page.goto(f"{live_server.url}/events/{event.pk}/clock/")
+    page.wait_for_function("window.tdClock && window.tdClock.data")
+    reconnecting = page.locator(".screen-head .stale")
+    assert not reconnecting.is_visible()
+
+    page.route("**/api/events/*/clock", answer_503)
+    lost = time.monotonic()
+    reconnecting.wait_for(state="visible", timeout=4000)  # two failed polls, not 6 s
+    print(f"\n'reconnecting' shown {time.monotonic() - lost:.1f} s after the first 503")
+    assert reconnecting.inner_text() == "● reconnecting"
+    before = seconds_shown(page)
+    page.wait_for_timeout(2200)
+    assert seconds_shown(page) < before  # the level still counts down, on the screen alone
+    for name, size in (("tv", TV), ("tablet", TABLET), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(250)
+        box = reconnecting.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= size["width"], (name, box)
+        screenshot(page, f"clock-screen-reconnecting-{name}")
+
+    services.clock_action(event_id=event.pk, action="pause", actor=Actor())
+    page.unroute("**/api/events/*/clock")
+    reconnecting.wait_for(state="hidden", timeout=3000)  # at the next answer
+    page.wait_for_function("document.body.classList.contains('paused')", timeout=3000)
+
+
+def test_the_rooms_clocks_say_reconnecting_while_the_database_is_down(live_server, new_page):
+    from tdsystem.events import services
+
+    event = make_event(600, 600, name="Room clock")
+    services.clock_action(event_id=event.pk, action="start", actor=Actor())
+    page = new_page(TV)
+    page.goto(f"{live_server.url}/screens/clocks/")
+    page.wait_for_function("window.tdClocks && window.tdClocks.panels[0].data")
+    reconnecting = page.locator(".clocks-head .stale")
+    assert not reconnecting.is_visible()
+    page.route("**/api/events/*/clock", answer_503)
+    reconnecting.wait_for(state="visible", timeout=4000)
+    assert page.locator(".clock-panel.is-stale").count() == 1
+    screenshot(page, "clocks-reconnecting-tv")
+    page.unroute("**/api/events/*/clock")
+    reconnecting.wait_for(state="hidden", timeout=3000)
 
 
 def room_event(name: str, **settings):

@@ -76,3 +76,58 @@ def test_a_small_field_gets_few_wide_columns_with_every_name_whole(live_server, 
     assert cut == 0
     assert page.locator(".p.head").count() <= 2  # two columns at most for 21 players
     screenshot(page, "seat-draw-small-field-tv")
+
+
+def answer_503(route) -> None:
+    """What the screens' requests get while the server's database is down."""
+    route.fulfill(
+        status=503,
+        headers={"Retry-After": "10"},
+        content_type="application/json",
+        body='{"error": "the database is unreachable; try again shortly"}',
+    )
+
+
+@pytest.mark.parametrize(("size_name", "size"), [("tv", TV), ("tablet", TABLET), ("phone", PHONE)])
+def test_the_draw_says_reconnecting_and_keeps_its_seats_while_the_database_is_down(
+    live_server, new_page, size_name, size
+):
+    event = make_event(600, name="Main Event")
+    field(event, players=18, tables=2)
+    page = new_page(size)
+    page.goto(f"{live_server.url}/events/{event.pk}/seats/draw/?seconds=3")
+    page.wait_for_selector(".p.head")
+    rows = page.locator(".p:not(.head)").count()
+    reconnecting = page.locator(".draw-head .stale")
+    assert not reconnecting.is_visible()
+    page.route("**/api/events/*/seats", answer_503)  # the refresh at the end of each round
+    reconnecting.wait_for(state="visible", timeout=6000)
+    assert reconnecting.inner_text() == "● reconnecting"
+    page.wait_for_timeout(3200)  # another round: the seats it had are still shown
+    assert page.locator(".p:not(.head)").count() == rows
+    box = reconnecting.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+    screenshot(page, f"seat-draw-reconnecting-{size_name}")
+    page.unroute("**/api/events/*/seats")
+    reconnecting.wait_for(state="hidden", timeout=8000)  # asked again within 5 s
+
+
+@pytest.mark.parametrize(("size_name", "size"), [("tv", TV), ("tablet", TABLET), ("phone", PHONE)])
+def test_the_seat_lookup_says_reconnecting_while_the_database_is_down(
+    live_server, new_page, size_name, size
+):
+    event = make_event(600, name="Main Event")
+    field(event, players=18, tables=2)
+    page = new_page(size)
+    page.goto(f"{live_server.url}/events/{event.pk}/seats/")
+    reconnecting = page.locator(".lookup .stale")
+    assert not reconnecting.is_visible()
+    page.route("**/events/*/seats/?*", answer_503)  # the search, as htmx asks it
+    page.fill("#q", "Player 00003")
+    reconnecting.wait_for(state="visible", timeout=4000)
+    assert "reconnecting" in reconnecting.inner_text()
+    screenshot(page, f"seat-lookup-reconnecting-{size_name}")
+    page.unroute("**/events/*/seats/?*")
+    page.fill("#q", "Player 0000")
+    page.wait_for_selector("#results .hit")
+    assert not reconnecting.is_visible()

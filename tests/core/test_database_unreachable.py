@@ -57,6 +57,15 @@ def test_a_page_gets_a_plain_503_telling_the_floor_to_keep_paper_notes(client):
 
 
 @urls
+def test_a_page_asked_for_reloads_itself_and_a_form_sent_is_not_sent_again(client):
+    page = client.get("/page").content.decode()
+    assert '<meta http-equiv="refresh" content="10">' in page
+    assert "tries again by itself every 10 seconds" in page
+    sent = client.post("/page", {"name": "x"})
+    assert sent.status_code == 503 and "refresh" not in sent.content.decode()
+
+
+@urls
 def test_the_api_gets_a_json_503(client):
     response = client.post("/api/events/1/clock", {}, content_type="application/json")
     assert response.status_code == 503

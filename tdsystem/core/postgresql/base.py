@@ -1,6 +1,7 @@
 """Django's PostgreSQL backend, its connection pool checking a connection without asking the
-server unless the server has said something, and every date and time it reads kept within
-the range the system takes (tdsystem.core.moments).
+server unless the server has said something, failing at once while the server is down,
+and every date and time it reads kept within the range the system takes
+(tdsystem.core.moments).
 
 With ``CONN_HEALTH_CHECKS`` on, Django gives psycopg_pool its ``check_connection``, which
 sends an empty statement and waits for the answer each time a request takes a connection:
@@ -11,9 +12,15 @@ server's FATAL message or the end of the stream. So the check here looks at the 
 first and asks the server only when it has something to read, or the connection is not
 idle and open; a broken connection is then found as before and replaced by the pool.
 
+The pool's attempts to connect go through a gate (gate.py): while the last one failed
+because the server is gone, a request gets DatabaseDown at once instead of waiting out
+the pool's timeout, and one request a second per process asks the pool again.
+
 Django 5.2 passes its own ``check`` to the pool and refuses another one in the pool's
 options, so the check is set on the pool Django made (``_check``, the attribute
-psycopg_pool calls); tests/core/test_pool_check.py fails if that ever stops working.
+psycopg_pool calls), as are its connection class and its timeout (a step of the wait);
+tests/core/test_pool_check.py and tests/core/test_pool_gate.py fail if that ever stops
+working.
 
 PostgreSQL keeps timestamps up to the year 294276, and a value Python cannot hold (past the
 year 9999, before the year 1, infinity) failed every query that read it: one flight's start
@@ -25,16 +32,24 @@ other value through `moment_stored` (tests/core/test_moments.py).
 from __future__ import annotations
 
 import select
+import threading
+import time
 from datetime import datetime
 from functools import lru_cache
+from weakref import WeakKeyDictionary
 
 from django.db.backends.postgresql import base
 from django.db.backends.postgresql.psycopg_any import BaseTzLoader
 from psycopg import Connection, DataError, adapt, pq
 from psycopg.abc import Buffer
-from psycopg_pool import ConnectionPool
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from tdsystem.core.moments import STORED_FIRST, STORED_LAST, moment_stored
+
+from .gate import STEP_SECONDS, Gate, gated_connection
+
+_gates: WeakKeyDictionary[ConnectionPool, Gate] = WeakKeyDictionary()
+_equipping = threading.Lock()
 
 
 def check_quietly(conn: Connection) -> None:
@@ -70,6 +85,22 @@ def _adapters(template: adapt.AdaptersMap, zone) -> adapt.AdaptersMap:
     return adapters
 
 
+def gate_of(pool: ConnectionPool) -> Gate:
+    """The pool's gate; the pool equipped with it (and the quiet check) the first time."""
+    gate = _gates.get(pool)
+    if gate is None:
+        with _equipping:
+            gate = _gates.get(pool)
+            if gate is None:
+                if pool._check is ConnectionPool.check_connection:
+                    pool._check = check_quietly
+                gate = Gate(pool.timeout)
+                pool.timeout = min(STEP_SECONDS, pool.timeout)
+                pool.connection_class = gated_connection(gate, pool.connection_class)
+                _gates[pool] = gate
+    return gate
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     def get_connection_params(self):
         params = super().get_connection_params()
@@ -79,6 +110,25 @@ class DatabaseWrapper(base.DatabaseWrapper):
     @property
     def pool(self):
         pool = super().pool
-        if pool is not None and getattr(pool, "_check", None) is ConnectionPool.check_connection:
-            pool._check = check_quietly
+        if pool is not None:
+            gate_of(pool)
         return pool
+
+    def get_new_connection(self, conn_params):
+        pool = self.pool
+        if pool is None:
+            return super().get_new_connection(conn_params)
+        gate = gate_of(pool)
+        deadline = time.monotonic() + gate.budget
+        while True:
+            if not gate.admit():
+                raise gate.refuse()
+            try:
+                return super().get_new_connection(conn_params)
+            except PoolTimeout:
+                if gate.down:
+                    raise gate.refuse() from None
+                if time.monotonic() >= deadline:
+                    raise PoolTimeout(
+                        f"couldn't get a connection after {gate.budget:.2f} sec"
+                    ) from None
