@@ -410,3 +410,17 @@ def test_a_restored_night_keeps_its_prizes(backup_dir):
     backup_restore(path=Path(taken.path))
     assert digest() == before
     assert Event.objects.get().status == "finished"
+
+
+def test_make_run_names_a_restored_accounts_own_password(settings, tmp_path):
+    from tdsystem.venue.management.commands.loaddemo import demo_login, demo_password
+
+    settings.VAR_DIR = tmp_path  # this laptop's demo password, made now
+    director = make_user("director", "director")  # the other laptop's, restored
+    assert demo_login() == (
+        "Log in as 'director' with its own password (from before a restore; "
+        "python manage.py changepassword director sets a new one)"
+    )
+    director.set_password(demo_password())
+    director.save()
+    assert demo_login() == f"Log in as 'director' with the password: {demo_password()}"
