@@ -161,13 +161,13 @@ def _migrations_of(path: Path, kind: str, using: str) -> set[tuple[str, str]]:
     )  # fmt: skip
     if done.returncode:
         raise BackupError(f"{path.name} cannot be read: {done.stderr.strip()[:250]}")
-    found, rows = set(), False
+    found, copying = set(), False
     for line in done.stdout.splitlines():
         if line.startswith("COPY ") and "django_migrations" in line:
-            rows = True
+            copying = True
         elif line == "\\.":
-            rows = False
-        elif rows:
+            copying = False
+        elif copying:
             columns = line.split("\t")
             found.add((columns[1], columns[2]))
     return found

@@ -478,7 +478,8 @@ class _Import:
         pending = list(found)
         in_file = {int(row["pk"]) for row in found}
         while pending:
-            ready, waiting = [], []
+            ready: list[dict] = []
+            waiting: list[dict] = []
             for row in pending:
                 (waiting if self._waits(model, row, in_file) else ready).append(row)
             if not ready:
@@ -523,7 +524,7 @@ class _Import:
             self.ids[label][int(row["pk"])] = obj.pk
         self.written += len(objects)
 
-    def _id(self, label: str, pk: object, field: models.Field, value: object) -> int | None:
+    def _id(self, label: str, pk: object, field: models.Field, value: Any) -> int | None:
         """This installation's id for the file's `value` of the relation `field`."""
         if value is None:
             return None
@@ -532,8 +533,10 @@ class _Import:
                 _("%(model)s %(id)s, field %(field)s: %(value)s is not an id.")
                 % {"model": label, "id": pk, "field": field.name, "value": value}
             )
-        target = field.related_model._meta.label_lower
-        if field.related_model is get_user_model():
+        related = field.related_model
+        assert related is not None and not isinstance(related, str)  # a concrete relation
+        target = related._meta.label_lower
+        if related is get_user_model():
             return self.users.get(int(value))
         found = self.ids[target].get(int(value))
         if found is None and target == "events.event" and field.null:
@@ -551,7 +554,7 @@ class _Import:
         Clock.objects.filter(pk__in=list(clocks)).update(scheduled_version=0)
 
 
-def _deserialized(label: str, pk: int | None, fields: dict, row: object) -> models.Model:
+def _deserialized(label: str, pk: int | None, fields: dict, row: object) -> Any:
     """An unsaved model made from the file's row `row` (Django's deserializer: each value
     converted by its field, a field the model does not have refused), its texts within
     their lengths and its choices among the field's (what SQLite would not refuse)."""
