@@ -424,3 +424,17 @@ def test_make_run_names_a_restored_accounts_own_password(settings, tmp_path):
     director.set_password(demo_password())
     director.save()
     assert demo_login() == f"Log in as 'director' with the password: {demo_password()}"
+
+
+def test_the_beat_task_takes_the_copy_and_survives_a_failure(backup_dir, settings, tmp_path):
+    from tdsystem.core.tasks import backup
+
+    path = backup()
+    assert path and Path(path).parent == backup_dir
+    assert backup() == ""  # nothing changed
+    blocked = tmp_path / "usb-pulled-out"
+    blocked.write_text("")
+    settings.BACKUP_DIR = blocked / "backups"
+    make_event(600, name="Later")
+    assert backup() == ""  # failed: recorded for the console, tried again next time
+    assert backup_status().failed is not None
