@@ -71,7 +71,7 @@ def backup_take(
     """Copy the whole database into a new file and record it (`Backup`).
 
     `into` is a directory (BACKUP_DIR when None), where the file is named after the time
-    the copy began, or the name of a new file. A failure is recorded too (the console
+    the copy began, or the name of a new file (with an extension). A failure is recorded too (the console
     warns of it) and raised as BackupError; a half-written file is never left behind.
     """
     kind = database_kind(using)
@@ -103,8 +103,11 @@ def backup_take(
 
 
 def _target(into: Path | None, started_at: datetime, kind: str) -> tuple[Path, str | None]:
-    """(the folder, the file's own name or None for a timed one)."""
-    into = Path(into or settings.BACKUP_DIR).expanduser()
+    """(the folder, the file's own name or None for a timed one). `into` names a new file
+    when it is not a directory and has an extension (`friday.sqlite3`)."""
+    if into is None:
+        return Path(settings.BACKUP_DIR).expanduser().resolve(), None
+    into = Path(into).expanduser()
     if into.is_dir() or into.suffix == "":
         return into.resolve(), None
     if into.exists():
@@ -252,7 +255,7 @@ def backup_periodic(*, now: datetime | None = None, using: str = "default") -> B
     if last is not None and last.fingerprint == mark:
         Backup.objects.using(using).filter(pk=last.pk).update(checked_at=now)
         return None
-    taken = backup_take(into=folder, fingerprint_=mark, using=using)
+    taken = backup_take(fingerprint_=mark, using=using)
     backups_rotate(folder, keep=settings.BACKUP_KEEP, using=using)
     return taken
 

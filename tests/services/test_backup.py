@@ -325,10 +325,16 @@ def test_the_periodic_backup_takes_a_copy_only_when_something_changed(backup_dir
     for name in ("Ben", "Cy", "Di"):
         seating.player_register(event=event, name=name, actor=ACTOR)
         assert backup_periodic() is not None
-    kept = sorted(p.name for p in backup_dir.iterdir())
+    kept = sorted(backup_dir.iterdir(), key=lambda p: p.stat().st_mtime_ns)
     assert len(kept) == 3  # BACKUP_KEEP, the newest
-    newest = Backup.objects.filter(error="").first()
-    assert Path(newest.path).name == kept[-1]
+    taken = [Path(b.path) for b in Backup.objects.filter(error="")[:3]]
+    assert taken == kept[::-1]
+
+
+def test_a_backup_folder_with_a_dot_in_its_name_is_a_folder(settings, tmp_path):
+    settings.BACKUP_DIR = tmp_path / "tdsystem.backups"
+    taken = backup_periodic()
+    assert Path(taken.path).parent == settings.BACKUP_DIR
 
 
 def test_the_periodic_backup_takes_another_when_its_last_file_is_gone(backup_dir):
