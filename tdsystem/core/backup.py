@@ -71,8 +71,9 @@ def backup_take(
     """Copy the whole database into a new file and record it (`Backup`).
 
     `into` is a directory (BACKUP_DIR when None), where the file is named after the time
-    the copy began, or the name of a new file (with an extension). A failure is recorded too (the console
-    warns of it) and raised as BackupError; a half-written file is never left behind.
+    the copy began, or the name of a new file (with an extension). A failure is recorded
+    too (the console warns of it) and raised as BackupError; a half-written file is never
+    left behind.
     """
     kind = database_kind(using)
     db = connections[using].settings_dict
