@@ -39,7 +39,7 @@ SQLITE, POSTGRESQL = "sqlite", "postgresql"
 SUFFIXES = {SQLITE: ".sqlite3", POSTGRESQL: ".dump"}
 # tdsystem-20250105-003012Z.sqlite3: the time the copy began, in UTC, so the names sort
 # in the order the copies were taken, summer time or not; -2 when two share a second.
-NAME = re.compile(r"^tdsystem-(\d{8}-\d{6})Z(?:-(\d+))?\.(?:sqlite3|dump)$")
+NAME = re.compile(r"^tdsystem-(\d{8}-\d{6})Z(?:-\d+)?\.(?:sqlite3|dump)$")
 # The apps whose rows are the night: a change in them is worth a new copy. Not the
 # heartbeats and these records (they change all the time), sessions or login failures.
 NIGHT_APPS = ("auth", "core", "structures", "events", "seating", "results")
@@ -79,7 +79,7 @@ def backup_take(
     db = connections[using].settings_dict
     started_at = timezone.now()
     try:
-        folder, name = _target(into, started_at, kind)
+        folder, name = _target(into)
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".tdsystem-{os.getpid()}-{threading.get_ident()}.part"
         try:
@@ -103,7 +103,7 @@ def backup_take(
     )
 
 
-def _target(into: Path | None, started_at: datetime, kind: str) -> tuple[Path, str | None]:
+def _target(into: Path | None) -> tuple[Path, str | None]:
     """(the folder, the file's own name or None for a timed one). `into` names a new file
     when it is not a directory and has an extension (`friday.sqlite3`)."""
     if into is None:
@@ -118,7 +118,8 @@ def _target(into: Path | None, started_at: datetime, kind: str) -> tuple[Path, s
 
 def _link(tmp: Path, folder: Path, name: str | None, started_at: datetime, kind: str) -> Path:
     """The finished file under its name: linked, so an existing file is never replaced and
-    a name only ever shows a whole copy."""
+    a name only ever shows a whole copy. A USB stick's FAT or exFAT has no links: there
+    the file is renamed into place once its name is found free."""
     counter = 1
     while True:
         path = folder / (name or backup_name(started_at, kind, counter))
@@ -126,9 +127,14 @@ def _link(tmp: Path, folder: Path, name: str | None, started_at: datetime, kind:
             os.link(tmp, path)
             return path
         except FileExistsError:
-            if name is not None:
-                raise BackupError(f"{path} exists already: name a new file") from None
-            counter += 1
+            pass
+        except OSError:
+            if not path.exists():
+                os.replace(tmp, path)
+                return path
+        if name is not None:
+            raise BackupError(f"{path} exists already: name a new file")
+        counter += 1
 
 
 def _sqlite_copy(source_path: Path, tmp: Path) -> None:
@@ -269,8 +275,8 @@ def backups_rotate(folder: Path, *, keep: int, using: str = "default") -> list[P
         found = []
         for path in folder.iterdir():
             match = NAME.match(path.name)
-            if match:
-                found.append(((match.group(1), int(match.group(2) or 1)), path))
+            if match:  # by the time in the name, then (within its second) by the writing
+                found.append(((match.group(1), path.stat().st_mtime_ns), path))
         for _key, path in sorted(found)[:-keep]:
             path.unlink(missing_ok=True)
             removed.append(path)

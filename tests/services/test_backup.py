@@ -300,6 +300,16 @@ def test_the_command_prints_the_size_and_the_path_last(backup_dir, tmp_path):
         call_command("backup", str(named))
 
 
+def test_a_backup_goes_onto_a_stick_whose_files_cannot_be_linked(backup_dir, monkeypatch):
+    def no_links(source, target):
+        raise PermissionError(1, "Operation not permitted")  # vfat, exFAT
+
+    monkeypatch.setattr(os, "link", no_links)
+    first, second = backup_take(), backup_take()
+    assert Path(first.path).exists() and Path(second.path).exists()
+    assert first.path != second.path and len(list(backup_dir.iterdir())) == 2
+
+
 def test_the_restore_command_says_what_it_brought_back(backup_dir):
     night()
     taken = backup_take()
