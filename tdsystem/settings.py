@@ -311,6 +311,24 @@ CELERY_BEAT_SCHEDULE = {
     "broker-cleanup": {"task": "tdsystem.core.tasks.broker_cleanup", "schedule": 600.0},
 }
 
+# Backups of the whole database (docs/operations.md#backups): `manage.py backup` writes one
+# into BACKUP_DIR; beat takes one every BACKUP_EVERY_MINUTES when something changed (the
+# embedded run every 5 minutes; 0 turns it off) and keeps the newest BACKUP_KEEP there (0:
+# keeps them all).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or VAR_DIR / "backups").resolve()
+BACKUP_EVERY_MINUTES = envint("BACKUP_EVERY_MINUTES", "5" if EMBEDDED else "0")
+BACKUP_KEEP = envint("BACKUP_KEEP", "24")
+for _name in ("BACKUP_EVERY_MINUTES", "BACKUP_KEEP"):
+    if globals()[_name] < 0:
+        raise ImproperlyConfigured(f"{_name}={globals()[_name]}: expected 0 or more")
+if BACKUP_EVERY_MINUTES:
+    CELERY_BEAT_SCHEDULE["backup"] = {
+        "task": "tdsystem.core.tasks.backup",
+        "schedule": BACKUP_EVERY_MINUTES * 60.0,
+        # A copy sent while no worker ran is dropped: the next one takes it all.
+        "options": {"expires": BACKUP_EVERY_MINUTES * 60.0},
+    }
+
 # Static files, auth, security -------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -119,3 +119,32 @@ class StaffLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language}"
+
+
+class Backup(models.Model):
+    """One copy of the whole database taken, or tried (`tdsystem.core.backup`): what the
+    console's last-backup line and the periodic backup read. Never part of the copy it
+    describes: it is written once the copy is complete."""
+
+    started_at = models.DateTimeField(
+        db_index=True, help_text=_("The copy holds every change committed before this.")
+    )
+    path = models.CharField(max_length=500, blank=True)
+    size = models.PositiveBigIntegerField(default=0)
+    error = models.CharField(max_length=300, blank=True)
+    # What the night's tables held when the copy began (`backup.fingerprint`): the periodic
+    # backup takes no new copy while it is the same.
+    fingerprint = models.CharField(max_length=64, blank=True)
+    checked_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("Last found still holding everything.")
+    )
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Backup at {self.started_at:%Y-%m-%d %H:%M:%S}: {self.error or self.path}"
+
+    @property
+    def ok(self) -> bool:
+        return not self.error

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import socket
 
 from celery import shared_task
@@ -9,7 +10,10 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.utils import timezone
 
+from .backup import BackupError, backup_periodic
 from .models import Heartbeat
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="tdsystem.core.tasks.heartbeat", ignore_result=True)
@@ -39,3 +43,14 @@ def broker_cleanup() -> int:
 def _announce_worker(sender=None, **kwargs) -> None:
     """Report in at once rather than at the first beat, so /healthz is green sooner."""
     heartbeat.delay()
+
+
+@shared_task(name="tdsystem.core.tasks.backup", ignore_result=True)
+def backup() -> str:
+    """Every BACKUP_EVERY_MINUTES (beat): a copy of the database when the night changed."""
+    try:
+        taken = backup_periodic()
+    except BackupError as exc:  # recorded: the console warns; the next period tries again
+        log.warning("backup failed: %s", exc)
+        return ""
+    return taken.path if taken else ""

@@ -10,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from .access import has_right, staff_required
+from .backup import backup_status
 from .health import health, public
 from .middleware import database_unreachable
 
@@ -23,6 +24,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     report = health()
     if not (request.GET.get("detail") and _is_console_staff(request)):
         report = public(report)
+    elif report["database"]["ok"]:
+        # The backups, for the staff: what they say does not make the system up or down.
+        report["backup"] = backup_status().as_json()
     return JsonResponse(report, status=200 if report["ok"] else 503)
 
 
@@ -61,4 +65,6 @@ def _banner_without_database(view: Callable) -> Callable:
 @_banner_without_database
 @staff_required("console")
 def health_banner(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/health_banner.html", {"health": health()})
+    report = health()
+    backup = backup_status() if report["database"]["ok"] else None
+    return render(request, "core/health_banner.html", {"health": report, "backup": backup})

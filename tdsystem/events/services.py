@@ -418,6 +418,13 @@ def _schedule_after_commit(clock: Clock, now: datetime) -> None:
     transaction.on_commit(send)
 
 
+def clocks_rearm(**_signal: object) -> int:
+    """Running clocks send their exact level changes again: after a restore or an import,
+    the tasks sent for them wait in another machine's broker. The beat tick sends them
+    here within seconds (until then it settles a due level itself)."""
+    return Clock.objects.filter(status=Clock.Status.RUNNING).update(scheduled_version=0)
+
+
 def clocks_settle_due(*, now: datetime | None = None) -> int:
     """The beat tick: settle overdue clocks and schedule exact tasks for the nearly due."""
     now = now or timezone.now()

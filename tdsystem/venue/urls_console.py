@@ -6,19 +6,21 @@ from django.urls import path
 from tdsystem.events import views, views_entry_rules, views_levels, views_rules, views_screen
 from tdsystem.structures import views as structure_views
 
-from . import views_floor, views_life
+from . import views_floor, views_life, views_transfer
 
 app_name = "console"
 
 urlpatterns = [
     path("", views_life.console_home, name="home"),
     path("events/new/", views.event_new, name="event_new"),
+    path("events/import/", views_transfer.event_import, name="event_import"),
     path("events/<int:event_id>/", views.console_event, name="event"),
     path("events/<int:event_id>/clock", views.clock_control, name="clock"),
     path("events/<int:event_id>/log/<int:entry_id>/undo", views.clock_undo, name="clock_undo"),
     path("events/<int:event_id>/copy/", views_life.event_copy, name="event_copy"),
     path("events/<int:event_id>/delete/", views_life.event_delete, name="event_delete"),
     path("events/<int:event_id>/archive", views_life.event_archive, name="event_archive"),
+    path("events/<int:event_id>/export.json", views_transfer.event_export, name="event_export"),
     path("events/<int:event_id>/levels/", views_levels.event_levels, name="event_levels"),
     path("events/<int:event_id>/rules/", views_rules.event_rules, name="event_rules"),
     path(

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.backup import backup_status
 from tdsystem.core.locking import Busy
 from tdsystem.events import selectors_life
 from tdsystem.events.forms import EventCopyForm
@@ -35,6 +36,7 @@ def console_home(request: HttpRequest) -> HttpResponse:
         "tabs": selectors_life.console_tabs(show),
         "may_manage": has_right(request.user, "events"),
         "activity": selectors_life.activity_recent(),
+        "backup": backup_status(),
     }
     return render(request, "events/console_home.html", context)
 

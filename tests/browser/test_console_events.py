@@ -84,14 +84,14 @@ def test_the_event_page_offers_its_life_actions_at_every_size(live_server, new_p
 
     page.goto(f"{live_server.url}/console/events/{planned.pk}/")
     actions = page.locator(".event-actions .btn")
-    assert actions.all_inner_texts() == ["Copy", "Delete"]
+    assert actions.all_inner_texts() == ["Copy", "Export", "Delete"]
     assert no_sideways_scroll(page)
     screenshot(page, f"console/event-actions-planned-{size_name}")
     page.locator(".event-actions").get_by_text("Delete").click()
     page.wait_for_url(f"**/console/events/{planned.pk}/delete/")
 
     page.goto(f"{live_server.url}/console/events/{finished.pk}/")
-    assert page.locator(".event-actions .btn").all_inner_texts() == ["Copy", "Archive"]
+    assert page.locator(".event-actions .btn").all_inner_texts() == ["Copy", "Export", "Archive"]
     assert no_sideways_scroll(page)
     screenshot(page, f"console/event-actions-finished-{size_name}")
     page.locator(".event-actions").get_by_text("Archive").click()

@@ -55,6 +55,7 @@ PAGES = {
     "console:home": "",
     "console:event_new": "",
     "console:event_copy": "",
+    "console:event_import": "",
     "console:event_delete": "",
     "console:event": "",
     "console:event_rules": "",

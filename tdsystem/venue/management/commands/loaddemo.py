@@ -97,6 +97,19 @@ def demo_password(account: str = "director") -> str:
     return password
 
 
+def demo_login(account: str = "director") -> str:
+    """What `make run` prints for a demo account: its password, unless the account has
+    another one (a database restored from another laptop keeps that laptop's)."""
+    password = demo_password(account)
+    user = get_user_model().objects.filter(username=account).first()
+    if user is None or user.check_password(password):
+        return f"Log in as '{account}' with the password: {password}"
+    return (
+        f"Log in as '{account}' with its own password (from before a restore; "
+        f"python manage.py changepassword {account} sets a new one)"
+    )
+
+
 class Command(BaseCommand):
     help = "Load the demo event (WPT ToC 2018 structure, 27 players at tables 101-103)."
 

@@ -48,7 +48,7 @@ from tdsystem.core.processes import (
 from tdsystem.events.selectors_life import current_event
 from tdsystem.settings import envbool, secret_key_file
 
-from .loaddemo import demo_password
+from .loaddemo import demo_login
 
 # After this long without an answer from the web server, the run says it is still waiting.
 READY_SECONDS = 60
@@ -212,8 +212,8 @@ class Command(BaseCommand):
         self.stdout.write("\n".join(lines))
         self.stdout.write(f"\nScan for the seat lookup ({lookup}):")
         self.stdout.write(terminal_qr(lookup))
-        self.stdout.write(f"Log in as 'director' with the password: {demo_password()}")
-        self.stdout.write(f"Log in as 'floor' with the password: {demo_password('floor')}\n")
+        self.stdout.write(demo_login("director"))
+        self.stdout.write(demo_login("floor") + "\n")
 
     def _current_label(self) -> str:
         current = current_event()
