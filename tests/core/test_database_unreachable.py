@@ -57,7 +57,9 @@ def test_a_page_gets_a_plain_503_telling_the_floor_to_keep_paper_notes(client):
 
 
 @urls
-def test_the_api_gets_a_json_503(client):
+def test_the_api_gets_a_json_503(client, db):
+    # A write begins its transaction before the view (core.writes; a BEGIN that fails is
+    # tests/core/test_write_transaction.py's): here the database answers that much.
     response = client.post("/api/events/1/clock", {}, content_type="application/json")
     assert response.status_code == 503
     assert "database is unreachable" in response.json()["error"]
