@@ -16,6 +16,7 @@ from tdsystem.core.models import IdempotencyKey
 from tdsystem.seating import services
 from tdsystem.seating.models import Purchase
 from tdsystem.seating.testing import ACTOR
+from tests.concurrency.test_busy_answers import Holder
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event
 
@@ -90,4 +91,19 @@ def test_past_the_lock_timeout_the_second_is_told_to_retry_and_then_gets_the_ans
     assert "still being answered" in running.json()["error"]
     later = rebuy(rebuys, floor_token, "k1")()
     assert (later.status_code, later.content) == (200, done.content)
+    assert Purchase.objects.filter(kind="rebuy").count() == 1
+
+
+def test_a_write_that_meets_a_held_lock_is_busy_keeps_no_key_and_goes_through_after(
+    rebuys, floor_token, settings
+):
+    """Busy (503) inside the request's transaction: the service's savepoint and the key's
+    row roll back, so the same key sent again is a write of its own."""
+    settings.LOCK_TIMEOUT_SECONDS = 0.3
+    with Holder(rebuys.pk):
+        busy = rebuy(rebuys, floor_token, "k1")()
+    assert (busy.status_code, busy["Retry-After"]) == (503, "1")
+    assert not IdempotencyKey.objects.exists() and not Purchase.objects.filter(kind="rebuy")
+    done = rebuy(rebuys, floor_token, "k1")()
+    assert done.status_code == 200 and not done.has_header("Idempotent-Replayed")
     assert Purchase.objects.filter(kind="rebuy").count() == 1
