@@ -168,6 +168,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # After HtmxMiddleware: a change that met a lock held too long answers "busy, try again".
     "tdsystem.core.middleware.BusyMiddleware",
+    # After the user and htmx: every write in one transaction, answered once per key.
+    "tdsystem.core.writes.WriteMiddleware",
     # Last, as django-axes asks: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -309,6 +311,7 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": float(WORKER_HEARTBEAT_SECONDS),
     },
     "broker-cleanup": {"task": "tdsystem.core.tasks.broker_cleanup", "schedule": 600.0},
+    "idempotency-keys": {"task": "tdsystem.core.tasks.idempotency_keys_expire", "schedule": 3600.0},
 }
 
 # Backups of the whole database (docs/operations.md#backups): `manage.py backup` writes one

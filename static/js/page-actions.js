@@ -12,10 +12,11 @@ document.addEventListener("click", function (e) {
 });
 
 // "Busy, try again" (core.middleware.BusyMiddleware) answers 409 with a flash retargeted
-// to the top of the page: htmx swaps no 4xx by itself, so let this one in.
+// to the top of the page, and so do a form sent twice at once or with other values
+// (core.writes, X-Flash): htmx swaps no 4xx by itself, so let these in.
 document.addEventListener("htmx:beforeSwap", function (e) {
   var xhr = e.detail.xhr;
-  if (xhr.status === 409 && xhr.getResponseHeader("X-Busy")) {
+  if ((xhr.status === 409 && xhr.getResponseHeader("X-Busy")) || xhr.getResponseHeader("X-Flash")) {
     e.detail.shouldSwap = true;
     e.detail.isError = false;
   }
@@ -35,4 +36,21 @@ document.addEventListener("htmx:beforeRequest", function (e) {
 document.addEventListener("change", function (e) {
   var el = e.target;
   if (el.matches && el.matches("select[data-autosubmit]") && el.form) el.form.requestSubmit();
+});
+
+// A form's hidden key ({% idempotency_key %}, core.idempotency): the same key sent twice is
+// answered once, so a double tap or a sending repeated after a dropped connection changes
+// things once. Once the form has its answer and stays on the page, its next sending is a
+// new one: a fresh key. After no answer or an error it keeps its key: sent again, it gets
+// the first one's answer if that one went through.
+document.addEventListener("htmx:afterRequest", function (e) {
+  var xhr = e.detail.xhr, form = e.detail.elt.closest && e.detail.elt.closest("form");
+  if (!form || !xhr || xhr.status < 200 || xhr.status >= 400) return;
+  form.querySelectorAll("input[data-idempotency-key]").forEach(function (input) {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes); // crypto.randomUUID needs HTTPS; the venue's may be HTTP
+    input.value = Array.prototype.map.call(bytes, function (b) {
+      return (b < 16 ? "0" : "") + b.toString(16);
+    }).join("");
+  });
 });

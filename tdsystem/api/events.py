@@ -153,13 +153,13 @@ def clock_action(request: AuthedRequest, event_id: int, payload: ClockActionIn):
     event_exists(event_id)
     if payload.action not in FLOOR_CLOCK_ACTIONS and not has_right(request.auth, "clock"):
         raise refuse(request, request.auth, "clock")
-    services.clock_action(
+    written = services.clock_action(
         event_id=event_id,
         action=payload.action,
         seconds=payload.seconds,
         actor=Actor.of(request.auth),
     )
-    return selectors.event_clock_payload(event_id, timezone.now())
+    return selectors.written_clock_payload(written, timezone.now())
 
 
 @router.put(

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from .actors import Actor
 from .log import Text, log_record
 from .models import ApiToken, LogEntry, hash_token
+from .transactions import outside_write
 
 DIRECTOR = "director"
 FLOOR = "floor"
@@ -98,7 +99,8 @@ def user_from_bearer(request: HttpRequest):
     # The tokens page shows the minute of last use: one write a minute is enough, and
     # spares every API call a write of its own.
     if token.last_used_at is None or now - token.last_used_at >= TOKEN_USE_PRECISION:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        used = ApiToken.objects.filter(pk=token.pk)
+        outside_write(request, lambda: used.update(last_used_at=now))
     return token.user
 
 
@@ -130,12 +132,16 @@ def refusal_record(request: HttpRequest, right: str, user=None) -> None:
     )
     if recent.exists():
         return
-    log_record(
-        event=None,
-        actor=actor,
-        action="access.refused",
-        summary=summary,
-        data={"path": path, "method": request.method, "right": right},
+    # Kept when the refused request's transaction rolls back (core.writes).
+    outside_write(
+        request,
+        lambda: log_record(
+            event=None,
+            actor=actor,
+            action="access.refused",
+            summary=summary,
+            data={"path": path, "method": request.method, "right": right},
+        ),
     )
 
 

@@ -148,3 +148,33 @@ class Backup(models.Model):
     @property
     def ok(self) -> bool:
         return not self.error
+
+
+class IdempotencyKey(models.Model):
+    """A write sent with a key (the API's Idempotency-Key header, a page form's hidden
+    key) and the answer it got: the same key again is given that answer again instead of
+    changing anything a second time (`core.idempotency`).
+
+    Written in the write's own transaction: a change that committed always has its answer
+    here, one rolled back never does. Kept for `idempotency.KEY_LIFETIME`.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    method = models.CharField(max_length=10)
+    path = models.TextField(help_text=_("The path and query the key was first sent to."))
+    body_hash = models.CharField(max_length=64, help_text=_("SHA-256 of the request's body."))
+    # None only inside the write's transaction, before its answer is known.
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    content_type = models.CharField(max_length=200, blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    body = models.BinaryField(default=b"", blank=True)
+    created_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} of {self.user_id}: {self.method} {self.path} {self.status}"

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from .backup import BackupError, backup_periodic
+from .idempotency import keys_expire
 from .models import Heartbeat
 
 log = logging.getLogger(__name__)
@@ -37,6 +38,13 @@ def broker_cleanup() -> int:
         result = conn.execute(sqlalchemy.text("DELETE FROM kombu_message WHERE visible = 0"))
     engine.dispose()
     return result.rowcount or 0
+
+
+@shared_task(name="tdsystem.core.tasks.idempotency_keys_expire", ignore_result=True)
+def idempotency_keys_expire() -> int:
+    """The keys of writes older than idempotency.KEY_LIFETIME: a key sent again after that
+    counts as new anyway."""
+    return keys_expire()
 
 
 @worker_ready.connect

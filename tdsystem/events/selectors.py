@@ -462,6 +462,17 @@ def event_clock_payload(event_id: int, now: datetime) -> dict:
     return clock_payload(event, clock, now, rows, extra, shape)
 
 
+def written_clock_payload(clock: Clock, now: datetime) -> dict:
+    """The clock JSON of a clock row a change just wrote (`services.clock_action`'s), with
+    its event as that change left it, not read again: built in the change's transaction,
+    the answer says what the change did, whatever another change does right after it."""
+    stored = clockrules.ClockState(
+        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
+    )
+    event, _stored, rows, shape, extra = _clock_parts(clock.pk, stored, clock.event)
+    return clock_payload(event, stored, now, rows, extra, shape)
+
+
 def event_clock_json(event_id: int, now: datetime, encode: Callable[[dict], str]) -> str:
     """``encode(event_clock_payload(event_id, now))``, the same text, with the cached part
     (the field figures and the apps' panels: at 3,000 players 16 KB of its 20 KB are the
@@ -489,12 +500,17 @@ class _Extras(dict):
         self.encoded: str | None = None
 
 
-def _clock_parts(event_id: int) -> tuple[Event, clockrules.ClockState, list, Shape, _Extras]:
+def _clock_parts(
+    event_id: int, clock: clockrules.ClockState | None = None, event: Event | None = None
+) -> tuple[Event, clockrules.ClockState, list, Shape, _Extras]:
+    """The clock (read fresh unless given), the event (cached unless given), the schedule
+    and the cached part of the answer."""
     ttl = settings.SCREEN_CACHE_SECONDS
-    clock = clock_read(event_id)
+    clock = clock or clock_read(event_id)
     if clock is None:
         raise Event.DoesNotExist(f"no event {event_id}")
-    event = _screen_cache.get(("event", event_id), ttl, lambda: Event.objects.get(pk=event_id))
+    if event is None:
+        event = _screen_cache.get(("event", event_id), ttl, lambda: Event.objects.get(pk=event_id))
     # The clock's version moves with every edit of the levels (`services_levels`): a
     # cached schedule is never shown after its levels changed.
     settings_key = (

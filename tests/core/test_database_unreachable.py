@@ -57,7 +57,7 @@ def test_a_page_gets_a_plain_503_telling_the_floor_to_keep_paper_notes(client):
 
 
 @urls
-def test_a_page_asked_for_reloads_itself_and_a_form_sent_is_not_sent_again(client):
+def test_a_page_asked_for_reloads_itself_and_a_form_sent_is_not_sent_again(client, db):
     page = client.get("/page").content.decode()
     assert '<meta http-equiv="refresh" content="10">' in page
     assert "tries again by itself every 10 seconds" in page
@@ -66,7 +66,9 @@ def test_a_page_asked_for_reloads_itself_and_a_form_sent_is_not_sent_again(clien
 
 
 @urls
-def test_the_api_gets_a_json_503(client):
+def test_the_api_gets_a_json_503(client, db):
+    # A write begins its transaction before the view (core.writes; a BEGIN that fails is
+    # tests/core/test_write_transaction.py's): here the database answers that much.
     response = client.post("/api/events/1/clock", {}, content_type="application/json")
     assert response.status_code == 503
     assert "database is unreachable" in response.json()["error"]
