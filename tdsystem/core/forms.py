@@ -41,3 +41,14 @@ class WholeNumberField(forms.IntegerField):
         if text and not (text.isascii() and text.isdigit()):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return super().to_python(text)
+
+
+class LoginCodeForm(forms.Form):
+    """The name and the one-time code `manage.py login_code` printed for it."""
+
+    username = forms.CharField(label=_("User name"), max_length=150)
+    code = forms.CharField(
+        label=_("One-time code"),
+        max_length=40,
+        help_text=_("Printed on the server by: python manage.py login_code YOUR-NAME"),
+    )

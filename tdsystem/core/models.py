@@ -119,3 +119,24 @@ class StaffLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.language}"
+
+
+class LoginCode(models.Model):
+    """A one-time code to log in with when the password is refused or the name is locked
+    out, printed on the server by `manage.py login_code USERNAME`. Only its hash is kept;
+    it lasts a few minutes and works once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="login_codes"
+    )
+    code_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"login code of {self.user} until {self.expires_at:%H:%M}"
+

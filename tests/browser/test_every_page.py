@@ -51,6 +51,7 @@ RTL = {"ar"}
 PAGES = {
     "home": "",
     "login": "",
+    "login_code": "",
     "tokens": "",
     "console:home": "",
     "console:event_new": "",
