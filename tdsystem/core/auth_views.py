@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tdsystem.core.actors import Actor
 
-from .access import DIRECTOR, has_right, roles_of, staff_required
+from .access import SUPERUSER, has_right, refusal_record, refuse, staff_required
 from .devices import attempt_name, device_remember
 from .forms import LoginCodeForm
 from .login_codes import login_code_use
@@ -146,8 +146,9 @@ def login_code(request: HttpRequest) -> HttpResponse:
 
 
 def _visible_tokens(user):
+    """A superuser manages everybody's tokens; anyone else only their own."""
     tokens = ApiToken.objects.select_related("user")
-    if DIRECTOR in roles_of(user):
+    if user.is_superuser:
         return tokens
     return tokens.filter(user=user)
 
@@ -172,7 +173,10 @@ def tokens(request: HttpRequest) -> HttpResponse:
 @require_POST
 @staff_required("console")
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = get_object_or_404(_visible_tokens(request.user), pk=token_id)
+    token = get_object_or_404(ApiToken.objects.select_related("user"), pk=token_id)
+    if not _visible_tokens(request.user).filter(pk=token.pk).exists():
+        refusal_record(request, SUPERUSER)
+        return refuse(request)
     if api_token_revoke(token=token, actor=Actor.of(request.user)):
         messages.success(
             request,

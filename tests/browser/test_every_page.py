@@ -172,6 +172,7 @@ def populate() -> dict:
             "fmt": "csv",
             "house_id": house.pk,
             "ticket_id": ticket.pk,
+            "user_id": director.pk,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }
