@@ -366,9 +366,13 @@ AUTH_PASSWORD_VALIDATORS = [
 # every device has one address; by name alone anyone could lock the director out).
 # The device's address is REMOTE_ADDR, or with TRUSTED_PROXY_COUNT reverse proxies in
 # front, the one the outermost proxy put in X-Forwarded-For (core/auth_views.client_ip).
+# A browser that logged in as a name before carries a signed device cookie: its attempts
+# for that name are counted on their own, so nobody who shares its address can lock it
+# out (core/devices.py).
 TRUSTED_PROXY_COUNT = envint("TRUSTED_PROXY_COUNT", "0")
 AXES_CLIENT_IP_CALLABLE = "tdsystem.core.auth_views.client_ip"
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_USERNAME_CALLABLE = "tdsystem.core.devices.attempt_name"
+AXES_LOCKOUT_PARAMETERS = "tdsystem.core.devices.lockout_parameters"
 AXES_FAILURE_LIMIT = envint("LOGIN_FAILURE_LIMIT", "5")
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOGIN_COOLOFF_MINUTES", "15"))
 AXES_RESET_ON_SUCCESS = True

@@ -21,6 +21,7 @@ urlpatterns = [
     path("jsi18n/<str:code>.js", views_catalog.js_catalog, name="js_catalog"),
     path("health/banner", core_views.health_banner, name="health_banner"),
     path("login/", core_auth.LoginView.as_view(), name="login"),
+    path("login/code/", core_auth.login_code, name="login_code"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("console/tokens/", core_auth.tokens, name="tokens"),

@@ -59,16 +59,23 @@ def short_levels(*durations: int | str) -> list[dict]:
     return rows
 
 
-def make_event(*durations: int | str, name: str = "Test event", **settings):
+def make_event(*durations: int | str, name: str = "Test event", staff: bool = True, **settings):
+    """An event of these levels; every director and floor account there is is on its
+    staff (tests/personas.py) unless `staff=False`."""
     from tdsystem.core.actors import Actor
     from tdsystem.events.services import event_create
     from tdsystem.structures.services import structure_create
+
+    from .personas import staff_everyone
 
     template, _ = structure_create(
         name=f"{name} structure", levels=short_levels(*durations), confirm_warnings=True
     )
     settings.setdefault("buy_in", Decimal("100"))
-    return event_create(name=name, template=template, actor=Actor(label="test"), **settings)
+    event = event_create(name=name, template=template, actor=Actor(label="test"), **settings)
+    if staff:
+        staff_everyone(event)
+    return event
 
 
 @pytest.fixture

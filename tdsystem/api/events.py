@@ -12,7 +12,6 @@ from django.views.decorators.csrf import csrf_exempt
 from ninja import Router
 from ninja.responses import NinjaJSONEncoder
 
-from tdsystem.core.access import has_right
 from tdsystem.core.actors import Actor
 from tdsystem.events import selectors, services
 from tdsystem.events.models import Clock as ClockRow
@@ -22,7 +21,7 @@ from tdsystem.events.services_entry_rules import ENTRY_RULE_COLUMNS, event_entry
 from tdsystem.events.services_levels import event_levels_edit
 from tdsystem.structures.editing import stored_rows
 
-from .auth import AuthedRequest, StaffToken, refuse
+from .auth import AuthedRequest, StaffToken, require_right
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists
 from .errors import NotFound
 from .schemas import (
@@ -151,8 +150,8 @@ def clock_read_first(api_urls) -> Callable[..., HttpResponse]:
 )
 def clock_action(request: AuthedRequest, event_id: int, payload: ClockActionIn):
     event_exists(event_id)
-    if payload.action not in FLOOR_CLOCK_ACTIONS and not has_right(request.auth, "clock"):
-        raise refuse(request, request.auth, "clock")
+    if payload.action not in FLOOR_CLOCK_ACTIONS:
+        require_right(request, "clock", event_id)
     written = services.clock_action(
         event_id=event_id,
         action=payload.action,

@@ -12,7 +12,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.seating.models import Ticket as TicketRow
 from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tickets_of
 
-from .auth import AuthedRequest, StaffToken
+from .auth import AuthedRequest, StaffToken, require_right
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
 from .schemas import INT64, MemberId, Out, PlainText, Registered
@@ -144,10 +144,13 @@ def give(request: AuthedRequest, event_id: int, payload: TicketIn):
     "is closed.",
 )
 def register(request: AuthedRequest, ticket_id: int, payload: TicketUseIn | None = None):
-    if not TicketRow.objects.filter(pk=ticket_id).exists():
+    target = TicketRow.objects.filter(pk=ticket_id).values_list("target_id", flat=True).first()
+    if target is None:
         raise NotFound(_("no ticket %(id)s") % {"id": ticket_id})
     if payload and payload.event is not None:
         event_exists(payload.event)
+    # The path names a ticket: the event registered in is the staff's to act on.
+    require_right(request, "seating", payload.event if payload and payload.event else target)
     used = ticket_register(
         ticket_id=ticket_id,
         event_id=payload.event if payload else None,

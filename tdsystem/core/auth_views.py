@@ -1,4 +1,5 @@
-"""Staff login (throttled by django-axes), and the API token page."""
+"""Staff login (throttled by django-axes, known devices apart), the one-time code login,
+and the API token page."""
 
 from __future__ import annotations
 
@@ -12,19 +13,23 @@ from datetime import timedelta
 from axes.helpers import get_cool_off
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import login as auth_login
 from django.contrib.auth import views as auth_views
 from django.db import connection, transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tdsystem.core.actors import Actor
 
-from .access import DIRECTOR, has_right, roles_of, staff_required
+from .access import SUPERUSER, has_right, refusal_record, refuse, staff_required
+from .devices import attempt_name, device_remember
+from .forms import LoginCodeForm
+from .login_codes import login_code_use
 from .models import ApiToken
 from .tokens import api_token_create, api_token_revoke
 
@@ -92,25 +97,58 @@ def login_turn(username: str, ip: str | None) -> Iterator[None]:
         yield
 
 
+def landing(user) -> str:
+    """Where a login lands: staff on the console, a table device on its table."""
+    if not has_right(user, "console") and has_right(user, "table"):
+        return reverse("seating:device_home")
+    return resolve_url(settings.LOGIN_REDIRECT_URL)
+
+
 class LoginView(auth_views.LoginView):
-    """Django's login; django-axes refuses a name that failed too often from this device."""
+    """Django's login; django-axes refuses a name that failed too often from this device.
+    A good login gives the browser its device cookie for the name (core/devices.py)."""
 
     def post(self, request, *args, **kwargs):
-        username = request.POST.get("username", "")[:150]
-        with login_turn(username, client_ip(request)):
+        with login_turn(attempt_name(request) or "", client_ip(request)):
             return super().post(request, *args, **kwargs)
 
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        device_remember(self.request, response, form.get_user().get_username())
+        return response
+
     def get_default_redirect_url(self) -> str:
-        """Staff go to the console; a table device to its table (it has no console)."""
-        user = self.request.user
-        if not has_right(user, "console") and has_right(user, "table"):
-            return reverse("seating:device_home")
-        return super().get_default_redirect_url()
+        return landing(self.request.user)
+
+
+@require_http_methods(["GET", "POST"])
+def login_code(request: HttpRequest) -> HttpResponse:
+    """Log in with a one-time code from `manage.py login_code`, locked out or not."""
+    form = LoginCodeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = login_code_use(
+            username=form.cleaned_data["username"], code=form.cleaned_data["code"]
+        )
+        if user is not None:
+            auth_login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            response = redirect(landing(user))
+            device_remember(request, response, user.get_username())
+            return response
+        form.add_error(
+            None,
+            gettext(
+                "This code does not work for this name: it was mistyped, used already, "
+                "or is older than 15 minutes. Ask for a new one."
+            ),
+        )
+    status = 400 if form.errors else 200
+    return render(request, "registration/login_code.html", {"form": form}, status=status)
 
 
 def _visible_tokens(user):
+    """A superuser manages everybody's tokens; anyone else only their own."""
     tokens = ApiToken.objects.select_related("user")
-    if DIRECTOR in roles_of(user):
+    if user.is_superuser:
         return tokens
     return tokens.filter(user=user)
 
@@ -135,7 +173,10 @@ def tokens(request: HttpRequest) -> HttpResponse:
 @require_POST
 @staff_required("console")
 def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = get_object_or_404(_visible_tokens(request.user), pk=token_id)
+    token = get_object_or_404(ApiToken.objects.select_related("user"), pk=token_id)
+    if not _visible_tokens(request.user).filter(pk=token.pk).exists():
+        refusal_record(request, SUPERUSER)
+        return refuse(request)
     if api_token_revoke(token=token, actor=Actor.of(request.user)):
         messages.success(
             request,

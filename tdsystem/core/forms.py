@@ -60,3 +60,14 @@ class TextField(forms.CharField):
             return text_normal(text, multiline=self.multiline)
         except TextRefused as exc:
             raise forms.ValidationError(str(exc), code="text") from None
+
+
+class LoginCodeForm(forms.Form):
+    """The name and the one-time code `manage.py login_code` printed for it."""
+
+    username = forms.CharField(label=_("User name"), max_length=150)
+    code = forms.CharField(
+        label=_("One-time code"),
+        max_length=40,
+        help_text=_("Printed on the server by: python manage.py login_code YOUR-NAME"),
+    )

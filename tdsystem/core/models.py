@@ -178,3 +178,50 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} of {self.user_id}: {self.method} {self.path} {self.status}"
+
+
+class LoginCode(models.Model):
+    """A one-time code to log in with when the password is refused or the name is locked
+    out, printed on the server by `manage.py login_code USERNAME`. Only its hash is kept;
+    it lasts a few minutes and works once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="login_codes"
+    )
+    code_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"login code of {self.user} until {self.expires_at:%H:%M}"
+
+
+class EventStaff(models.Model):
+    """A director or floor account on an event's staff. Outside its events such an account
+    acts on nothing (a superuser acts on every event). A festival's flights have the
+    staff of the event they are flights of: the rows are the event's.
+
+    The event is named by its model label, so core imports no domain app."""
+
+    class Role(models.TextChoices):
+        DIRECTOR = "director", _("Director")
+        FLOOR = "floor", _("Floor")
+
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="staff")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="event_staff"
+    )
+    role = models.CharField(max_length=8, choices=Role.choices)
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "event"], name="event_staff_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) on event {self.event_id}"

@@ -17,7 +17,7 @@ its service and builds its answer in one transaction, so:
 Reads stay out of transactions: SQLite takes its write lock at BEGIN (transaction_mode
 IMMEDIATE), so a read in one would queue behind every write and every other screen.
 
-Logging in is left out (UNWRAPPED): django-axes counts a failed login in a write of its
+Logging in (with a password or a one-time code) is left out (UNWRAPPED): django-axes counts a failed login in a write of its
 own that must stay when the answer is the lockout (429), and on SQLite a transaction would
 hold the write lock over the password's hash.
 """
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
 # The views (by URL name) that run outside: see the module's docstring.
-UNWRAPPED = frozenset({"login", "admin:login"})
+UNWRAPPED = frozenset({"login", "login_code", "admin:login"})
 REPLAYED = "Idempotent-Replayed"
 RETRY_AFTER_SECONDS = 1
 

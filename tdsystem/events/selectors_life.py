@@ -48,19 +48,28 @@ class Tab:
     active: bool
 
 
-def console_tabs(active: str) -> list[Tab]:
-    """The filter tabs with their counts, in one query."""
-    counts = Event.objects.aggregate(
+def staff_events(roles: dict[int, str] | None) -> QuerySet[Event]:
+    """The events a user acts on, from `core.access.staff_event_roles`: those they are
+    staff of and their flights; every event for a superuser (None)."""
+    if roles is None:
+        return Event.objects.all()
+    return Event.objects.filter(Q(pk__in=roles) | Q(parent_id__in=roles))
+
+
+def console_tabs(active: str, roles: dict[int, str] | None = None) -> list[Tab]:
+    """The filter tabs with their counts (of the user's events), in one query."""
+    counts = staff_events(roles).aggregate(
         **{key: Count("pk", filter=condition) for key, _label, condition in FILTERS}
     )
     return [Tab(key, str(label), counts[key], key == active) for key, label, _q in FILTERS]
 
 
-def console_events(show: str) -> QuerySet[Event]:
-    """The events of a filter, running first, newest first within a status."""
+def console_events(show: str, roles: dict[int, str] | None = None) -> QuerySet[Event]:
+    """The user's events of a filter, running first, newest first within a status."""
     condition = {key: q for key, _label, q in FILTERS}[show]
     return (
-        Event.objects.filter(condition)
+        staff_events(roles)
+        .filter(condition)
         .select_related("clock")
         .annotate(rank=_RUNNING_FIRST)
         .order_by("rank", "-scheduled_start", "-created_at")

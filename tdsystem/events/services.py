@@ -25,6 +25,7 @@ from tdsystem.engine import clock as clockrules
 
 from . import hooks
 from .models import Clock, Event
+from .services_staff import event_staff_creator
 
 log = logging.getLogger(__name__)
 
@@ -456,7 +457,8 @@ def event_create(
     actor: Actor,
     **settings_: object,
 ) -> Event:
-    """Create an event with its own copy of a structure template and a clock ready to start."""
+    """Create an event with its own copy of a structure template and a clock ready to start;
+    the person creating it directs it."""
     from tdsystem.structures.services import structure_copy
 
     if not name.strip():
@@ -470,6 +472,7 @@ def event_create(
         Clock.objects.create(
             event=event, remaining_ms=first.duration_seconds * 1000 if first else 0
         )
+        event_staff_creator(event=event, actor=actor)
         log_record(
             event=event,
             actor=actor,

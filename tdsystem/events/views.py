@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.access import has_right, refusal_record, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.languages import screen_language
 from tdsystem.core.network import public_url
@@ -25,6 +25,7 @@ from . import hooks, rules, selectors, selectors_life, services, services_levels
 from .clock_forms import ClockActionForm
 from .forms import EventForm
 from .models import Event
+from .views_staff import staff_context
 
 PAUSE_RIGHTS = {"pause", "resume"}
 
@@ -89,15 +90,16 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("clock", "house_rules"), pk=event_id)
     template = "events/console.html"
     context = _console_context(event)
-    context["can_undo"] = _may_undo(request.user, context["undoable"])
+    context["can_undo"] = _may_undo(request.user, event, context["undoable"])
     if request.htmx and request.GET.get("part") in ("clock-panel", "log"):
         template += "#" + request.GET["part"]
     else:
         # The page's header offers the list's actions, under the list's rules.
-        context["may_manage"] = has_right(request.user, "events")
+        context["may_manage"] = has_right(request.user, "events", event=event.pk)
         context["device_links"] = _device_links(event)
         event.may_delete = selectors_life.may_delete(event)
         context["rules"] = rules.event_summary(event)
+        context |= staff_context(request, event)
     return render(request, template, context)
 
 
@@ -131,7 +133,8 @@ def clock_control(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     form = ClockActionForm(request.POST)
     action = request.POST.get("action", "")
-    if action not in PAUSE_RIGHTS and not has_right(request.user, "clock"):
+    if action not in PAUSE_RIGHTS and not has_right(request.user, "clock", event=event.pk):
+        refusal_record(request, "clock", event=event.pk)
         return HttpResponse(gettext("Only a director may do this."), status=403)
     error, status, ask_empty = None, 200, False
     if not form.is_valid():
@@ -160,11 +163,11 @@ def clock_control(request: HttpRequest, event_id: int) -> HttpResponse:
     return response
 
 
-def _may_undo(user, entry) -> bool:
+def _may_undo(user, event: Event, entry) -> bool:
     """A clock action is undone with the clock right; a level edit with the editor's."""
     if entry is not None and entry.action == services.LEVELS_EDIT:
-        return has_right(user, "events")
-    return has_right(user, "clock")
+        return has_right(user, "events", event=event.pk)
+    return has_right(user, "clock", event=event.pk)
 
 
 @require_POST
@@ -173,7 +176,7 @@ def clock_undo(request: HttpRequest, event_id: int, entry_id: int) -> HttpRespon
     """The director undoes the newest clock action or level edit from the event log."""
     event = get_object_or_404(Event, pk=event_id)
     entry = event.log.filter(pk=entry_id).first()
-    if not _may_undo(request.user, entry):
+    if not _may_undo(request.user, event, entry):
         raise PermissionDenied
     error, message = None, None
     try:
@@ -193,7 +196,7 @@ def clock_undo(request: HttpRequest, event_id: int, entry_id: int) -> HttpRespon
         return redirect("console:event", event.pk)
     context = _console_context(event)
     context |= {
-        "can_undo": _may_undo(request.user, context["undoable"]),
+        "can_undo": _may_undo(request.user, event, context["undoable"]),
         "log_error": error,
         "log_message": message,
     }

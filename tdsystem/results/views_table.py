@@ -45,7 +45,8 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
     card = seating_selectors.table_view(event, number)
     if card is None:
         raise Http404
-    can_bust, hfh = has_right(request.user, "bustout"), hand_for_hand(event)
+    can_bust = has_right(request.user, "bustout", event=event.pk)
+    hfh = hand_for_hand(event)
     rows = SimpleLazyObject(lambda: bag_rows(event, number))
     # In the last hands of the day a bagged player is through to the next day, not out
     # (the bust-out service refuses it on the same condition): the seat shows the bag.
@@ -60,7 +61,7 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
         "card": card,
         "error": error,
         "message": message,
-        "can_console": has_right(request.user, "seating"),
+        "can_console": has_right(request.user, "seating", event=event.pk),
         "can_bust": can_bust,
         # One player out on a hand of their own, from the seat's "Out"; several on one
         # hand, or any during hand-for-hand (stacks are needed), in the bust-out console.

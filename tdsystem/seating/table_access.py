@@ -21,19 +21,19 @@ RIGHT = "table"
 def table_refusal(request: HttpRequest, event: Event, *numbers: int) -> HttpResponse | None:
     """None when the user may act on one of these tables; else the login or the 403.
 
-    Seating staff open every table; a table device only the one it is tied to (an untied
+    The event's seating staff open every table; a table device only the one it is tied to (an untied
     device, none at all).
     """
     user = request.user
     if not user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    if has_right(user, "seating"):
+    if has_right(user, "seating", event=event.pk):
         return None
-    if has_right(user, RIGHT):
+    if has_right(user, RIGHT, event=event.pk):
         device = TableDevice.objects.filter(user=user).select_related("venue_table").first()
         if device is not None and device.venue_table.number in numbers:
             return None
-    refusal_record(request, RIGHT)
+    refusal_record(request, RIGHT, event=event.pk)
     return refuse(request)
 
 

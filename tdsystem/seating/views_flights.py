@@ -46,7 +46,7 @@ def _render(request, event, part: str | None, status: int = 200, **extra) -> Htt
         "event": event,
         "preview": day2_preview(event),
         "flight_form": extra.pop("flight_form", None) or FlightForm(),
-        "may_manage": has_right(request.user, "events"),
+        "may_manage": has_right(request.user, "events", event=event.pk),
         **extra,
     }
     template = f"{PAGE}#{part}" if request.htmx and part in PARTS else PAGE

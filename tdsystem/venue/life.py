@@ -20,6 +20,7 @@ from tdsystem.events.copying import COPIED_SETTINGS
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import may_delete
 from tdsystem.events.services import event_create
+from tdsystem.events.services_staff import event_staff_copy
 from tdsystem.results.models import BustOut, Finish, PayoutPlan
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable
@@ -84,7 +85,7 @@ def event_copy(
     seats: int | None = None,
     scheduled_start: datetime | None = None,
 ) -> Event:
-    """A new planned event like the source: structure, payouts, settings and tables.
+    """A new planned event like the source: structure, payouts, settings, tables and staff.
 
     Nothing of the source's night comes along: no players, entries, clock or log. The
     tables go through the seating service, so a table another event holds is refused.
@@ -105,6 +106,7 @@ def event_copy(
             scheduled_start=scheduled_start,
             **copied,
         )
+        staff = event_staff_copy(source=source, event=event)
         plan = PayoutPlan.objects.filter(event=source).first()
         if plan is not None:
             PayoutPlan.objects.create(
@@ -121,7 +123,7 @@ def event_copy(
             summary=Text(
                 gettext_noop("Copied from %(name)s (event %(id)s)"), name=source.name, id=source.pk
             ),
-            data={"source": source.pk, "tables": sorted(set(numbers or []))},
+            data={"source": source.pk, "tables": sorted(set(numbers or [])), "staff": staff},
         )
     return event
 

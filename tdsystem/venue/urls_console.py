@@ -3,7 +3,14 @@ apps, the event's life from the venue's."""
 
 from django.urls import path
 
-from tdsystem.events import views, views_entry_rules, views_levels, views_rules, views_screen
+from tdsystem.events import (
+    views,
+    views_entry_rules,
+    views_levels,
+    views_rules,
+    views_screen,
+    views_staff,
+)
 from tdsystem.structures import views as structure_views
 
 from . import views_floor, views_life, views_transfer
@@ -32,6 +39,12 @@ urlpatterns = [
         "events/<int:event_id>/screen-language",
         views_screen.event_screen_language,
         name="event_screen_language",
+    ),
+    path("events/<int:event_id>/staff/", views_staff.staff_add, name="event_staff_add"),
+    path(
+        "events/<int:event_id>/staff/<int:user_id>/remove",
+        views_staff.staff_remove,
+        name="event_staff_remove",
     ),
     path("floor/", views_floor.floor, name="floor"),
     path("floor/give", views_floor.floor_give, name="floor_give"),

@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
-from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.access import event_refusal, has_right, staff_event_roles, staff_required
 from tdsystem.core.actors import Actor
-from tdsystem.events.models import Event
+from tdsystem.events.selectors_life import staff_events
 from tdsystem.seating import services as seating
 from tdsystem.seating.errors import SeatingError
 
@@ -110,7 +110,9 @@ def _render(request: HttpRequest, **extra) -> HttpResponse:
         **extra,
     }
     if not request.htmx:
-        context["events"] = Event.objects.filter(OPEN).order_by("scheduled_start", "pk")
+        # The room is everyone's to see; tables go only to the user's own events.
+        mine = staff_events(staff_event_roles(request.user))
+        context["events"] = mine.filter(OPEN).order_by("scheduled_start", "pk")
     return render(request, f"{PAGE}#floor" if request.htmx else PAGE, context)
 
 
@@ -130,6 +132,9 @@ def floor_give(request: HttpRequest) -> HttpResponse:
         error = str(next(iter(form.errors.values()))[0])  # the field's own sentence
     else:
         event, numbers = form.cleaned_data["event"], form.cleaned_data["numbers"]
+        refused = event_refusal(request, "seating", event.pk)
+        if refused:
+            return refused
         try:
             seats = seating.tables_seats(event)
             seating.tables_setup(

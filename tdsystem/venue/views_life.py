@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from tdsystem.core.access import has_right, staff_required
+from tdsystem.core.access import DIRECTOR, has_right, role_may, staff_event_roles, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.backup import backup_status
 from tdsystem.core.locking import Busy
@@ -27,13 +27,17 @@ def console_home(request: HttpRequest) -> HttpResponse:
     show = request.GET.get("show", "current")
     if show not in selectors_life.FILTER_KEYS:
         show = "current"
-    events = list(selectors_life.console_events(show))
+    # The events the user is staff of (every event for a superuser), each with its role.
+    roles = staff_event_roles(request.user)
+    events = list(selectors_life.console_events(show, roles))
     for event in events:
         event.may_delete = selectors_life.may_delete(event)
+        role = DIRECTOR if roles is None else roles.get(event.parent_id or event.pk)
+        event.may_manage = role_may(role, "events")
     context = {
         "events": events,
         "show": show,
-        "tabs": selectors_life.console_tabs(show),
+        "tabs": selectors_life.console_tabs(show, roles),
         "may_manage": has_right(request.user, "events"),
         "activity": selectors_life.activity_recent(),
         "backup": backup_status(),

@@ -51,6 +51,7 @@ RTL = {"ar"}
 PAGES = {
     "home": "",
     "login": "",
+    "login_code": "",
     "tokens": "",
     "console:home": "",
     "console:event_new": "",
@@ -172,6 +173,7 @@ def populate() -> dict:
             "fmt": "csv",
             "house_id": house.pk,
             "ticket_id": ticket.pk,
+            "user_id": director.pk,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }

@@ -35,6 +35,12 @@ def test_a_director_runs_an_event_and_the_floor_busts_and_moves_players(live_ser
     page.wait_for_selector("text=Sunday Main")
     event_url = page.url
 
+    # Its director puts the floor on its staff (the creator directs it, no one else is on it).
+    page.select_option("#staff-user", label="fred")
+    page.select_option("#staff-role", "floor")
+    page.locator("#staff").get_by_role("button", name="Add to the staff").click()
+    page.wait_for_selector("#staff >> text=fred is on the staff as floor.")
+
     # Tables, players, the draw.
     page.get_by_role("link", name="Seating").click()
     page.fill("#id_numbers", "1-2")

@@ -76,3 +76,23 @@ def test_it_lets_parallel_guesses_past_the_limit_without_the_turns(monkeypatch):
     assert errors_of(results) == []
     assert len(seen) > 5
     assert attempt("dora", PASSWORD) == 429
+
+
+def test_parallel_guesses_from_the_address_leave_a_known_device_in():
+    """Ten wrong passwords for the director at once, from the address her laptop shares:
+    the name is locked on unknown devices, and her laptop (its device cookie) still logs in."""
+    make_user("dora", "director")
+    laptop = Client()
+    assert (
+        laptop.post(
+            "/login/", {"username": "dora", "password": PASSWORD}, REMOTE_ADDR=ROUTER
+        ).status_code
+        == 302
+    )
+    laptop.post("/logout/")
+    results = run_together(*[lambda: attempt("dora", "wrong") for _ in range(10)])
+    assert errors_of(results) == []
+    assert sorted(results) == [200] * 4 + [429] * 6
+    assert attempt("dora", PASSWORD) == 429
+    again = laptop.post("/login/", {"username": "dora", "password": PASSWORD}, REMOTE_ADDR=ROUTER)
+    assert again.status_code == 302

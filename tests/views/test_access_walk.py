@@ -22,6 +22,7 @@ PUBLIC = {
     "language",  # the language switcher: a cookie, and a signed-in user's own choice
     "js_catalog",  # the scripts' words in each language (static text)
     "login",
+    "login_code",  # a one-time code's login, as the login page
     "logout",
     "clock_screen",
     "schedule",

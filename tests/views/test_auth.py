@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tdsystem.core.models import ApiToken
-from tests.personas import PASSWORD, make_token
+from tdsystem.core.models import ApiToken, LogEntry
+from tests.personas import PASSWORD, make_token, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -35,12 +35,15 @@ def test_login_needs_the_csrf_token(director):
     assert response.status_code == 403
 
 
-def test_a_director_creates_lists_and_revokes_tokens(client, event, director, floor_person):
+def test_a_superuser_creates_lists_and_revokes_tokens(client, event, floor_person):
+    root = make_user("root", None)
+    root.is_superuser = True
+    root.save()
     floor_token = make_token(floor_person)
-    client.force_login(director)
+    client.force_login(root)
     page = client.post("/console/tokens/", {"label": "overlay"}).content.decode()
     assert "copy it now" in page and "overlay" in page
-    assert floor_token[:8] in page  # directors see every token
+    assert floor_token[:8] in page  # a superuser sees every token
     token = ApiToken.objects.get(user=floor_person)
     client.post(f"/console/tokens/{token.pk}/revoke")
     token.refresh_from_db()
@@ -54,15 +57,34 @@ def test_a_director_creates_lists_and_revokes_tokens(client, event, director, fl
     assert response.status_code in (401, 404)
 
 
-def test_floor_staff_see_and_revoke_only_their_own_tokens(client, director, floor_person):
-    make_token(director)
-    client.force_login(floor_person)
+@pytest.mark.parametrize("persona", ["director", "floor_person"])
+def test_staff_not_superusers_see_and_revoke_only_their_own_tokens(client, request, persona):
+    """A director who is not a superuser neither lists nor revokes anyone else's token (a
+    superuser's least of all); the refusal is a 403, written to the audit log."""
+    me = request.getfixturevalue(persona)
+    root = make_user("root", None)
+    root.is_superuser = True
+    root.save()
+    colleague = make_user("cleo", "director")
+    mine = make_token(me)
+    others = [make_token(root), make_token(colleague)]
+    client.force_login(me)
     page = client.get("/console/tokens/").content.decode()
-    assert "dora" not in page
-    other = ApiToken.objects.get(user=director)
-    assert client.post(f"/console/tokens/{other.pk}/revoke").status_code == 404
-    other.refresh_from_db()
-    assert other.revoked_at is None
+    assert mine[:8] in page
+    assert all(raw[:8] not in page for raw in others)
+    assert "root" not in page and "cleo" not in page
+    for token in ApiToken.objects.exclude(user=me):
+        assert client.post(f"/console/tokens/{token.pk}/revoke").status_code == 403
+        token.refresh_from_db()
+        assert token.revoked_at is None
+    refused = LogEntry.objects.filter(action="access.refused", actor=me)
+    assert refused.count() == 2
+    assert "needs the right superuser" in refused.first().summary
+    own = ApiToken.objects.get(user=me)
+    client.post(f"/console/tokens/{own.pk}/revoke")
+    own.refresh_from_db()
+    assert own.revoked_at is not None
+    assert LogEntry.objects.filter(action="token.revoke", actor=me).count() == 1
 
 
 def test_a_revoked_token_is_refused(client, event, director):

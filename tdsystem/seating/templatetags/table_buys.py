@@ -20,7 +20,7 @@ def table_buys(context, event, entry, table: int) -> dict:
     if entry is not None and user is not None:
         # Periods only: the player's limits would cost a query a seat; the service checks.
         offers = buys_offered(event, entry, counts=False)
-        if offers and not has_right(user, "seating"):
+        if offers and not has_right(user, "seating", event=event.pk):
             offers = []
     # The partial's few style rules go out once per page, with the first seat that has buys.
     style = bool(offers) and not context.render_context.get("table_buys_style")

@@ -1,4 +1,5 @@
-"""Load the demo: templates, staff accounts, and an event with 27 players seated (idempotent).
+"""Load the demo: templates, staff accounts (the floor account on the demo event's staff),
+and an event with 27 players seated (idempotent).
 
 The demo's tables are 101-103 (see DEMO_TABLES), clear of the numbers a real night uses.
 """
@@ -21,6 +22,7 @@ from django.utils.translation import gettext_noop
 from tdsystem.core.access import ROLES
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.models import EventStaff
 from tdsystem.events.models import Event
 from tdsystem.events.services import event_create
 from tdsystem.seating import services as seating
@@ -137,6 +139,11 @@ class Command(BaseCommand):
             created = event is None
             if created:
                 event = self._create_event(director)
+            # The demo's floor account works the demo out of the box (its director is a
+            # superuser, who acts on every event).
+            EventStaff.objects.get_or_create(
+                event=event, user=floor, defaults={"role": EventStaff.Role.FLOOR}
+            )
         self.stdout.write(
             f"Demo event {'created' if created else 'already there'}: {event.name} (id {event.pk})"
         )
