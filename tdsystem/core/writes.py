@@ -17,9 +17,9 @@ its service and builds its answer in one transaction, so:
 Reads stay out of transactions: SQLite takes its write lock at BEGIN (transaction_mode
 IMMEDIATE), so a read in one would queue behind every write and every other screen.
 
-Logging in (with a password or a one-time code) is left out (UNWRAPPED): django-axes counts a failed login in a write of its
-own that must stay when the answer is the lockout (429), and on SQLite a transaction would
-hold the write lock over the password's hash.
+Logging in (with a password or a one-time code) is left out (UNWRAPPED): django-axes
+counts a failed login in a write of its own that must stay when the answer is the lockout
+(429), and on SQLite a transaction would hold the write lock over the password's hash.
 """
 
 from __future__ import annotations
