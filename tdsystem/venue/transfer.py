@@ -55,6 +55,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import rulesets
 from tdsystem.events.models import Clock, Event, HouseRuleSet
+from tdsystem.events.services_staff import event_staff_creator
 from tdsystem.results import models as results
 from tdsystem.seating import models as seating
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
@@ -109,6 +110,8 @@ LEFT_OUT = {
     "results.fieldcount": "counted by triggers",
     # A tablet's login belongs to the room, not to an event.
     "seating.tabledevice": "the room's devices",
+    # Accounts never travel: whoever imports the file directs the event here.
+    "core.eventstaff": "the installation's accounts",
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}
@@ -227,6 +230,8 @@ def event_import(*, data: bytes | str, actor: Actor, name: str = "") -> Imported
     try:
         with transaction.atomic():
             imported = _Import(envelope).run()
+            # Staff never travel with the file: whoever imports it directs it here.
+            event_staff_creator(event=imported.event, actor=actor)
             log_record(
                 event=imported.event,
                 actor=actor,
