@@ -21,7 +21,8 @@ shares with the installation it goes into is found there:
   that differs is made anew as "NAME (imported)";
 - a staff account of the same user name is the one named in the log, the move slips and
   the bust-outs; without one the name stays in the text and the link is left empty.
-  Accounts and API tokens never travel with an event;
+  Accounts, API tokens and an event's staff never travel with an event: the person who
+  imports it directs it, as the person who makes an event does;
 - an event outside the file (a satellite's target, a ticket won elsewhere) is left out:
   the link is left empty.
 
@@ -55,6 +56,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import rulesets
 from tdsystem.events.models import Clock, Event, HouseRuleSet
+from tdsystem.events.services_staff import event_staff_creator
 from tdsystem.results import models as results
 from tdsystem.seating import models as seating
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
@@ -109,6 +111,8 @@ LEFT_OUT = {
     "results.fieldcount": "counted by triggers",
     # A tablet's login belongs to the room, not to an event.
     "seating.tabledevice": "the room's devices",
+    # Accounts never travel with an event: the person who imports it directs it here.
+    "core.eventstaff": "the accounts of the installation",
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}
@@ -227,6 +231,7 @@ def event_import(*, data: bytes | str, actor: Actor, name: str = "") -> Imported
     try:
         with transaction.atomic():
             imported = _Import(envelope).run()
+            event_staff_creator(event=imported.event, actor=actor)
             log_record(
                 event=imported.event,
                 actor=actor,
