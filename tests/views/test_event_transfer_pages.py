@@ -37,6 +37,9 @@ def test_the_director_downloads_an_event_and_imports_it_again(client, director):
     assert json.loads(content)["event"] == event.pk
 
     assert "Import an event" in client.get("/console/").content.decode()
+    assert (
+        "you direct the events you import" in client.get("/console/events/import/").content.decode()
+    )
     refused = upload(client, content)  # its tables are in play here
     assert refused.status_code == 400 and "in play here too: table 1" in refused.content.decode()
     EventTable.objects.filter(event=event).update(in_play=False)
