@@ -211,10 +211,15 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
     _db["ENGINE"] = "tdsystem.core.sqlite3"
     # Writes from the web server, the worker and beat serialise instead of failing with
     # "database is locked": take the write lock at BEGIN and wait for it.
+    # A commit outlives a kill of every process with either synchronous mode; FULL waits
+    # for the disk at each commit so it outlives a power cut too (docs/operations.md).
+    _synchronous = os.environ.get("SQLITE_SYNCHRONOUS", "FULL" if EMBEDDED else "NORMAL")
+    if _synchronous.upper() not in ("NORMAL", "FULL"):
+        raise ImproperlyConfigured(f"SQLITE_SYNCHRONOUS={_synchronous!r}: expected FULL or NORMAL")
     _db["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
-        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
+        "init_command": f"PRAGMA journal_mode=WAL; PRAGMA synchronous={_synchronous.upper()}; "
         "PRAGMA busy_timeout=20000;",
     }
     # A file (not memory) so a real Celery worker in the tests can share it; one per

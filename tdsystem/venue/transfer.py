@@ -9,8 +9,10 @@ carry their flights' bags).
 
 Rows are written with Django's serializer, grouped by model, each under its id in the
 installation it came from. An import makes every row anew (new ids, the relations
-kept), in one transaction: a file that is not right changes nothing. What the file
-shares with the installation it goes into is found there:
+kept), in one transaction: a file that is not right changes nothing. Its values are
+taken as the pages and the API take them (transfer_values: the one text rule, the one
+range of dates and times), a refusal naming the row and the field. What the file shares
+with the installation it goes into is found there:
 
 - a player with the same member id is that player (their entries join the player's
   record here); a player without one is a new player, even when a player of the same
@@ -21,7 +23,8 @@ shares with the installation it goes into is found there:
   that differs is made anew as "NAME (imported)";
 - a staff account of the same user name is the one named in the log, the move slips and
   the bust-outs; without one the name stays in the text and the link is left empty.
-  Accounts and API tokens never travel with an event;
+  Accounts, API tokens and an event's staff never travel with an event: the person who
+  imports it directs it, as the person who makes an event does;
 - an event outside the file (a satellite's target, a ticket won elsewhere) is left out:
   the link is left empty.
 
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -60,6 +63,8 @@ from tdsystem.results import models as results
 from tdsystem.seating import models as seating
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
 from tdsystem.structures.models import Level, Structure
+
+from .transfer_values import ValueRefused, moments_readable, strings_check, values_check
 
 FORMAT = "tdsystem-event"
 VERSION = 1
@@ -110,8 +115,8 @@ LEFT_OUT = {
     "results.fieldcount": "counted by triggers",
     # A tablet's login belongs to the room, not to an event.
     "seating.tabledevice": "the room's devices",
-    # Accounts never travel: whoever imports the file directs the event here.
-    "core.eventstaff": "the installation's accounts",
+    # Accounts never travel with an event: the person who imports it directs it here.
+    "core.eventstaff": "the accounts of the installation",
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}
@@ -230,7 +235,6 @@ def event_import(*, data: bytes | str, actor: Actor, name: str = "") -> Imported
     try:
         with transaction.atomic():
             imported = _Import(envelope).run()
-            # Staff never travel with the file: whoever imports it directs it here.
             event_staff_creator(event=imported.event, actor=actor)
             log_record(
                 event=imported.event,
@@ -339,31 +343,21 @@ def _is_id(value: object) -> bool:
 
 
 def _check_text(rows: dict) -> None:
-    """Refuse what no database stores: a NUL character or half a surrogate pair."""
+    """Every string of the file as text may be (transfer_values.strings_check), before
+    anything is written."""
     for label, found in rows.items():
         for row in found:
-            for name, value in row["fields"].items():
-                for text in _strings(value):
-                    if "\x00" in text or any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-                        raise TransferError(
-                            _(
-                                "%(model)s %(id)s, field %(field)s: a NUL character or a lone "
-                                "surrogate, which no text may hold."
-                            )
-                            % {"model": label, "id": row["pk"], "field": name}
-                        )
+            try:
+                strings_check(row["fields"])
+            except ValueRefused as refused:
+                raise _refused(label, row["pk"], refused) from None
 
 
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield str(key)
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+def _refused(label: str, row: object, refused: ValueRefused) -> TransferError:
+    return TransferError(
+        _("%(model)s %(id)s, field %(field)s: %(problem)s.")
+        % {"model": label, "id": row, "field": refused.field, "problem": refused.problem}
+    )
 
 
 class _Import:
@@ -561,22 +555,15 @@ class _Import:
 
 def _deserialized(label: str, pk: int | None, fields: dict, row: object) -> Any:
     """An unsaved model made from the file's row `row` (Django's deserializer: each value
-    converted by its field, a field the model does not have refused), its texts within
-    their lengths and its choices among the field's (what SQLite would not refuse)."""
-    found = list(serializers.deserialize("python", [{"model": label, "pk": pk, "fields": fields}]))
-    obj = found[0].object
-    for field in obj._meta.concrete_fields:
-        value = getattr(obj, field.attname)
-        problem = None
-        if isinstance(value, str) and field.max_length and len(value) > field.max_length:
-            problem = _("longer than %(max)s characters") % {"max": field.max_length}
-        elif field.choices and value not in (None, "") and not _among(value, field.flatchoices):
-            problem = _("%(value)s is not one of its choices") % {"value": repr(value)}
-        if problem:
-            raise TransferError(
-                _("%(model)s %(id)s, field %(field)s: %(problem)s.")
-                % {"model": label, "id": row, "field": field.name, "problem": problem}
-            )
+    converted by its field, a field the model does not have refused), its values as every
+    other way in takes them (transfer_values)."""
+    try:
+        moments_readable(_model(label), fields)
+        found = serializers.deserialize("python", [{"model": label, "pk": pk, "fields": fields}])
+        obj = next(found).object
+        values_check(label, obj)
+    except ValueRefused as refused:
+        raise _refused(label, row, refused) from None
     if isinstance(obj, Event | HouseRuleSet):
         try:
             if isinstance(obj, Event):
@@ -588,10 +575,6 @@ def _deserialized(label: str, pk: int | None, fields: dict, row: object) -> Any:
                 _("%(model)s %(id)s: %(problem)s.") % {"model": label, "id": row, "problem": exc}
             ) from None
     return obj
-
-
-def _among(value: object, choices: Iterable[tuple[object, object]]) -> bool:
-    return any(value == key for key, _label in choices)
 
 
 def _save_as_in_file(obj: models.Model) -> None:

@@ -51,6 +51,7 @@ def _load_settings(**env: str) -> subprocess.CompletedProcess:
         ({"DEBUG": "perhaps"}, "DEBUG"),
         ({"PUBLIC_URL": "poker.venue.example"}, "PUBLIC_URL"),
         ({"SECURE_HSTS_SECONDS": "a year"}, "SECURE_HSTS_SECONDS"),
+        ({"DATABASE_URL": "sqlite:///x.sqlite3", "SQLITE_SYNCHRONOUS": "OFF"}, "SQLITE_SYNC"),
     ],
 )
 def test_it_refuses_to_start_on_a_bad_value(env, message):
@@ -91,6 +92,31 @@ def test_the_embedded_run_has_debug_off_and_keeps_one_secret_key(tmp_path):
     assert key_file.stat().st_mode & 0o777 == 0o600
     again = _embedded(tmp_path, "print(s.SECRET_KEY)")
     assert again.stdout.strip() == key  # made once and kept: sessions survive a restart
+
+
+SYNCHRONOUS = """
+from django.db import connection
+import django
+django.setup()
+with connection.cursor() as cursor:
+    print(cursor.execute("PRAGMA synchronous").fetchone()[0])
+"""
+
+
+@pytest.mark.parametrize(
+    ("embedded", "asked", "mode"),
+    [("1", None, "2"), ("0", None, "1"), ("1", "normal", "1"), ("0", "FULL", "2")],
+)
+def test_the_embedded_runs_sqlite_commits_wait_for_the_disk(tmp_path, embedded, asked, mode):
+    """FULL (2) in the embedded run: an acknowledged write outlives a power cut; NORMAL (1)
+    elsewhere, or as SQLITE_SYNCHRONOUS says."""
+    env = {"TDSYSTEM_EMBEDDED": embedded, "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
+    env |= {"DJANGO_SETTINGS_MODULE": "tdsystem.settings", "SECRET_KEY": "x" * 50}
+    if asked:
+        env["SQLITE_SYNCHRONOUS"] = asked
+    result = _embedded(tmp_path, SYNCHRONOUS, **env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == mode
 
 
 def test_the_embedded_run_turns_debug_on_when_asked(tmp_path):

@@ -254,16 +254,34 @@ def manage(env: dict, *args: str, stdin: str | None = None) -> str:
 
 def http(method: str, url: str, *, token: str = "", body: bytes | None = None, timeout=10):
     """(status, body bytes); an HTTP error status is an answer, a refused connection raises."""
-    request = urllib.request.Request(url, data=body, method=method)
+    status, _headers, content = http_exchange(method, url, token=token, body=body, timeout=timeout)
+    return status, content
+
+
+def http_exchange(
+    method: str,
+    url: str,
+    *,
+    token: str = "",
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = 10,
+) -> tuple[int, dict[str, str], bytes]:
+    """(status, headers with lower-case names, body bytes), as `http`, sending `headers`."""
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     if body is not None:
         request.add_header("Content-Type", "application/json")
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, response.read()
+            return response.status, _lower(response.headers), response.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, exc.read()
+        return exc.code, _lower(exc.headers), exc.read()
+
+
+def _lower(headers) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
 
 
 def private_worker(tmp: Path, broker_url: str, **env: str):

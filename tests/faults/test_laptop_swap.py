@@ -10,18 +10,15 @@ Each run has a var dir of its own and a free port on 127.0.0.1.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
-import sys
 import time
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 
-from .servers import ROOT, _kill_group, _wait, free_port, http, manage
-from .test_venue_run import OWN
+from .runs import Run, run_environment
+from .servers import _wait, manage
 
 pytestmark = pytest.mark.worker
 
@@ -40,45 +37,12 @@ print(event.pk)
 """
 
 
-class Run:
-    """`manage.py runsystem` on a var dir of its own; kill() is the laptop dying."""
-
-    def __init__(self, env: dict, log: Path):
-        self.env, self.log, self.port = env, log, free_port()
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> Run:
-        self.proc = subprocess.Popen(
-            [sys.executable, "manage.py", "runsystem", "--addr", f"127.0.0.1:{self.port}"],
-            cwd=ROOT,
-            env=self.env,
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        _wait(lambda: "Log in as 'floor'" in self.log.read_text() or self.proc.poll() is not None,
-              90, "runsystem")  # fmt: skip
-        assert self.proc.poll() is None, self.log.read_text()
-        return self
-
-    def get(self, path: str):
-        status, body = http("GET", f"http://127.0.0.1:{self.port}{path}")
-        assert status == 200, (path, status, body[:500])
-        return json.loads(body)
-
-    def kill(self) -> None:
-        _kill_group(self.proc)
-
-
 def environment(var: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in OWN}
-    return env | {
-        "VAR_DIR": str(var),
-        "PYTHONUNBUFFERED": "1",
-        "PYTEST_XDIST_WORKER": "",
-        "CLOCK_TICK_SECONDS": "2",
-        "BACKUP_EVERY_MINUTES": "0",  # the one backup is the test's own
-    }
+    return run_environment(
+        var,
+        CLOCK_TICK_SECONDS="2",
+        BACKUP_EVERY_MINUTES="0",  # the one backup is the test's own
+    )
 
 
 def clock_row(var: Path, event_id: int) -> sqlite3.Row:

@@ -6,110 +6,32 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from .servers import ROOT, _kill_group, _wait, free_port, manage
+from .runs import (
+    commands,
+    descendants,
+    gone_within,
+    kill_all,
+    migrated,
+    port_free,
+    run_environment,
+    runsystem,
+    wait_for_banner,
+)
+from .servers import ROOT, _kill_group, free_port
 
 pytestmark = pytest.mark.worker
 
-# Settings the test suite may have set, which the embedded run must find for itself.
-OWN = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL",
-       "PUBLIC_URL", "WEB_BIND", "WEB_WORKERS", "WEB_THREADS", "TDSYSTEM_EMBEDDED")  # fmt: skip
-BANNER = "Log in as 'floor'"  # the banner's last line
-
 
 def environment(var: Path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in OWN}
-    env |= {"VAR_DIR": str(var), "PYTHONUNBUFFERED": "1"}
-    manage(env, "migrate", "--noinput", "-v0")
+    env = run_environment(var)
+    migrated(env)
     return env
-
-
-def runsystem(env: dict, port: int, log: Path, *, via_parent: bool = False) -> subprocess.Popen:
-    """The run in a session of its own, as a terminal's `make run` would be. With
-    `via_parent`, started by a shell that stays its parent, as make does."""
-    command = [sys.executable, "manage.py", "runsystem", "--addr", f"127.0.0.1:{port}"]
-    if via_parent:
-        command = ["bash", "-c", " ".join([*command, "--stop-with-parent"]) + "; true"]
-    return subprocess.Popen(
-        command,
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-
-
-def wait_for_banner(proc: subprocess.Popen, log: Path) -> str:
-    _wait(lambda: BANNER in log.read_text() or proc.poll() is not None, 60, "runsystem")
-    printed = log.read_text()
-    assert proc.poll() is None, printed
-    return printed
-
-
-def descendants(pid: int) -> set[int]:
-    """Every process below `pid`, from /proc."""
-    children: dict[int, list[int]] = {}
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                stat = Path(f"/proc/{name}/stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(name))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"  # a zombie has ended; only its parent's wait is missing
-
-
-def commands(pids: set[int]) -> list[str]:
-    out = []
-    for pid in sorted(pids):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        out.append(f"{pid}: {cmd[:120]}")
-    return out
-
-
-def port_free(port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
-def gone_within(pids: set[int], seconds: float) -> float:
-    """Seconds until none of `pids` is alive; fails naming the survivors."""
-    started = time.monotonic()
-    while any(alive(pid) for pid in pids):
-        left = {pid for pid in pids if alive(pid)}
-        assert time.monotonic() - started < seconds, commands(left)
-        time.sleep(0.1)
-    return time.monotonic() - started
 
 
 @pytest.mark.parametrize("killed", ["the run", "the process that started it"])
@@ -136,13 +58,6 @@ def test_nothing_the_run_started_outlives_a_kill_9(tmp_path, killed):
     finally:
         _kill_group(launcher)
         kill_all(below)
-
-
-def kill_all(pids: set[int]) -> None:
-    """What a failing test left behind."""
-    for pid in pids:
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def test_a_second_run_on_a_busy_port_or_folder_says_so_and_starts_nothing(tmp_path):

@@ -9,8 +9,6 @@ import http.client
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
@@ -18,13 +16,10 @@ import zxingcpp
 
 from tdsystem.core import network
 
-from .servers import ROOT, _kill_group, _wait, free_port, manage
+from .runs import migrated, run_environment, runsystem, wait_for_banner
+from .servers import _kill_group, free_port
 
 pytestmark = pytest.mark.worker
-
-# Settings the test suite may have set, which the embedded run must find for itself.
-OWN = ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL", "CELERY_BROKER_URL",
-       "PUBLIC_URL", "WEB_BIND", "WEB_WORKERS", "WEB_THREADS", "TDSYSTEM_EMBEDDED")  # fmt: skip
 
 
 def get(address: str, port: int, path: str, host: str) -> tuple[int, str]:
@@ -56,26 +51,14 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
     lan = network.lan_address()
     if lan is None:
         pytest.skip("this machine has no network address to name in the Host header")
-    env = {k: v for k, v in os.environ.items() if k not in OWN}
-    env |= {"VAR_DIR": str(tmp_path / "var"), "PYTHONUNBUFFERED": "1"}
-    manage(env, "migrate", "--noinput", "-v0")
-    manage(env, "loaddemo")
+    env = run_environment(tmp_path / "var")
+    migrated(env, demo=True)
     port = free_port()
     log = tmp_path / "runsystem.log"
-    proc = subprocess.Popen(
-        [sys.executable, "manage.py", "runsystem", "--addr", f"0.0.0.0:{port}"],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    proc = runsystem(env, port, log, host="0.0.0.0")
     lan_host = f"{network.host_pattern(lan)}:{port}"
     try:
-        _wait(lambda: "Log in as 'director'" in log.read_text() or proc.poll() is not None,
-              60, "runsystem")  # fmt: skip
-        printed = log.read_text()
-        assert proc.poll() is None, printed
+        printed = wait_for_banner(proc, log)
         lookup = re.search(r"Player seat lookup: (\S+)", printed).group(1)
         assert lookup == f"http://{lan_host}/seats/", printed  # the stable address
         assert f"Director console (this laptop): http://127.0.0.1:{port}/console/" in printed
