@@ -399,7 +399,13 @@ class HandState:
     # -- what the player to act may do --------------------------------------------------
 
     def reopen_size(self) -> int:
-        return self.bet_sizes[self.street >= 2] if self.fixed else self.increment
+        """What the bet a player faces must have gone up by since they acted for the betting
+        to be reopened for them: a full bet or raise (D9), half a bet under the half-bet rule
+        (at least half, rounded up)."""
+        if not self.fixed:
+            return self.increment
+        size = self.bet_sizes[self.street >= 2]
+        return (size + 1) // 2 if self.spec.incomplete_raise == "half-bet" else size
 
     def acted_since_full_raise(self, seat: int) -> bool:
         """Whether ``seat`` has acted this round since the round's last full bet or raise
@@ -644,26 +650,29 @@ class HandState:
         size = self.bet_sizes[self.street >= 2]
         full = self.full_level + size
         counted = self.full_level > 0  # the bet (or completing to it) is not a raise
-        if to >= full:
-            self.level = self.full_level = to
-        elif self.spec.incomplete_raise == "half-bet" and 2 * (to - self.full_level) >= size:
-            self.level = self.full_level = full
+        if to < full:
+            if self.spec.incomplete_raise != "half-bet" or 2 * (to - self.full_level) < size:
+                self.level = max(self.level, to)
+                self.notes.append(short_all_in_note(self, seat, to, full))
+                return
+            # D9, half-bet rule: an all-in of at least half a bet counts as a bet or raise and
+            # reopens the betting, at its own amount: players behind call it, or raise a full
+            # bet over it; as a raise it counts toward the cap.
             if counted:
                 msgid = gettext_noop(
-                    "%(name)s's all-in for %(to)s is at least half the bet: it counts as a full "
-                    "raise and players behind must make it %(full)s"
+                    "%(name)s's all-in for %(to)s is at least half a bet: it counts as a raise "
+                    "and reopens the betting; players behind call %(to)s or raise a full bet over "
+                    "it, to %(next)s"
                 )
             else:
                 msgid = gettext_noop(
-                    "%(name)s's all-in for %(to)s is at least half the bet: it counts as a full "
-                    "bet and players behind must make it %(full)s"
+                    "%(name)s's all-in for %(to)s is at least half a bet: it counts as the bet "
+                    "and reopens the betting; players behind call %(to)s or raise a full bet over "
+                    "it, to %(next)s"
                 )
-            self.virtual_note = note("D9", msgid, name=self.names[seat], to=to, full=full)
-            self.notes.append(self.virtual_note)
-        else:
-            self.level = max(self.level, to)
-            self.notes.append(short_all_in_note(self, seat, to, full))
-            return
+            self.notes.append(note("D9", msgid, name=self.names[seat], to=to, next=to + size))
+        self.level = self.full_level = to
+        self.virtual_note = None
         self.fulls += 1
         if counted:
             self.raises += 1
@@ -675,8 +684,6 @@ class HandState:
                         raises=self.raises,
                     )
                 )
-        if to >= full:
-            self.virtual_note = None
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""

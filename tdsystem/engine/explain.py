@@ -281,12 +281,19 @@ def block_note(state: HandState, seat: int, block: str) -> Note:
             "D3", gettext_noop("%(name)s has no chips beyond a call (table stakes)"), name=name
         )
     if block == "not-reopened":
-        return note(
-            "D9",
-            gettext_noop(
+        if state.fixed and state.spec.incomplete_raise == "half-bet":
+            msgid = gettext_noop(
+                "%(name)s has already acted and the all-ins since add up to less than half a "
+                "bet (%(added)s of %(full)s): the betting is not reopened"
+            )
+        else:
+            msgid = gettext_noop(
                 "%(name)s has already acted and the all-ins since add up to less than a full "
                 "raise (%(added)s of %(full)s): the betting is not reopened"
-            ),
+            )
+        return note(
+            "D9",
+            msgid,
             name=name,
             added=state.level - state.acted_level[seat],
             full=state.reopen_size(),
