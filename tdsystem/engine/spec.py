@@ -194,17 +194,12 @@ def _check_blind_game(spec: HandSpec, players_read: bool) -> None:
             f"{spec.blinds[1]}",
             rule="D7",
         )
-    if type(spec.ante) is not int or spec.ante < 0:  # as _is_int
-        raise RuleError(f"ante: must be a whole number of chips, 0 or more, got {spec.ante!r}")
+    _check_ante(spec)
     if spec.ante_type not in ANTE_TYPES:
         raise RuleError(
             f"ante_type: must be one of {', '.join(ANTE_TYPES)}, got {spec.ante_type!r}"
         )
-    if spec.incomplete_raise not in INCOMPLETE_RAISE_RULES:
-        raise RuleError(
-            "incomplete_raise: must be one of "
-            f"{', '.join(INCOMPLETE_RAISE_RULES)}, got {spec.incomplete_raise!r}"
-        )
+    _check_incomplete_raise(spec)
     if spec.pot_limit_preflop not in POT_LIMIT_PREFLOP:
         raise RuleError(
             "pot_limit_preflop: must be one of "
@@ -215,6 +210,22 @@ def _check_blind_game(spec: HandSpec, players_read: bool) -> None:
     _check_limit_settings(spec)
     _check_players(spec, players_read)
     _check_dead_button(spec)
+
+
+# The checks that a blind game and a stud hand share, stated once.
+
+
+def _check_ante(spec: HandSpec) -> None:
+    if type(spec.ante) is not int or spec.ante < 0:  # as _is_int
+        raise RuleError(f"ante: must be a whole number of chips, 0 or more, got {spec.ante!r}")
+
+
+def _check_incomplete_raise(spec: HandSpec) -> None:
+    if spec.incomplete_raise not in INCOMPLETE_RAISE_RULES:
+        raise RuleError(
+            "incomplete_raise: must be one of "
+            f"{', '.join(INCOMPLETE_RAISE_RULES)}, got {spec.incomplete_raise!r}"
+        )
 
 
 def _check_players(spec: HandSpec, players_read: bool) -> None:
@@ -278,6 +289,9 @@ def _check_stud(spec: HandSpec, players_read: bool) -> None:
         if name not in names:
             raise RuleError(f"first_to_act.{street}: unknown player {name!r}")
         seen.add(street)
+    # Checked after the rest, so that a hand refused before for another fault still is.
+    _check_ante(spec)
+    _check_incomplete_raise(spec)
 
 
 def _check_limit_settings(spec: HandSpec) -> None:
