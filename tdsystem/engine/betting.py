@@ -347,8 +347,11 @@ class HandState:
     # -- whose turn ---------------------------------------------------------------------
 
     def _cap_applies(self) -> bool:
-        # D5: no cap when only two players are in the pot at the start of the round.
-        return self.fixed and self.spec.raise_cap is not None and self.in_hand > 2
+        """Whether the raise cap holds this round (D5), as the round starts: heads-up it is
+        lifted (at the start, or until capped) unless the rules keep it (TDA 48)."""
+        if not self.fixed or self.spec.raise_cap is None:
+            return False
+        return self.in_hand > 2 or self.spec.cap_heads_up == "kept"
 
     def _target(self, seat: int) -> int:
         """The bet ``seat`` must match: the level, but never more than an opponent could
@@ -420,7 +423,7 @@ class HandState:
             return "short"
         if self.acted[seat] and level - self.acted_level[seat] < self.reopen_size():
             return "not-reopened"
-        if self.cap_applies:  # a raise cap is set, and the round did not start heads-up
+        if self.cap_applies:  # a raise cap is set, and not lifted heads-up
             cap = self.spec.raise_cap
             if cap is not None and self.full_level > 0 and self.raises >= cap:
                 return "capped"
@@ -676,7 +679,12 @@ class HandState:
         self.fulls += 1
         if counted:
             self.raises += 1
-            if self.cap_applies and self.raises == self.spec.raise_cap:
+        if self.cap_applies and self.raises == self.spec.raise_cap:
+            if self.in_hand <= 2 and self.spec.cap_heads_up == "until-capped":
+                # D5: the action became heads-up before the raising was capped.
+                self.cap_applies = False
+                self.notes.append(_UNCAPPED_HEADS_UP)
+            elif counted:
                 self.notes.append(
                     note(
                         "D5",
@@ -706,6 +714,14 @@ class HandState:
             self.notes.append(all_in_note(self.live > 0))
             self.street = SHOWDOWN
 
+
+_UNCAPPED_HEADS_UP = note(
+    "D5",
+    gettext_noop(
+        "only two players are left in the pot and the betting was not capped before: they "
+        "may raise each other without a cap"
+    ),
+)
 
 # The dead antes one player posts for the table (``_post_dead_ante``'s label): in full, short.
 _DEAD_ANTE = {

@@ -36,6 +36,12 @@ HALT_BLINDS_IMPACTED = "blinds-impacted"  # short by N, once the blinds are impa
 HALT_AT_ONCE = "at-once"  # short by N by elimination, at once (WSOP R67)
 HALTING = (HALT_BLINDS_IMPACTED, HALT_AT_ONCE)
 
+# When the raise cap of a limit game is lifted heads-up (the engine's ``raise_cap_heads_up``).
+CAP_AT_START = "at-start"  # only two players in the pot at the start of the round (Wikipedia)
+CAP_UNTIL_CAPPED = "until-capped"  # heads-up before the cap is reached (Robert's Rules)
+CAP_KEPT = "kept"  # the cap holds heads-up until the event is down to two (TDA 2024 rule 48)
+CAP_HEADS_UP = (CAP_AT_START, CAP_UNTIL_CAPPED, CAP_KEPT)
+
 
 @dataclass(frozen=True)
 class Redraw:
@@ -82,6 +88,10 @@ class Settings:
     # Halting: a table `halt_short_by` or more players short of the largest table.
     halting: str = HALT_BLINDS_IMPACTED
     halt_short_by: int = 3
+    # Limit games: when the raise cap is lifted heads-up. The source documents' reading
+    # (Robert's Rules, the Vietnamese page: "any time the action becomes heads-up before the
+    # raising has been capped") unless the set says otherwise (TDA 48: the cap holds).
+    limit_cap_heads_up: str = CAP_UNTIL_CAPPED
 
 
 @dataclass(frozen=True)
@@ -129,6 +139,7 @@ CONCEPTS: Mapping[str, str] = {
     "big_blind_ante": "the big blind ante",
     "pot_limit_blinds": "pot limit with a short or dead blind",
     "end_of_day": "the end of a day",
+    "raise_cap": "the number of raises in limit, heads-up included",
 }
 
 _TDA_2024_CITES = {
@@ -146,6 +157,7 @@ _TDA_2024_CITES = {
     "pot_limit_blinds": "54-B",
     "hand_for_hand": "RP-8",
     "big_blind_ante": "RP-11",
+    "raise_cap": "48",
 }
 # The 2026 text renumbers (reported): balancing 11 -> 12, dead button 32 -> 34, heads-up
 # 34 -> 36; players out on the same hand are rule 22. Numbers not in that list are kept.
@@ -157,6 +169,7 @@ _TDA_2026_CITES = _TDA_2024_CITES | {
     "simultaneous": "22",
     "dead_button": "34",
     "heads_up": "36-B",
+    "raise_cap": "50",
 }
 _WSOP_2026_CITES = {
     "balancing": "67",
@@ -178,7 +191,7 @@ RULE_SETS: Mapping[str, RuleSet] = {
         body="TDA",
         version="2024",
         source=gettext_noop("Poker TDA Rules, 2024 version"),
-        settings=Settings(),
+        settings=Settings(limit_cap_heads_up=CAP_KEPT),
         citations=_TDA_2024_CITES,
     ),
     TDA_2026: RuleSet(
@@ -187,7 +200,9 @@ RULE_SETS: Mapping[str, RuleSet] = {
         body="TDA",
         version=gettext_noop("2026 (1.1, 21 Sept 2026)"),
         source=gettext_noop("Poker TDA Rules, Summit XII, 2026 version 1.1"),
-        settings=Settings(stack_after_ante=True, dead_button_skips_empty=True),
+        settings=Settings(
+            stack_after_ante=True, dead_button_skips_empty=True, limit_cap_heads_up=CAP_KEPT
+        ),
         citations=_TDA_2026_CITES,
         # The renumbering itself is reported, not read in the official text.
         reported=frozenset(_TDA_2026_CITES),
@@ -243,6 +258,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "balance_from_large": BALANCE_FROM,
     "balance_from_small": BALANCE_FROM,
     "halting": HALTING,
+    "limit_cap_heads_up": CAP_HEADS_UP,
 }
 
 

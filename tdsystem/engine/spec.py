@@ -20,6 +20,12 @@ STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
 # blind first, so a short big blind keeps a live blind rather than dead ante money).
 ANTE_TYPES = ("each", "big-blind", "button", "big-blind-ante-first")
 INCOMPLETE_RAISE_RULES = ("full-bet", "half-bet")
+# When the raise cap of a limit game is lifted heads-up (D5): "at-start", when only two players
+# are in the pot at the start of the round (the reference article); "until-capped", whenever
+# the action becomes heads-up before the raising is capped (Robert's Rules, the Vietnamese
+# page); "kept", never (TDA 2024 rule 48). Absent: the rule set's (``rule_set``), else
+# "at-start".
+RAISE_CAP_HEADS_UP = ("at-start", "until-capped", "kept")  # rulesets.CAP_HEADS_UP
 POT_LIMIT_PREFLOP = ("true-pot", "assumed-call")
 DOS = ("fold", "check", "call", "bet", "raise", "all-in")
 STREETS = ("preflop", "flop", "turn", "river", "showdown", "complete")
@@ -49,6 +55,8 @@ _HAND_KEYS = frozenset(
         "bring_in_player",
         "bring_in_completes",
         "first_to_act",
+        "rule_set",
+        "raise_cap_heads_up",
         "players",
         "actions",
     }
@@ -124,6 +132,8 @@ class HandSpec:
     bring_in_player: str | None = None
     bring_in_completes: bool = False
     first_to_act: tuple[tuple[str, str], ...] = ()
+    rule_set: str | None = None
+    raise_cap_heads_up: str | None = None
 
     def __post_init__(self) -> None:
         _check_spec(self)
@@ -152,6 +162,18 @@ class HandSpec:
         """Fixed-limit small and big bet (the big blind and its double when not given)."""
         return self.bets or (self.big_blind, 2 * self.big_blind)
 
+    @property
+    def cap_heads_up(self) -> str:
+        """When the raise cap is lifted heads-up: the hand's setting, else its rule set's,
+        else "at-start" (D5)."""
+        if self.raise_cap_heads_up is not None:
+            return self.raise_cap_heads_up
+        if self.rule_set is not None:
+            from tdsystem.engine.rulesets import rule_set
+
+            return rule_set(self.rule_set).settings.limit_cap_heads_up
+        return "at-start"
+
 
 def _is_int(value: object) -> bool:
     return type(value) is int  # bool is an int subclass and a JSON true is no chip count
@@ -173,6 +195,27 @@ def _check_spec(spec: HandSpec, players_read: bool = False, actions_read: bool =
         _check_blind_game(spec, players_read)
     if not actions_read:
         _check_actions(spec.actions)
+    if spec.rule_set is not None or spec.raise_cap_heads_up is not None:
+        _check_rules(spec)
+
+
+def _check_rules(spec: HandSpec) -> None:
+    """The fields that name the rules a hand follows (extensions of the contract, checked
+    after all the others so that a hand refused before is refused for the same fault)."""
+    from tdsystem.engine.rulesets import RULE_SETS
+
+    if spec.rule_set is not None and spec.rule_set not in RULE_SETS:
+        raise RuleError(f"rule_set: must be one of {', '.join(RULE_SETS)}, got {spec.rule_set!r}")
+    if spec.raise_cap_heads_up is not None:
+        if spec.raise_cap_heads_up not in RAISE_CAP_HEADS_UP:
+            raise RuleError(
+                "raise_cap_heads_up: must be one of "
+                f"{', '.join(RAISE_CAP_HEADS_UP)}, got {spec.raise_cap_heads_up!r}"
+            )
+        if spec.structure != "fixed-limit":
+            raise RuleError(
+                "raise_cap_heads_up: only a fixed-limit game caps the raises", rule="D5"
+            )
 
 
 def _check_blind_game(spec: HandSpec, players_read: bool) -> None:

@@ -47,6 +47,7 @@ LABELS = {
     "dead_button_skips_empty": _("The dead button moves over several empty seats at once"),
     "halting": _("When a short table stops dealing"),
     "halt_short_by": _("A table halts when this many players short of the largest"),
+    "limit_cap_heads_up": _("Limit games: when the raise cap is lifted heads-up"),
 }
 
 CHOICE_LABELS = {
@@ -57,6 +58,9 @@ CHOICE_LABELS = {
     rulesets.BALANCE_FROM_BREAK_ORDER: _("The next table in the breaking order"),
     rulesets.HALT_BLINDS_IMPACTED: _("Once the blinds are impacted"),
     rulesets.HALT_AT_ONCE: _("At once"),
+    rulesets.CAP_AT_START: _("When only two players start the betting round"),
+    rulesets.CAP_UNTIL_CAPPED: _("Whenever the pot turns heads-up before the cap is reached"),
+    rulesets.CAP_KEPT: _("Never: the cap holds heads-up until two players are left in the event"),
 }
 
 # The concept each setting is cited under, for the "rule" column of the pages.
@@ -74,6 +78,7 @@ CONCEPT_OF = {
     "dead_button_skips_empty": "dead_button",
     "halting": "halting",
     "halt_short_by": "halting",
+    "limit_cap_heads_up": "raise_cap",
 }
 
 # The rules the console's event page lists with their numbers in the event's set.
@@ -90,6 +95,7 @@ KEY_CONCEPTS = {
     "final_table": _("Final table"),
     "chip_race": _("Chip race"),
     "pot_limit_blinds": _("Pot limit with a short blind"),
+    "raise_cap": _("Raise cap in limit, heads-up"),
 }
 
 

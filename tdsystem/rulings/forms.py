@@ -6,7 +6,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import whole_number
+from tdsystem.engine import rulesets
 from tdsystem.events.models import Event
+from tdsystem.events.rules import CHOICE_LABELS
 from tdsystem.structures.models import AnteType, Betting
 
 from .services import LATER_STREETS, MAX_SEATS, Problem, TableSettings, parse_chips
@@ -63,6 +65,14 @@ class TableForm(forms.Form):
     incomplete_raise = forms.ChoiceField(
         choices=Event.IncompleteRaise.choices, label=_("Short all-in raise")
     )
+    raise_cap_heads_up = forms.ChoiceField(
+        choices=[
+            ("", _("As the rule set says")),
+            *((code, CHOICE_LABELS[code]) for code in rulesets.CAP_HEADS_UP),
+        ],
+        required=False,
+        label=_("Cap lifted heads-up"),
+    )
     pot_limit_preflop = forms.ChoiceField(
         choices=Event.PotLimitPreflop.choices, label=_("Pot limit preflop")
     )
@@ -111,6 +121,7 @@ class TableForm(forms.Form):
         "big_bet",
         "raise_cap",
         "incomplete_raise",
+        "raise_cap_heads_up",
         "pot_limit_preflop",
         "bb_must_cover_sb",
         "dead_small_blind",
@@ -136,6 +147,7 @@ class TableForm(forms.Form):
         values["small_blind"] = values["small_blind"] or 0
         values["ante"] = values["ante"] or 0
         values["game"] = values["game"] or "flop"
+        values["raise_cap_heads_up"] = values["raise_cap_heads_up"] or ""
         values["bring_in_seat"] = _seat_of(data.get("bring_in_seat"))
         values["first_to_act"] = tuple(_seat_of(data.get(f"first_{s}")) for s in LATER_STREETS)
         return TableSettings(**values)

@@ -106,6 +106,8 @@ def _settings(event: Event, seg: Level | None) -> dict[str, str]:
         "structure": event.betting,
         "ante_type": event.ante_type,
         "incomplete_raise": event.incomplete_raise,
+        # The event's reading of its rule set (overrides included), shown and editable.
+        "raise_cap_heads_up": event.rules.limit_cap_heads_up,
         "pot_limit_preflop": event.pot_limit_preflop,
         "bb_must_cover_sb": "on" if event.bb_must_cover_sb else "",
         "small_bet": "",

@@ -43,6 +43,7 @@ class TableSettings:
     big_bet: int | None = None
     raise_cap: int | None = None  # fixed limit only; None: no cap
     incomplete_raise: str = "full-bet"
+    raise_cap_heads_up: str = ""  # fixed limit: "at-start", "until-capped", "kept"; "": the set's
     pot_limit_preflop: str = "true-pot"
     bb_must_cover_sb: bool = False
     dead_small_blind: bool = False  # D11: nobody posts the small blind this hand
@@ -316,6 +317,8 @@ def _stud_hand(settings: TableSettings, players: list[dict], actions: list[dict]
         hand["bring_in_completes"] = True
     if s.raise_cap is not None:
         hand["raise_cap"] = s.raise_cap
+        if s.raise_cap_heads_up:
+            hand["raise_cap_heads_up"] = s.raise_cap_heads_up
     hand["incomplete_raise"] = s.incomplete_raise
     first = {
         street: names[seat]
@@ -436,6 +439,8 @@ def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> 
             hand["bets"] = [small, s.big_bet or 2 * small]
         if s.raise_cap is not None:
             hand["raise_cap"] = s.raise_cap
+            if s.raise_cap_heads_up:
+                hand["raise_cap_heads_up"] = s.raise_cap_heads_up
         hand["incomplete_raise"] = s.incomplete_raise
     if s.structure == "pot-limit":
         hand["pot_limit_preflop"] = s.pot_limit_preflop
@@ -459,6 +464,7 @@ _FIELD_TARGETS = {
     "ante_type": ("id_ante_type",),
     "bets": ("id_small_bet", "id_big_bet", "id_big_blind"),
     "raise_cap": ("id_raise_cap",),
+    "raise_cap_heads_up": ("id_raise_cap_heads_up",),
     "incomplete_raise": ("id_incomplete_raise", "id_structure"),
     "pot_limit_preflop": ("id_pot_limit_preflop",),
     "bb_must_cover_sb": ("id_bb_must_cover_sb",),
