@@ -18,9 +18,11 @@ from typing import NoReturn
 
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import (
+    CAPPED,
     Note,
     all_in_note,
     block_note,
+    cited,
     gettext_noop,
     note,
     option_reasons,
@@ -268,6 +270,7 @@ class HandState:
                     "dead small blind: nobody posts the small blind this hand, %(name)s posts "
                     "the big blind"
                 )
+            cited("dead_button", msgid)
             self.notes.append(note("D11", msgid, name=names[self.bb_seat], chips=spec.small_blind))
         if spec.dead_button:
             if spec.ante and spec.ante_type == "button":
@@ -280,6 +283,7 @@ class HandState:
                     "dead button: the button is on an empty seat; %(first)s is first to act "
                     "after the flop and %(last)s last"
                 )
+            cited("dead_button", msgid)
             self.notes.append(note("D11", msgid, first=names[0], last=names[-1]))
 
     def _post_dead_ante(self, seat: int, label: str) -> None:
@@ -560,7 +564,7 @@ class HandState:
             why = f"{name} is all-in"
         else:
             why = f"it is {self.names[actor]}'s turn"
-        return RuleError(f"{name} may not act: {why}", index, "D1")
+        return RuleError(f"{name} may not act: {why}", index, "D1", "acting_in_turn")
 
     def _move(self, seat: int, chips: int) -> None:
         self.stack[seat] -= chips
@@ -636,17 +640,17 @@ class HandState:
         block = self._raise_block(seat)
         if block is not None:
             note = block_note(self, seat, block)
-            raise RuleError(f"{name} may not {verb}: {note.text}", index, note.rule)
+            raise RuleError(f"{name} may not {verb}: {note.text}", index, note.rule, note.cite)
         low, high = self._raise_range(seat)
         if to < low or to > high:
             word = "raise is to" if level else "bet is"
             if self.fixed:
-                rule, why = "D5", f"in fixed limit the {word} {low}"
+                rule, why, concept = "D5", f"in fixed limit the {word} {low}", None
             elif to < low:
-                rule, why = "D3", f"the minimum {word} {low}"
+                rule, why, concept = "D3", f"the minimum {word} {low}", "raise_amounts"
             else:
-                rule, why = "D4", f"the pot-limit maximum is {high}"
-            raise RuleError(f"{name} may not {verb}: {why}", index, rule)
+                rule, why, concept = "D4", f"the pot-limit maximum is {high}", "pot_limit"
+            raise RuleError(f"{name} may not {verb}: {why}", index, rule, concept)
         raise AssertionError("a raise refused for no reason")  # pragma: no cover
 
     def _settle_limit_raise(self, seat: int, to: int) -> None:
@@ -673,6 +677,7 @@ class HandState:
                     "and reopens the betting; players behind call %(to)s or raise a full bet over "
                     "it, to %(next)s"
                 )
+            cited("reopening", msgid)
             self.notes.append(note("D9", msgid, name=self.names[seat], to=to, next=to + size))
         self.level = self.full_level = to
         self.virtual_note = None
@@ -685,13 +690,7 @@ class HandState:
                 self.cap_applies = False
                 self.notes.append(_UNCAPPED_HEADS_UP)
             elif counted:
-                self.notes.append(
-                    note(
-                        "D5",
-                        gettext_noop("the betting is capped at one bet and %(raises)s raises"),
-                        raises=self.raises,
-                    )
-                )
+                self.notes.append(note("D5", CAPPED, raises=self.raises))
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""
@@ -717,9 +716,12 @@ class HandState:
 
 _UNCAPPED_HEADS_UP = note(
     "D5",
-    gettext_noop(
-        "only two players are left in the pot and the betting was not capped before: they "
-        "may raise each other without a cap"
+    cited(
+        "raise_cap",
+        gettext_noop(
+            "only two players are left in the pot and the betting was not capped before: they "
+            "may raise each other without a cap"
+        ),
     ),
 )
 
@@ -732,23 +734,35 @@ _DEAD_ANTE = {
         ),
     ),
     "big blind ante (posted before the blind)": (
-        gettext_noop(
-            "%(name)s posts the big blind ante (posted before the blind) of %(ante)s for the "
-            "table: dead money"
+        cited(
+            "big_blind_ante",
+            gettext_noop(
+                "%(name)s posts the big blind ante (posted before the blind) of %(ante)s for "
+                "the table: dead money"
+            ),
         ),
-        gettext_noop(
-            "%(name)s has only %(paid)s of the %(ante)s big blind ante (posted before the "
-            "blind): it goes in as dead money"
+        cited(
+            "big_blind_ante",
+            gettext_noop(
+                "%(name)s has only %(paid)s of the %(ante)s big blind ante (posted before the "
+                "blind): it goes in as dead money"
+            ),
         ),
     ),
     "big blind ante (posted after the blind)": (
-        gettext_noop(
-            "%(name)s posts the big blind ante (posted after the blind) of %(ante)s for the "
-            "table: dead money"
+        cited(
+            "big_blind_ante",
+            gettext_noop(
+                "%(name)s posts the big blind ante (posted after the blind) of %(ante)s for "
+                "the table: dead money"
+            ),
         ),
-        gettext_noop(
-            "%(name)s has only %(paid)s of the %(ante)s big blind ante (posted after the "
-            "blind): it goes in as dead money"
+        cited(
+            "big_blind_ante",
+            gettext_noop(
+                "%(name)s has only %(paid)s of the %(ante)s big blind ante (posted after the "
+                "blind): it goes in as dead money"
+            ),
         ),
     ),
 }

@@ -140,6 +140,24 @@ CONCEPTS: Mapping[str, str] = {
     "pot_limit_blinds": "pot limit with a short or dead blind",
     "end_of_day": "the end of a day",
     "raise_cap": "the number of raises in limit, heads-up included",
+    # The betting rules a ruling applies (the engine's notes and refusals cite them).
+    "methods_of_betting": "bets made by words and chips",
+    "calling": "the ways to call",
+    "raising": "the ways to raise (one motion or a declared amount)",
+    "raise_amounts": "the minimum raise, and the 50% standard",
+    "oversized_chip": "a single oversized chip",
+    "multiple_chips": "several chips put out at once",
+    "prior_bet_chips": "chips of an earlier bet not yet pulled in",
+    "reopening": "an all-in short of a full raise, and the betting reopened",
+    "acting_in_turn": "acting in turn",
+    "binding_declarations": "binding declarations and undercalls",
+    "underbets": "bets and raises below the minimum",
+    "out_of_turn": "action out of turn",
+    "pot_limit": "the pot-limit maximum",
+    "invalid_declarations": "declaring call or raise with no bet, check facing one",
+    "string_bets": "string bets and raises",
+    "unclear_betting": "non-standard and unclear bets",
+    "all_in_face_up": "cards face up once the betting is over with a player all-in",
 }
 
 _TDA_2024_CITES = {
@@ -158,9 +176,29 @@ _TDA_2024_CITES = {
     "hand_for_hand": "RP-8",
     "big_blind_ante": "RP-11",
     "raise_cap": "48",
+    "all_in_face_up": "16",
+    "methods_of_betting": "40",
+    "calling": "41",
+    "raising": "42",
+    "raise_amounts": "43",
+    "oversized_chip": "44",
+    "multiple_chips": "45",
+    "prior_bet_chips": "46",
+    "reopening": "47",
+    "acting_in_turn": "50",
+    "binding_declarations": "51",
+    "underbets": "52",
+    "out_of_turn": "53",
+    "pot_limit": "54",
+    "invalid_declarations": "55",
+    "string_bets": "56",
+    "unclear_betting": "57",
 }
 # The 2026 text renumbers (reported): balancing 11 -> 12, dead button 32 -> 34, heads-up
-# 34 -> 36; players out on the same hand are rule 22. Numbers not in that list are kept.
+# 34 -> 36, and 16 -> 17, 43 -> 45, 44 -> 46, 45 -> 47, 47 -> 49, 48 -> 50; players out on the
+# same hand are rule 22. Numbers not in that list are kept, except the betting rules around
+# the renumbered ones, which the report leaves without a 2026 number: the pages cite the set's
+# name for them rather than a number that may now be another rule's.
 _TDA_2026_CITES = _TDA_2024_CITES | {
     "balancing": "12",
     "balance_position": "12-A",
@@ -169,7 +207,24 @@ _TDA_2026_CITES = _TDA_2024_CITES | {
     "simultaneous": "22",
     "dead_button": "34",
     "heads_up": "36-B",
+    "all_in_face_up": "17",
+    "raise_amounts": "45",
+    "oversized_chip": "46",
+    "multiple_chips": "47",
+    "reopening": "49",
     "raise_cap": "50",
+    "methods_of_betting": "",
+    "calling": "",
+    "raising": "",
+    "prior_bet_chips": "",
+    "acting_in_turn": "",
+    "binding_declarations": "",
+    "underbets": "",
+    "out_of_turn": "",
+    "pot_limit": "",
+    "invalid_declarations": "",
+    "string_bets": "",
+    "unclear_betting": "",
 }
 _WSOP_2026_CITES = {
     "balancing": "67",
@@ -260,6 +315,15 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "halting": HALTING,
     "limit_cap_heads_up": CAP_HEADS_UP,
 }
+
+
+def citation(code: str, concept: str) -> str | None:
+    """The number set ``code`` gives ``concept`` ("TDA 47"), None when it gives none (or the
+    concept is "")."""
+    if not concept:
+        return None
+    found = rule_set(code)
+    return found.cite(concept) if found.citations.get(concept) else None
 
 
 def rule_set(code: str) -> RuleSet:

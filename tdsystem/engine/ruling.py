@@ -41,6 +41,7 @@ class Ruling:
     players: tuple[PlayerResult, ...]
     notes: tuple[Note, ...]  # what happened, in order, each with its rule
     removed_from_play: tuple[tuple[str, int], ...] = ()  # house rule of D8
+    rule_set: str | None = None  # the hand's: the notes cite its numbers
 
     def as_dict(self) -> dict[str, Any]:
         """The command line's output object (the removed chips only when the house rule of
@@ -74,9 +75,10 @@ class Ruling:
         ``explain``); with ``messages``, each note's message id and parameters too, for the
         ruling page to say it in the reader's language."""
         out = self.as_dict()
-        out["notes"] = [n.as_dict(messages) for n in self.notes]
+        rules = self.rule_set
+        out["notes"] = [n.as_dict(messages, rules) for n in self.notes]
         if self.next is not None:
-            out["next"]["reasons"] = [n.as_dict(messages) for n in self.next.reasons]
+            out["next"]["reasons"] = [n.as_dict(messages, rules) for n in self.next.reasons]
         return out
 
 
@@ -134,6 +136,7 @@ def ruling_of(state: HandState, explain: bool = False) -> Ruling:
         players=tuple(players),
         notes=notes,
         removed_from_play=tuple(state.removed.items()),
+        rule_set=state.spec.rule_set,
     )
 
 
@@ -242,22 +245,32 @@ def rule_on(hand: Mapping[str, Any] | HandSpec) -> Ruling:
     """The ruling on a hand (the command line's JSON shape or a ``HandSpec``), with notes
     and the reasons behind the next player's options. Raises ``RuleError``."""
     spec = hand if isinstance(hand, HandSpec) else parse_hand(hand)
-    return ruling_of(replay(spec), explain=True)
+    try:
+        state = replay(spec)
+    except RuleError as err:
+        raise err.in_set(spec.rule_set) from None
+    return ruling_of(state, explain=True)
 
 
 def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
     """Exactly the command line's output object for ``hand``. Raises ``RuleError``."""
     if isinstance(hand, HandSpec):
-        return answer_of(replay(hand))
+        try:
+            return answer_of(replay(hand))
+        except RuleError as err:
+            raise err.in_set(hand.rule_set) from None
     # Read for the replay alone: each action handed to it as it is read, without an Action
     # made for each or a second pass over them; a bad action is refused first all the same.
     spec, entries = read_table(hand)
     try:
         state = StudState(spec) if spec.game == "stud" else HandState(spec)
-    except RuleError:
+    except RuleError as err:
         read_actions(entries)
-        raise
-    play_actions(entries, state.play)
+        raise err.in_set(spec.rule_set) from None
+    try:
+        play_actions(entries, state.play)
+    except RuleError as err:
+        raise err.in_set(spec.rule_set) from None
     return answer_of(state)
 
 

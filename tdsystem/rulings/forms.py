@@ -54,6 +54,11 @@ class TableForm(forms.Form):
     event = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Event"))
     level = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Level"))
     game = forms.ChoiceField(choices=GAMES, required=False, label=_("Game"))
+    rule_set = forms.ChoiceField(
+        choices=[(code, found.name) for code, found in rulesets.RULE_SETS.items()],
+        required=False,
+        label=_("Rule set"),
+    )
     structure = forms.ChoiceField(choices=Betting.choices, label=_("Structure"))
     small_blind = ChipsField(required=False, label=_("Small blind"))
     big_blind = ChipsField(minimum=1, label=_("Big blind"))
@@ -110,6 +115,7 @@ class TableForm(forms.Form):
 
     SETTINGS = (
         "game",
+        "rule_set",
         "bring_in",
         "bring_in_completes",
         "structure",
@@ -128,9 +134,12 @@ class TableForm(forms.Form):
         "dead_button",
     )
 
-    def __init__(self, *args, events=(), levels=(), **kwargs) -> None:
+    def __init__(
+        self, *args, events=(), levels=(), rule_set: str = rulesets.DEFAULT, **kwargs
+    ) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        self.default_rule_set = rule_set  # the event's, when the page posts none
         self.fields["event"].choices = [("", _("No event")), *events]
         self.fields["level"].choices = [("", _("Level")), *levels]
         self.fields["raise_cap"].widget.attrs["placeholder"] = _("none")
@@ -148,6 +157,7 @@ class TableForm(forms.Form):
         values["ante"] = values["ante"] or 0
         values["game"] = values["game"] or "flop"
         values["raise_cap_heads_up"] = values["raise_cap_heads_up"] or ""
+        values["rule_set"] = values["rule_set"] or self.default_rule_set
         values["bring_in_seat"] = _seat_of(data.get("bring_in_seat"))
         values["first_to_act"] = tuple(_seat_of(data.get(f"first_{s}")) for s in LATER_STREETS)
         return TableSettings(**values)

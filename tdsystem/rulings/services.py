@@ -17,6 +17,7 @@ from typing import Any
 from django.utils.translation import gettext, pgettext
 
 from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.engine import rulesets
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import rule_on
 
@@ -53,6 +54,7 @@ class TableSettings:
     bring_in_seat: int | None = None  # stud: the row that brings in (the lowest card showing)
     bring_in_completes: bool = False  # stud: that player opens for the full small bet
     first_to_act: tuple[int | None, ...] = ()  # stud: the row opening fourth... seventh street
+    rule_set: str = rulesets.DEFAULT  # the event's set, or the one chosen: its numbers cited
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,6 +329,7 @@ def _stud_hand(settings: TableSettings, players: list[dict], actions: list[dict]
     }
     if first:
         hand["first_to_act"] = first
+    hand["rule_set"] = s.rule_set
     hand["players"] = players
     hand["actions"] = actions
     return hand
@@ -450,6 +453,7 @@ def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> 
         hand["dead_small_blind"] = True
     if s.dead_button:
         hand["dead_button"] = True
+    hand["rule_set"] = s.rule_set
     hand["players"] = players
     hand["actions"] = actions
     return hand
@@ -459,6 +463,7 @@ def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> 
 
 _FIELD_TARGETS = {
     "structure": ("id_structure",),
+    "rule_set": ("id_rule_set",),
     "blinds": ("id_small_blind", "id_big_blind"),
     "ante": ("id_ante",),
     "ante_type": ("id_ante_type",),
@@ -649,6 +654,12 @@ def _next_display(
             else:
                 taps.append({"do": verb, "to": high, "label": pot % {"amount": grouped(high)}})
     return {**nxt, "seat": me["seat"], "verb": verb, "taps": taps}
+
+
+def actions_display(hand: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The hand's actions in order, numbered from 1 as on the page, with what each said or
+    put out when the floor entered it as chips or words."""
+    return [{"number": i + 1, **action} for i, action in enumerate(hand.get("actions") or ())]
 
 
 def hand_json(hand: Mapping[str, Any]) -> str:
