@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import NoReturn
+from typing import Any, NoReturn
 
+from tdsystem.engine.declarations import Counted, Declaration, count
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import (
     CAPPED,
@@ -29,7 +30,16 @@ from tdsystem.engine.explain import (
     partial_ante_notes,
     short_all_in_note,
 )
-from tdsystem.engine.spec import COMPLETE, PREFLOP, RIVER, SHOWDOWN, STREETS, HandSpec, Move
+from tdsystem.engine.spec import (
+    COMPLETE,
+    DECLARED,
+    PREFLOP,
+    RIVER,
+    SHOWDOWN,
+    STREETS,
+    HandSpec,
+    Move,
+)
 
 __all__ = ["COMPLETE", "SHOWDOWN", "STREETS", "HandState", "NextAction", "Note"]
 
@@ -76,12 +86,14 @@ class HandState:
         "cap_applies",
         "clockwise",
         "committed",
+        "counted",
         "dead",
         "first_seat",
         "fixed",
         "folded",
         "full_level",
         "fulls",
+        "held",
         "in_hand",
         "increment",
         "level",
@@ -122,6 +134,10 @@ class HandState:
         self.acted: list[int] = [False] * n
         self.acted_level = [0] * n
         self.removed: dict[str, int] = {}
+        # Chips and declarations (D12): what each counted as, and the actions out of turn
+        # held until the player's turn; None until a hand has any.
+        self.counted: list[tuple[int, str, Counted]] | None = None
+        self.held: dict[int, tuple[Declaration, int, int]] | None = None
         self.street = PREFLOP
         self.actor: int | None = None
         self.fixed = spec.structure == "fixed-limit"
@@ -494,14 +510,19 @@ class HandState:
         name, do, to = action
         self.play(name, do, to, index)
 
-    def play(self, name: str, do: str, to: int | None, index: int) -> None:
+    def play(self, name: str, do: str, to: Any, index: int) -> None:
         """``act`` with the action's values one by one: the replay of a hand read from JSON
-        (``play_actions``) hands each over as it reads it, without a tuple made for each."""
+        (``play_actions``) hands each over as it reads it, without a tuple made for each.
+        ``to`` is the round's total of a bet or raise, or the ``Declaration`` of an action
+        that says what was put out and said (``do`` is then ``DECLARED``)."""
         seat = self.actor
         # Before the showdown someone is always to act (and after it nobody is); the names
         # are distinct, so the actor's name is the one action in turn (``_out_of_turn``
         # says who else it is).
         if seat is None or self.names[seat] != name:
+            if do is DECLARED and to.out_of_turn and self.street < SHOWDOWN:
+                self._hold(name, to, index)
+                return
             if self.street >= SHOWDOWN:
                 raise RuleError(
                     f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
@@ -540,6 +561,9 @@ class HandState:
                 self.committed[seat] += call
                 if bet[seat] > self.top_bet:
                     self.top_bet = bet[seat]
+        elif do is DECLARED:
+            self._play_declared(seat, to, index)
+            return
         else:
             self._wager(seat, do, to, index)
         self.acted[seat] = self.fulls
@@ -552,6 +576,139 @@ class HandState:
         self.actor = actor
         if actor is None:
             self._end_round()
+        if self.held:
+            self._release()
+
+    # -- chips and declarations, actions out of turn (D12) ---------------------------------
+
+    def _play_declared(self, seat: int, decl: Declaration, index: int) -> None:
+        """Play what the player's chips and words count as (``declarations.count``)."""
+        if decl.out_of_turn:
+            decl = decl._replace(out_of_turn=False)  # named out of turn, but it is the turn
+        counted = count(self, seat, decl, index)
+        if self.counted is None:
+            self.counted = []
+        self.counted.append((index, self.names[seat], counted))
+        self.notes.append(counted.note)
+        self.play(self.names[seat], counted.do, counted.to, index)
+
+    def _hold(self, name: str, decl: Declaration, index: int) -> None:
+        """An action out of turn: held until the player's turn (TDA 53-A)."""
+        seat = self.seat_of.get(name)
+        if seat is None or self.folded[seat] or not self.stack[seat]:
+            raise self._out_of_turn(name, seat, index)
+        if self.held is None:
+            self.held = {}
+        if seat in self.held:
+            raise RuleError(
+                f"{name} has acted out of turn already; enter {name}'s action in turn",
+                index,
+                "D12",
+                "out_of_turn",
+            )
+        actor = self.actor
+        assert actor is not None
+        if decl.do == "fold" or decl.said == "fold":
+            self._fold_out_of_turn(seat, decl, index)
+            return
+        self.held[seat] = (decl._replace(out_of_turn=False), self.level, index)
+        self.notes.append(
+            note(
+                "D12",
+                cited(
+                    "out_of_turn",
+                    gettext_noop(
+                        "%(name)s acted out of turn while %(actor)s was to act: the action "
+                        "goes back to %(actor)s, and %(name)s's stands when %(name)s's turn "
+                        "comes if the action to %(name)s has not changed (a check, call or "
+                        "fold does not change it)"
+                    ),
+                ),
+                name=name,
+                actor=self.names[actor],
+            )
+        )
+
+    def _drop_held(self) -> None:
+        """The round ended before the turn of a player who acted out of turn: nothing was
+        left to that player this round, so the action does not count."""
+        for seat in sorted(self.held or ()):
+            self.notes.append(
+                note(
+                    "D12",
+                    cited(
+                        "out_of_turn",
+                        gettext_noop(
+                            "%(name)s's action out of turn does not count: the round ended "
+                            "with nothing left for %(name)s to do"
+                        ),
+                    ),
+                    name=self.names[seat],
+                )
+            )
+        self.held = None
+
+    def _fold_out_of_turn(self, seat: int, decl: Declaration, index: int) -> None:
+        """A fold out of turn is binding (TDA 53-A, 58): the hand is dead at once; the
+        player in turn still acts."""
+        name = self.names[seat]
+        counted = Counted(
+            "fold",
+            None,
+            sum(sum(m) for m in decl.chips),
+            note(
+                "D12",
+                cited("out_of_turn", gettext_noop("%(name)s's fold out of turn is binding")),
+                name=name,
+            ),
+        )
+        if self.counted is None:
+            self.counted = []
+        self.counted.append((index, name, counted))
+        self.notes.append(counted.note)
+        self.folded[seat] = self.out[seat] = True
+        self.live -= 1
+        self.in_hand -= 1
+        if self.in_hand == 1:  # everyone else folded
+            self.street = COMPLETE
+            self.actor = None
+            return
+        actor = self.actor
+        if actor is not None and self._next_pending(actor) != actor:
+            # Nobody had anything left to answer but the folder: the round is over.
+            self.actor = self._next_pending(actor)
+            if self.actor is None:
+                self._end_round()
+
+    def _release(self) -> None:
+        """The turn of a player who acted out of turn: the action stands if the action to
+        the player has not changed since (a fold always does), else the player acts anew."""
+        held = self.held
+        seat = self.actor
+        if held is None or seat is None or seat not in held:
+            return
+        decl, level_then, index = held.pop(seat)
+        name = self.names[seat]
+        folds = decl.do == "fold" or decl.said == "fold"
+        if folds or self.level == level_then:
+            self.play(name, DECLARED, decl, index)
+            return
+        self.notes.append(
+            note(
+                "D12",
+                cited(
+                    "out_of_turn",
+                    gettext_noop(
+                        "%(name)s's action out of turn does not stand: the bet to %(name)s went "
+                        "from %(before)s to %(now)s; its chips go back and %(name)s may call, "
+                        "raise or fold"
+                    ),
+                ),
+                name=name,
+                before=level_then,
+                now=self.level,
+            )
+        )
 
     def _out_of_turn(self, name: str, seat: int | None, index: int) -> RuleError:
         if seat is None:
@@ -694,6 +851,8 @@ class HandState:
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""
+        if self.held:
+            self._drop_held()
         if self.street == RIVER:
             self.street, self.actor = SHOWDOWN, None
             return

@@ -42,6 +42,11 @@ CAP_UNTIL_CAPPED = "until-capped"  # heads-up before the cap is reached (Robert'
 CAP_KEPT = "kept"  # the cap holds heads-up until the event is down to two (TDA 2024 rule 48)
 CAP_HEADS_UP = (CAP_AT_START, CAP_UNTIL_CAPPED, CAP_KEPT)
 
+# Several chips put out silently beyond a call (the engine's ``silent_chips``).
+SILENT_FIFTY = "fifty-percent"  # the 50% standard: a full raise or a call (TDA 43, 45)
+SILENT_FULL = "full-amount"  # a raise of everything put out (the reference article, big bet)
+SILENT_CHIPS = (SILENT_FIFTY, SILENT_FULL)
+
 
 @dataclass(frozen=True)
 class Redraw:
@@ -92,6 +97,10 @@ class Settings:
     # (Robert's Rules, the Vietnamese page: "any time the action becomes heads-up before the
     # raising has been capped") unless the set says otherwise (TDA 48: the cap holds).
     limit_cap_heads_up: str = CAP_UNTIL_CAPPED
+    # Several chips put out without a word, beyond a call (the engine's ``silent_chips``): the
+    # 50% standard (TDA 43 and 45; the Vietnamese page: more than half a bet binds to a full
+    # one) or a raise of all of it (the reference article, for no limit and pot limit).
+    silent_chips: str = SILENT_FIFTY
 
 
 @dataclass(frozen=True)
@@ -314,6 +323,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "balance_from_small": BALANCE_FROM,
     "halting": HALTING,
     "limit_cap_heads_up": CAP_HEADS_UP,
+    "silent_chips": SILENT_CHIPS,
 }
 
 

@@ -14,6 +14,7 @@ from tdsystem.engine.betting import HandState, NextAction, Note
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import Commas, gettext_noop, note, phrase
 from tdsystem.engine.pots import Pot, split_pots
+from tdsystem.engine.rulesets import citation
 from tdsystem.engine.spec import (
     HandSpec,
     Move,
@@ -42,6 +43,8 @@ class Ruling:
     notes: tuple[Note, ...]  # what happened, in order, each with its rule
     removed_from_play: tuple[tuple[str, int], ...] = ()  # house rule of D8
     rule_set: str | None = None  # the hand's: the notes cite its numbers
+    # What the actions given as chips and words counted as (D12), as the output lists them.
+    counted: tuple[dict[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The command line's output object (the removed chips only when the house rule of
@@ -68,6 +71,8 @@ class Ruling:
             out["removed_from_play"] = [
                 {"name": name, "amount": amount} for name, amount in self.removed_from_play
             ]
+        if self.counted:
+            out["counted"] = [dict(entry) for entry in self.counted]
         return out
 
     def as_explained_dict(self, messages: bool = False) -> dict[str, Any]:
@@ -137,6 +142,7 @@ def ruling_of(state: HandState, explain: bool = False) -> Ruling:
         notes=notes,
         removed_from_play=tuple(state.removed.items()),
         rule_set=state.spec.rule_set,
+        counted=tuple(counted_of(state)) if state.counted else (),
     )
 
 
@@ -185,6 +191,27 @@ def answer_of(state: HandState) -> dict[str, Any]:
         out["removed_from_play"] = [
             {"name": name, "amount": amount} for name, amount in state.removed.items()
         ]
+    if state.counted:
+        out["counted"] = counted_of(state)
+    return out
+
+
+def counted_of(state: HandState) -> list[dict[str, Any]]:
+    """What each action given as chips and words counted as (D12): the output's
+    ``counted``, in the order of the actions, each with the rule applied (the number of the
+    hand's rule set where it has one, else the rules digest's) and why."""
+    out = []
+    rule_set = state.spec.rule_set
+    for index, name, counted in state.counted or ():
+        entry: dict[str, Any] = {"action": index, "player": name, "counts_as": counted.do}
+        if counted.to is not None and counted.do in ("bet", "raise", "all-in"):
+            entry["to"] = counted.to
+        if counted.returned:
+            entry["returned"] = counted.returned
+        number = citation(rule_set or "tda-2024", counted.note.cite)
+        entry["rule"] = number or counted.note.rule
+        entry["text"] = counted.note.text
+        out.append(entry)
     return out
 
 

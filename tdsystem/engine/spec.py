@@ -11,9 +11,12 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tdsystem.engine.errors import RuleError
+
+if TYPE_CHECKING:
+    from tdsystem.engine.declarations import Declaration
 
 STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
 # "big-blind-ante-first": the big blind ante posted before the blind (the default posts the
@@ -57,6 +60,7 @@ _HAND_KEYS = frozenset(
         "first_to_act",
         "rule_set",
         "raise_cap_heads_up",
+        "silent_chips",
         "players",
         "actions",
     }
@@ -68,6 +72,10 @@ _PLAYER_KEYS = frozenset({"name", "stack"})
 # union object at every test (four for each hand read).
 _LIST_LIKE = (list, tuple)
 _ACTION_KEYS = frozenset({"player", "do", "to"})
+# An action may say what the player put out and said instead of what they did (D12), or be
+# given out of turn: docs/engine.md, "Chips and declarations".
+_DECLARATION_KEYS = frozenset({"chips", "said", "out_of_turn"})
+DECLARED = "declared"  # the do of such an action, its ``to`` a ``Declaration``
 
 
 # A player and an action are small immutable records made by the dozen for every hand a
@@ -86,8 +94,9 @@ class Action(NamedTuple):
 
 
 # An action's values as the replay reads them (an ``Action`` is one): ``read_hand`` hands the
-# actions over as these plain tuples, without an ``Action`` made for each.
-Move = tuple[str, str, int | None]
+# actions over as these plain tuples, without an ``Action`` made for each. An action given as
+# chips and words (or out of turn) is ``(player, DECLARED, Declaration)``.
+Move = tuple[str, str, "int | Declaration | None"]
 
 
 # ``Action(...)`` runs the named tuple's ``__new__``, a Python function; reading a hand makes
@@ -134,6 +143,7 @@ class HandSpec:
     first_to_act: tuple[tuple[str, str], ...] = ()
     rule_set: str | None = None
     raise_cap_heads_up: str | None = None
+    silent_chips: str | None = None
 
     def __post_init__(self) -> None:
         _check_spec(self)
@@ -174,6 +184,18 @@ class HandSpec:
             return rule_set(self.rule_set).settings.limit_cap_heads_up
         return "at-start"
 
+    @property
+    def silent_chips_reading(self) -> str:
+        """Several chips put out without a word beyond a call (D12): the hand's reading,
+        else its rule set's, else the 50% standard."""
+        if self.silent_chips is not None:
+            return self.silent_chips
+        if self.rule_set is not None:
+            from tdsystem.engine.rulesets import rule_set
+
+            return rule_set(self.rule_set).settings.silent_chips
+        return "fifty-percent"
+
 
 def _is_int(value: object) -> bool:
     return type(value) is int  # bool is an int subclass and a JSON true is no chip count
@@ -195,7 +217,11 @@ def _check_spec(spec: HandSpec, players_read: bool = False, actions_read: bool =
         _check_blind_game(spec, players_read)
     if not actions_read:
         _check_actions(spec.actions)
-    if spec.rule_set is not None or spec.raise_cap_heads_up is not None:
+    if (
+        spec.rule_set is not None
+        or spec.raise_cap_heads_up is not None
+        or spec.silent_chips is not None
+    ):
         _check_rules(spec)
 
 
@@ -215,6 +241,13 @@ def _check_rules(spec: HandSpec) -> None:
         if spec.structure != "fixed-limit":
             raise RuleError(
                 "raise_cap_heads_up: only a fixed-limit game caps the raises", rule="D5"
+            )
+    if spec.silent_chips is not None:
+        from tdsystem.engine.declarations import SILENT_CHIPS
+
+        if spec.silent_chips not in SILENT_CHIPS:
+            raise RuleError(
+                f"silent_chips: must be one of {', '.join(SILENT_CHIPS)}, got {spec.silent_chips!r}"
             )
 
 
@@ -389,6 +422,8 @@ _SIZED = {do: do in ("bet", "raise") for do in DOS}
 
 def _check_actions(actions: tuple[Move, ...]) -> None:
     for index, (player, do, to) in enumerate(actions):
+        if do is DECLARED and _is_declaration(to):
+            continue  # checked as read (``_declaration``)
         if type(player) is not str and not isinstance(player, str):
             raise RuleError("'player' must be a player's name", index)
         # Only text is looked up: a list would not hash.
@@ -434,7 +469,7 @@ def read_actions(entries: Sequence[Any]) -> tuple[Move, ...]:
     return moves
 
 
-def play_actions(entries: Sequence[Any], play: Callable[[str, str, int | None, int], None]) -> None:
+def play_actions(entries: Sequence[Any], play: Callable[[str, str, Any, int], None]) -> None:
     """Read the action entries of ``read_table`` one at a time and hand each to ``play``
     (``HandState.play``: the player, the do, the to and its index), as it is read, so the
     actions are not gone through twice. The refusals come in ``parse_hand``'s order: a bad
@@ -637,10 +672,16 @@ def _parse_actions(raw: Any) -> tuple[tuple[Move, ...], bool]:
         try:
             player, do = entry["player"], entry["do"]
         except KeyError:
+            if not _DECLARATION_KEYS.isdisjoint(entry):
+                actions.append(_declaration(i, entry))
+                continue
             _refuse_action(i, entry)  # a dict without one of them: refused there
         to = entry.get("to")
         # A player and a do, and a to when given (null counts as given).
         if len(entry) != 2 and (len(entry) != 3 or (to is None and "to" not in entry)):
+            if not _DECLARATION_KEYS.isdisjoint(entry):
+                actions.append(_declaration(i, entry))
+                continue
             _refuse_action(i, entry)
         if good:
             good = (
@@ -665,3 +706,82 @@ def _refuse_action(i: int, entry: Any) -> None:
         raise RuleError(f"unknown field {extra[0]!r}", i)
     if "player" not in entry or "do" not in entry:
         raise RuleError(f"missing field {'player' if 'player' not in entry else 'do'!r}", i)
+
+
+def _is_declaration(value: Any) -> bool:
+    from tdsystem.engine.declarations import Declaration
+
+    return isinstance(value, Declaration)
+
+
+def _declaration(i: int, entry: Any) -> Move:
+    """An action that says what the player put out and said, or one given out of turn (D12),
+    checked field by field: ``(player, DECLARED, Declaration)``."""
+    from tdsystem.engine.declarations import MAX_CHIPS_PUT, SAID_WORDS, Declaration
+
+    allowed = _ACTION_KEYS | _DECLARATION_KEYS
+    if not allowed.issuperset(entry):
+        extra = sorted(set(entry) - allowed, key=str)
+        raise RuleError(f"unknown field {extra[0]!r}", i)
+    player = entry.get("player")
+    if "player" not in entry:
+        raise RuleError("missing field 'player'", i)
+    if type(player) is not str:
+        raise RuleError("'player' must be a player's name", i)
+    out_of_turn = entry.get("out_of_turn", False)
+    if type(out_of_turn) is not bool:
+        raise RuleError("out_of_turn: must be true or false", i)
+    do, to, said = entry.get("do"), entry.get("to"), entry.get("said")
+    if do is not None:
+        if "chips" in entry or "said" in entry:
+            raise RuleError(
+                "do: give what the player did, or what they put out and said, not both", i
+            )
+        sized = _SIZED.get(do) if isinstance(do, str) else None
+        if sized is None:
+            raise RuleError(f"'do' must be one of {', '.join(DOS)}, got {do!r}", i)
+        if sized and (type(to) is not int or to <= 0):
+            raise RuleError(f"{do} needs 'to', the player's total for the round", i)
+        if not sized and to is not None:
+            raise RuleError(f"{do} takes no 'to'", i)
+        return (player, DECLARED, Declaration(do, to, (), None, out_of_turn))
+    chips = _read_chips(i, entry.get("chips"), MAX_CHIPS_PUT)
+    if said is not None and not (
+        (type(said) is str and said in SAID_WORDS) or (type(said) is int and said > 0)
+    ):
+        raise RuleError(
+            f"said: one of {', '.join(SAID_WORDS)}, or an amount alone (a positive whole "
+            f"number of chips), got {said!r}",
+            i,
+        )
+    if not chips and said is None:
+        raise RuleError("an action needs 'do', or 'chips' or 'said' (what was put out or said)", i)
+    if to is not None:
+        if said not in ("bet", "raise"):
+            raise RuleError("'to' goes with said bet or raise: the amount declared", i)
+        if type(to) is not int or to <= 0:
+            raise RuleError(f"'to' must be a positive whole number of chips, got {to!r}", i)
+    return (player, DECLARED, Declaration(None, to, chips, said, out_of_turn))
+
+
+def _read_chips(i: int, raw: Any, most: int) -> tuple[tuple[int, ...], ...]:
+    """``[500, 100]`` (one motion) or ``[[500], [100, 100]]`` (one list per motion)."""
+    if raw is None:
+        return ()
+    message = (
+        "chips: the values of the chips put out, a list of positive whole numbers (one list "
+        "per motion when put out in several)"
+    )
+    if not isinstance(raw, _LIST_LIKE) or not raw:
+        raise RuleError(message, i)
+    motions = raw if all(isinstance(m, _LIST_LIKE) for m in raw) else [raw]
+    read = []
+    count = 0
+    for motion in motions:
+        if not motion or not all(type(c) is int and c > 0 for c in motion):
+            raise RuleError(message, i)
+        count += len(motion)
+        read.append(tuple(motion))
+    if count > most:
+        raise RuleError(f"chips: at most {most} chips in one action", i)
+    return tuple(read)

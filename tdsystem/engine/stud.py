@@ -21,6 +21,7 @@ exception, short all-ins under the full-bet or half-bet rule, and the pots.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from tdsystem.engine.betting import HandState, NextAction, clockwise
 from tdsystem.engine.errors import RuleError
@@ -56,6 +57,8 @@ class StudState(HandState):
         self.acted: list[int] = [False] * n
         self.acted_level = [0] * n
         self.removed: dict[str, int] = {}
+        self.counted = None
+        self.held = None
         self.street = 0
         self.round = 0
         self.waiting = False
@@ -151,7 +154,7 @@ class StudState(HandState):
         for name in (*HandState.__slots__, *StudState.__slots__):
             setattr(self, name, getattr(saved, name))
 
-    def play(self, name: str, do: str, to: int | None, index: int) -> None:
+    def play(self, name: str, do: str, to: Any, index: int) -> None:
         if self.waiting:
             street = STUD_STREETS[self.round]
             raise RuleError(
@@ -169,6 +172,8 @@ class StudState(HandState):
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""
+        if self.held:
+            self._drop_held()
         if self.round == len(STUD_STREETS) - 1:
             self.street, self.actor = SHOWDOWN, None
             return

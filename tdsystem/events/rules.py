@@ -48,6 +48,7 @@ LABELS = {
     "halting": _("When a short table stops dealing"),
     "halt_short_by": _("A table halts when this many players short of the largest"),
     "limit_cap_heads_up": _("Limit games: when the raise cap is lifted heads-up"),
+    "silent_chips": _("Several chips put out without a word, beyond a call"),
 }
 
 CHOICE_LABELS = {
@@ -61,6 +62,8 @@ CHOICE_LABELS = {
     rulesets.CAP_AT_START: _("When only two players start the betting round"),
     rulesets.CAP_UNTIL_CAPPED: _("Whenever the pot turns heads-up before the cap is reached"),
     rulesets.CAP_KEPT: _("Never: the cap holds heads-up until two players are left in the event"),
+    rulesets.SILENT_FIFTY: _("The 50% standard: a full raise from half a raise, else a call"),
+    rulesets.SILENT_FULL: _("A raise of all the chips put out"),
 }
 
 # The concept each setting is cited under, for the "rule" column of the pages.
@@ -79,6 +82,7 @@ CONCEPT_OF = {
     "halting": "halting",
     "halt_short_by": "halting",
     "limit_cap_heads_up": "raise_cap",
+    "silent_chips": "multiple_chips",
 }
 
 # The rules the console's event page lists with their numbers in the event's set.

@@ -28,6 +28,12 @@ STUD_MAX_SEATS = 8
 LATER_STREETS = ("fourth", "fifth", "sixth", "seventh")  # stud: the floor names who opens
 STUD_TARGET = ("id_bring_in_seat",)
 DOS = ("fold", "check", "call", "bet", "raise", "all-in")
+# An action row may also give the chips a player put out and what they said (D12): the engine
+# rules what that counts as. The chips are typed in the row's amount ("1000 500"; a "/" between
+# the chips of separate motions), the word said chosen beside them.
+CHIPS = "chips"
+ROW_DOS = (*DOS, CHIPS)
+SAID_WORDS = ("call", "raise", "all-in", "check", "fold")
 MAX_CHIPS = 10**12  # far above any real stack; keeps typing accidents out of the engine
 
 
@@ -67,11 +73,13 @@ class SeatRow:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
-    """One action as chosen: the seat's index (text), what it did, and the "to" amount."""
+    """One action as chosen: the seat's index (text), what it did, and the "to" amount (for
+    chips put out, the chips typed), and for chips what the player said ("" for nothing)."""
 
     player: str = ""
     do: str = ""
     to: str = ""
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +149,12 @@ def rows_from_data(data: Any) -> Rows:
 
     names, stacks = column("seat_name"), column("seat_stack")
     players, dos, tos = column("act_player"), column("act_do"), column("act_to")
+    said = column("act_said")
     seats = [SeatRow(_at(names, i), _at(stacks, i)) for i in range(max(len(names), len(stacks)))]
     count = max(len(players), len(dos), len(tos))
-    actions = [ActionRow(_at(players, i), _at(dos, i), _at(tos, i)) for i in range(count)]
+    actions = [
+        ActionRow(_at(players, i), _at(dos, i), _at(tos, i), _at(said, i)) for i in range(count)
+    ]
     return Rows(tuple(seats[: MAX_SEATS * 2]), tuple(actions[:200]))
 
 
@@ -187,7 +198,7 @@ def rows_edit(rows: Rows, *, op: str, next_seat: int | None = None) -> Rows:
     elif verb == "append":
         seat, _, rest = arg.partition(":")
         do, _, to = rest.partition(":")
-        if _index(seat) is not None and do in DOS:
+        if _index(seat) is not None and do in ROW_DOS:
             actions.append(ActionRow(seat, do, to if do in ("bet", "raise") else ""))
     return Rows(tuple(seats), tuple(actions))
 
@@ -397,6 +408,8 @@ def _action(row: ActionRow, i: int, names: Sequence[str], problems: list[Problem
         )
         return None
     do = row.do.strip()
+    if do == CHIPS:
+        return _chips_action(row, i, names[seat], problems)
     if do not in DOS:
         problems.append(
             Problem(
@@ -427,6 +440,56 @@ def _action(row: ActionRow, i: int, names: Sequence[str], problems: list[Problem
                 Problem(message % {"number": i + 1, "name": name, "error": err}, target)
             )
             return None
+    return action
+
+
+def parse_chip_list(text: str) -> list[int] | list[list[int]]:
+    """The chips typed for one action: "1000 500" or "1,000 + 500" (one motion; a comma
+    groups thousands), "1000 / 500 500" (a "/" between motions). ValueError when a chip is
+    not a whole number."""
+    motions = []
+    for part in text.split("/"):
+        chips = [
+            parse_chips(word, minimum=1)
+            for word in part.replace("+", " ").replace(";", " ").split()
+        ]
+        if not chips:
+            raise ValueError(gettext("enter the value of each chip"))
+        motions.append(chips)
+    if not motions:
+        raise ValueError(gettext("enter the value of each chip"))
+    return motions[0] if len(motions) == 1 else motions
+
+
+def _chips_action(row: ActionRow, i: int, name: str, problems: list[Problem]) -> dict | None:
+    """A row that gives the chips a player put out (and the word said): the engine's
+    ``{"player", "chips", "said"}``."""
+    target = (f"action-{i}",)
+    text = row.to
+    if not text.strip():
+        problems.append(
+            Problem(
+                gettext("Action %(number)s: enter the chips %(name)s put out (e.g. 1000 500).")
+                % {"number": i + 1, "name": name},
+                target,
+            )
+        )
+        return None
+    try:
+        chips = parse_chip_list(text)
+    except ValueError as err:
+        problems.append(
+            Problem(
+                gettext("Action %(number)s: %(name)s's chips: %(error)s.")
+                % {"number": i + 1, "name": name, "error": err},
+                target,
+            )
+        )
+        return None
+    action: dict[str, Any] = {"player": name, "chips": chips}
+    said = row.said.strip()
+    if said in SAID_WORDS:
+        action["said"] = said
     return action
 
 

@@ -54,3 +54,26 @@ def test_a_shared_ruling_reads_the_same_on_the_players_phone(live_server, new_pa
         assert "TDA 49" in player.inner_text("#next")
         assert "Sunday Deepstack" in player.inner_text("main")
         screenshot(player, f"rulings/shared-{name}", full_page=True)
+
+
+def test_the_floor_enters_the_chips_a_player_put_out(live_server, new_page):
+    event = make_event(600, 600, name="Sunday Deepstack", seats_per_table=6)
+    make_user("fred", "floor")
+    page = new_page(TABLET)
+    login(page, live_server, "fred", PASSWORD)
+    page.goto(f"{live_server.url}/console/rulings/?event={event.pk}")
+    page.locator("#next", has_text="Seat 4 to act").wait_for()
+    tap(page, "Raise to 200")
+    page.locator("#next", has_text="Seat 5 to act").wait_for()
+    tap(page, "Chips put out…")
+    row = page.locator("#action-1")
+    row.locator("input[name=act_to]").fill("")
+    row.locator("input[name=act_to]").press_sequentially("100 100", delay=60)
+    page.locator("#notes", has_text="every chip is needed for the call").wait_for()
+    assert "TDA 45" in page.inner_text("#notes")
+    row.locator("select[name=act_said]").select_option("raise")
+    page.locator("#notes", has_text="declared a raise").wait_for()
+    for viewport, name in ((TABLET, "tablet"), (PHONE, "phone"), (TV, "tv")):
+        page.set_viewport_size(viewport)
+        page.locator("#actions").scroll_into_view_if_needed()
+        screenshot(page, f"rulings/chips-{name}", full_page=name == "phone")

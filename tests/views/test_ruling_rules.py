@@ -200,3 +200,54 @@ def test_a_hand_with_a_fault_is_not_shared(floor):
 
 def test_an_unknown_link_is_not_found(client):
     assert client.get("/rulings/no-such-ruling/").status_code == 404
+
+
+# -- chips put out (D12) ---------------------------------------------------------------------
+
+
+def chips_form(chips: str, said: str = "") -> dict:
+    """TDA 2024 Addendum 45, example 1-B: NLHE 250-500, UTG raises to 1100, UTG+1 puts out
+    a 500 and a 1000 without a word."""
+    players = [("BTN", 100000), ("SB", 100000), ("BB", 100000), ("UTG", 100000), ("UTG1", 100000)]
+    data = form(
+        players=players,
+        actions=[("3", "raise", "1100"), ("4", "chips", chips)],
+        small_blind="250",
+        big_blind="500",
+        ante="0",
+    )
+    data["act_said"] = ["", said]
+    return data
+
+
+def test_the_floor_enters_the_chips_put_out_and_reads_what_they_count_as(floor):
+    response = floor.post(URL, chips_form("500 1000"))
+
+    page = text(response)
+    assert "every chip is needed for the call" in page and "400 goes back" in page
+    assert "TDA 45" in badges(response)
+    assert "BTN to act" in page and "Owes 1,100 to call" in page
+    assert hand_of(response)["actions"][-1] == {"player": "UTG1", "chips": [500, 1000]}
+
+
+def test_chips_with_a_word_said_and_in_two_motions(floor):
+    said = hand_of(floor.post(URL, chips_form("1000", said="raise")))
+    strung = hand_of(floor.post(URL, chips_form("1000 / 500")))
+
+    assert said["actions"][-1] == {"player": "UTG1", "chips": [1000], "said": "raise"}
+    assert strung["actions"][-1] == {"player": "UTG1", "chips": [[1000], [500]]}
+
+
+def test_chips_that_are_not_numbers_are_outlined(floor):
+    response = floor.post(URL, chips_form("1000 lots"))
+
+    assert "Action 2: UTG1's chips: 'lots' is not a whole number of chips." in text(response)
+
+
+def test_a_tap_adds_a_chips_row_for_the_player_to_act(floor):
+    data = chips_form("500 1000")
+    data["op"] = "append:0:chips"
+
+    page = floor.post(URL, data).content.decode()
+
+    assert page.count('<option value="chips" selected>') == 2
