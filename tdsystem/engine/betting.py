@@ -80,6 +80,7 @@ class HandState:
         "acted_level",
         "actor",
         "bb_seat",
+        "behind",
         "bet",
         "bet_sizes",
         "big_blind",
@@ -110,6 +111,7 @@ class HandState:
         "seat_of",
         "shortfall",
         "spec",
+        "spread",
         "stack",
         "street",
         "top_bet",
@@ -140,8 +142,13 @@ class HandState:
         self.held: dict[int, tuple[Declaration, int, int]] | None = None
         self.street = PREFLOP
         self.actor: int | None = None
-        self.fixed = spec.structure == "fixed-limit"
-        self.pot_limit = spec.structure == "pot-limit"
+        structure = spec.structure
+        self.fixed = structure == "fixed-limit"
+        # The pot-limit maximum's divisor: the whole pot after the call (1), half of it (2,
+        # half-pot limit), or none (0); D4, D5.
+        self.pot_limit = _POT_DIVISOR.get(structure, 0)
+        self.spread = spec.spread  # spread limit: (least, most[, most on the last round])
+        self.behind: list[int] | None = None  # cap limit: each player's chips above the cap
         # The blind game's blinds, read once without the spec's properties (small_blind,
         # big_blind, first_seat): a property is a function call at every read.
         blinds = spec.blinds
@@ -163,6 +170,8 @@ class HandState:
         else:
             self.sb_seat, self.bb_seat = None, first
         small = blinds[0] if two_blinds else 0
+        if spec.cap is not None:
+            self._apply_cap(spec.cap)
         self._post_forced_bets(small)
         # The round's highest bet, kept up as bets rise: whether the level is more than
         # anyone has put in (a short blind's full big blind, D8) is asked at every action.
@@ -196,6 +205,33 @@ class HandState:
             self.actor = self._next_pending((self.bb_seat + 1) % n)
             if self.actor is None:
                 self._end_round()
+
+    def _apply_cap(self, cap: int) -> None:
+        """Cap limit (D5): each player plays the hand with at most ``cap`` beyond the antes
+        they pay; the chips above are kept apart (``behind``) and a player who has put in the
+        cap counts as all-in."""
+        spec, bb = self.spec, self.bb_seat
+        ante = spec.ante
+        behind = [0] * self.n
+        for seat, chips in enumerate(self.stack):
+            if spec.ante_type == "each":
+                owed = ante
+            elif spec.ante_type == "button":
+                owed = ante if seat == 0 and not spec.dead_button else 0
+            else:
+                owed = ante if seat == bb else 0
+            allowed = cap + owed
+            if chips > allowed:
+                behind[seat] = chips - allowed
+                self.stack[seat] = allowed
+        self.behind = behind
+
+    def shown_stacks(self) -> list[int]:
+        """Each player's stack as the answer shows it: with the chips above a cap."""
+        behind = self.behind
+        if behind is None:
+            return self.stack
+        return [chips + kept for chips, kept in zip(self.stack, behind)]  # noqa: B905
 
     def _count_live(self) -> None:
         """``out``, each seat out of the betting (folded or all-in), and ``live``, the seats
@@ -369,7 +405,7 @@ class HandState:
     def _cap_applies(self) -> bool:
         """Whether the raise cap holds this round (D5), as the round starts: heads-up it is
         lifted (at the start, or until capped) unless the rules keep it (TDA 48)."""
-        if not self.fixed or self.spec.raise_cap is None:
+        if (not self.fixed and self.spread is None) or self.spec.raise_cap is None:
             return False
         return self.in_hand > 2 or self.spec.cap_heads_up == "kept"
 
@@ -426,6 +462,8 @@ class HandState:
         to be reopened for them: a full bet or raise (D9), half a bet under the half-bet rule
         (at least half, rounded up)."""
         if not self.fixed:
+            if self.spread is not None and self.spec.incomplete_raise == "half-bet":
+                return (self.increment + 1) // 2
             return self.increment
         size = self.bet_sizes[self.street >= 2]
         return (size + 1) // 2 if self.spec.incomplete_raise == "half-bet" else size
@@ -477,8 +515,18 @@ class HandState:
             return size, size
         low = min(total, self.level + self.increment)
         if self.pot_limit:
-            return low, min(total, max(low, self.level + self.pot_after_call(seat)))
+            most = self.pot_after_call(seat) // self.pot_limit
+            return low, min(total, max(low, self.level + most))
+        if self.spread is not None:
+            return low, min(total, max(low, self.level + self.spread_most()))
         return low, total
+
+    def spread_most(self) -> int:
+        """Spread limit: the most a bet or raise may add this round (the last round's most
+        on the river)."""
+        spread = self.spread
+        assert spread is not None
+        return spread[-1] if self.street == RIVER else spread[1]
 
     def options(self) -> tuple[int, int, int | None, int | None] | None:
         """The seat to act, its call, and its raise range (None, None when it may not
@@ -761,6 +809,8 @@ class HandState:
         self.committed[seat] += chips
         if self.fixed:
             self._settle_limit_raise(seat, to)
+        elif self.spread is not None:
+            self._settle_spread_raise(seat, to, level)
         elif to - level >= self.increment:
             self.increment = to - level
             self.level = self.full_level = to
@@ -805,6 +855,10 @@ class HandState:
                 rule, why, concept = "D5", f"in fixed limit the {word} {low}", None
             elif to < low:
                 rule, why, concept = "D3", f"the minimum {word} {low}", "raise_amounts"
+            elif self.spread is not None:
+                rule, why, concept = "D5", f"the spread-limit maximum is {high}", None
+            elif self.pot_limit == 2:
+                rule, why, concept = "D4", f"the half-pot-limit maximum is {high}", None
             else:
                 rule, why, concept = "D4", f"the pot-limit maximum is {high}", "pot_limit"
             raise RuleError(f"{name} may not {verb}: {why}", index, rule, concept)
@@ -839,6 +893,41 @@ class HandState:
         self.level = self.full_level = to
         self.virtual_note = None
         self.fulls += 1
+        self._count_raise(counted)
+
+    def _settle_spread_raise(self, seat: int, to: int, level: int) -> None:
+        """Spread limit (D5): a raise of at least the largest full bet or raise of the round
+        (D3) is full; an all-in short of it counts under the half-bet rule when at least half
+        of it (D9), else reopens nothing. The raises count toward the cap."""
+        raised, increment = to - level, self.increment
+        if raised < increment and (
+            self.spec.incomplete_raise != "half-bet" or 2 * raised < increment
+        ):
+            self.level = to
+            self.notes.append(short_all_in_note(self, seat, to, level + increment))
+            return
+        if raised >= increment:
+            self.increment = raised
+        else:
+            msgid = cited(
+                "reopening",
+                gettext_noop(
+                    "%(name)s's all-in for %(to)s is at least half a raise: it counts as a raise "
+                    "and reopens the betting; players behind call %(to)s or raise by at least "
+                    "%(step)s, to %(next)s"
+                ),
+            )
+            self.notes.append(
+                note("D9", msgid, name=self.names[seat], to=to, step=increment, next=to + increment)
+            )
+        counted = self.full_level > 0  # the round's first bet is no raise
+        self.level = self.full_level = to
+        self.virtual_note = None
+        self.fulls += 1
+        self._count_raise(counted)
+
+    def _count_raise(self, counted: bool) -> None:
+        """A full bet or raise made (fixed or spread limit): the raises toward the cap."""
         if counted:
             self.raises += 1
         if self.cap_applies and self.raises == self.spec.raise_cap:
@@ -863,6 +952,8 @@ class HandState:
         self.acted_level = [0] * n
         self.level = self.full_level = self.raises = self.top_bet = 0
         self.increment = self.big_blind  # D3: the minimum opening bet
+        if self.spread is not None:
+            self.increment = self.spread[0]  # D5: the least bet of the spread
         self.virtual_note = None
         self.cap_applies = self._cap_applies()
         self.actor = self._next_pending(self.first_seat % n)  # D1: first after the button
@@ -872,6 +963,8 @@ class HandState:
             self.notes.append(all_in_note(self.live > 0))
             self.street = SHOWDOWN
 
+
+_POT_DIVISOR = {"pot-limit": 1, "half-pot-limit": 2}
 
 _UNCAPPED_HEADS_UP = note(
     "D5",

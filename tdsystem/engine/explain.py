@@ -406,18 +406,20 @@ def _and(words: list[str]) -> str:
 def _pot_limit_maximum(state: HandState, high: int) -> Note:
     """D4: the maximum, with what the pot counts that a player might not expect."""
     level = state.level
-    said_first = phrase(
-        cited(
+    if state.pot_limit == 2:
+        maximum = gettext_noop(
+            "the half-pot-limit maximum is to %(to)s: the %(level)s faced plus half the pot "
+            "after the call, %(pot)s (antes and dead money included)"
+        )
+    else:
+        maximum = cited(
             "pot_limit",
             gettext_noop(
                 "the pot-limit maximum is to %(to)s: the %(level)s faced plus the whole pot "
                 "after the call, %(pot)s (antes and dead money included)"
             ),
-        ),
-        to=high,
-        level=level,
-        pot=high - level,
-    )
+        )
+    said_first = phrase(maximum, to=high, level=level, pot=high - level)
     more = []
     dead_sb = state.spec.dead_small_blind  # no small blind seat: counted, never short
     sb_short = 0 if dead_sb else state.sb_shortfall
@@ -522,6 +524,8 @@ def option_reasons(
                 to=low,
             )
         )
+    elif not level and state.spread is not None:
+        reasons.append(note("D5", gettext_noop("spread limit: the least bet is %(to)s"), to=low))
     elif not level:
         reasons.append(note("D3", gettext_noop("the minimum bet is the big blind, %(to)s"), to=low))
     elif state.street == PREFLOP and state.increment == state.big_blind:
@@ -556,11 +560,37 @@ def option_reasons(
                 increment=state.increment,
             )
         )
-    if not state.pot_limit:
+    if state.spread is not None:
+        most = state.spread_most()
+        if high == total and total < level + most:
+            reasons.append(
+                note(
+                    "D5",
+                    gettext_noop(
+                        "spread limit: a bet or raise adds at most %(most)s, more than "
+                        "%(name)s's %(chips)s: all-in"
+                    ),
+                    most=most,
+                    name=name,
+                    chips=total,
+                )
+            )
+        else:
+            reasons.append(
+                note(
+                    "D5",
+                    gettext_noop(
+                        "spread limit: a bet or raise adds at most %(most)s, so to at most %(to)s"
+                    ),
+                    most=most,
+                    to=high,
+                )
+            )
+    elif not state.pot_limit:
         reasons.append(
             note("D3", gettext_noop("no limit: the most is all %(chips)s chips"), chips=total)
         )
-    elif high == total and total < level + state.pot_after_call(seat):
+    elif high == total and total < level + state.pot_after_call(seat) // state.pot_limit:
         reasons.append(
             note(
                 "D4",

@@ -125,7 +125,7 @@ def _standing(state: HandState) -> tuple[list[tuple[int, tuple[int, ...]]], list
 
 def ruling_of(state: HandState, explain: bool = False) -> Ruling:
     """Where a replayed hand stands."""
-    names, stack, committed = state.names, state.stack, state.committed
+    names, stack, committed = state.names, state.shown_stacks(), state.committed
     slices, statuses = _standing(state)
     pots = tuple(Pot(amount, tuple(names[i] for i in seats)) for amount, seats in slices)
     players = [
@@ -184,7 +184,9 @@ def answer_of(state: HandState) -> dict[str, Any]:
         "pots": pots,
         "players": [
             {"name": name, "stack": chips, "committed": put, "status": status}
-            for name, chips, put, status in zip(names, stack, committed, statuses)  # noqa: B905
+            for name, chips, put, status in zip(  # noqa: B905
+                names, stack if state.behind is None else state.shown_stacks(), committed, statuses
+            )
         ],
     }
     if state.removed:
@@ -219,6 +221,22 @@ def _pot_notes(
     pots: tuple[Pot, ...], players: list[PlayerResult], state: HandState
 ) -> tuple[Note, ...]:
     notes = []
+    behind = state.behind
+    if behind is not None:
+        for seat, kept in enumerate(behind):
+            if kept and not state.stack[seat] and not state.folded[seat]:
+                notes.append(
+                    note(
+                        "D5",
+                        gettext_noop(
+                            "%(name)s has put in the cap of %(cap)s: %(name)s counts as all-in "
+                            "for the rest of the hand, with %(kept)s kept back (cap limit)"
+                        ),
+                        name=state.names[seat],
+                        cap=state.spec.cap,
+                        kept=kept,
+                    )
+                )
     all_in = [p for p in players if p.status == "all-in"]
     for k, pot in enumerate(pots[1:], start=1):
         below = set(pots[k - 1].eligible) - set(pot.eligible)

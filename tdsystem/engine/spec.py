@@ -18,7 +18,11 @@ from tdsystem.engine.errors import RuleError
 if TYPE_CHECKING:
     from tdsystem.engine.declarations import Declaration
 
-STRUCTURES = ("no-limit", "pot-limit", "fixed-limit")
+STRUCTURES = ("no-limit", "pot-limit", "fixed-limit", "spread-limit", "half-pot-limit")
+# The structures whose raises a cap may count, and where the half-bet rule may apply (D5, D9).
+LIMIT_STRUCTURES = ("fixed-limit", "spread-limit")
+# The structures a cap-limit game plays until the cap (D5).
+CAPPED_STRUCTURES = ("no-limit", "pot-limit", "half-pot-limit")
 # "big-blind-ante-first": the big blind ante posted before the blind (the default posts the
 # blind first, so a short big blind keeps a live blind rather than dead ante money).
 ANTE_TYPES = ("each", "big-blind", "button", "big-blind-ante-first")
@@ -61,6 +65,8 @@ _HAND_KEYS = frozenset(
         "rule_set",
         "raise_cap_heads_up",
         "silent_chips",
+        "spread",
+        "cap",
         "players",
         "actions",
     }
@@ -144,6 +150,8 @@ class HandSpec:
     rule_set: str | None = None
     raise_cap_heads_up: str | None = None
     silent_chips: str | None = None
+    spread: tuple[int, ...] | None = None
+    cap: int | None = None
 
     def __post_init__(self) -> None:
         _check_spec(self)
@@ -223,6 +231,59 @@ def _check_spec(spec: HandSpec, players_read: bool = False, actions_read: bool =
         or spec.silent_chips is not None
     ):
         _check_rules(spec)
+    if spec.spread is not None or spec.cap is not None or spec.structure in _NEW_STRUCTURES:
+        _check_structure(spec)
+
+
+_NEW_STRUCTURES = frozenset({"spread-limit", "half-pot-limit"})
+
+
+def _check_structure(spec: HandSpec) -> None:
+    """Spread limit, half-pot limit and cap limit (D5), checked after all the rest."""
+    if spec.structure == "spread-limit":
+        spread = spec.spread
+        if spread is None:
+            raise RuleError(
+                "spread: a spread-limit game needs its range, [least, most] or [least, most, "
+                "most on the last round]",
+                rule="D5",
+            )
+        if not (
+            isinstance(spread, tuple)
+            and len(spread) in (2, 3)
+            and all(_is_int(v) and v > 0 for v in spread)
+        ):
+            shown = list(spread) if isinstance(spread, tuple) else spread
+            raise RuleError(
+                "spread: [least, most] or [least, most, most on the last round], positive "
+                f"whole numbers of chips, got {shown!r}"
+            )
+        if not spread[0] <= spread[1] <= spread[-1]:
+            raise RuleError(
+                f"spread: the least {spread[0]} must not be above the most {spread[1]}, nor "
+                "the most above the last round's",
+                rule="D5",
+            )
+        if spec.big_blind > spread[1]:
+            raise RuleError(
+                f"spread: the big blind {spec.big_blind} is above the most a bet may be, "
+                f"{spread[1]}",
+                rule="D5",
+            )
+    elif spec.spread is not None:
+        raise RuleError("spread: only a spread-limit game has a range of bets", rule="D5")
+    if spec.cap is not None:
+        if spec.structure not in CAPPED_STRUCTURES:
+            raise RuleError(
+                "cap: a cap-limit game plays no limit, pot limit or half-pot limit up to the cap",
+                rule="D5",
+            )
+        if not _is_int(spec.cap) or spec.cap < spec.big_blind:
+            raise RuleError(
+                "cap: the most each player may put in this hand, a whole number of chips at "
+                f"least the big blind, got {spec.cap!r}",
+                rule="D5",
+            )
 
 
 def _check_rules(spec: HandSpec) -> None:
@@ -238,7 +299,7 @@ def _check_rules(spec: HandSpec) -> None:
                 "raise_cap_heads_up: must be one of "
                 f"{', '.join(RAISE_CAP_HEADS_UP)}, got {spec.raise_cap_heads_up!r}"
             )
-        if spec.structure != "fixed-limit":
+        if spec.structure not in LIMIT_STRUCTURES:
             raise RuleError(
                 "raise_cap_heads_up: only a fixed-limit game caps the raises", rule="D5"
             )
@@ -386,11 +447,11 @@ def _check_limit_settings(spec: HandSpec) -> None:
             rule="D5",
         )
     if spec.raise_cap is not None:
-        if not fixed:
+        if not fixed and spec.structure != "spread-limit":
             raise RuleError("raise_cap: only a fixed-limit game caps the raises")
         if not _is_int(spec.raise_cap) or spec.raise_cap < 0:
             raise RuleError(f"raise_cap: must be a whole number, 0 or more, got {spec.raise_cap!r}")
-    if spec.incomplete_raise == "half-bet" and not fixed:
+    if spec.incomplete_raise == "half-bet" and spec.structure not in LIMIT_STRUCTURES:
         raise RuleError("incomplete_raise: the half-bet rule is for fixed-limit games", rule="D9")
 
 
@@ -552,6 +613,9 @@ def _read(data: Any, named: bool) -> tuple[HandSpec, Sequence[Any]]:
         if not isinstance(bets, _LIST_LIKE):
             raise RuleError("bets: two positive whole numbers of chips (small bet, big bet)")
         fields["bets"] = tuple(bets)
+    spread = fields.get("spread")
+    if spread is not None and isinstance(spread, _LIST_LIKE):
+        fields["spread"] = tuple(spread)
     fields["structure"] = data["structure"]
     fields["players"], players_read = _parse_players(data["players"])
     entries = data.get("actions")

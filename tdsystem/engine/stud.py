@@ -63,7 +63,7 @@ class StudState(HandState):
         self.round = 0
         self.waiting = False
         self.actor: int | None = None
-        self.fixed, self.pot_limit = True, False
+        self.fixed, self.pot_limit, self.spread, self.behind = True, 0, None, None
         self.bet_sizes = spec.limit_bets
         self.big_blind = spec.bring_in  # the forced bet of the first round
         self.notes: list[Note] = []

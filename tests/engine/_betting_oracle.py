@@ -178,14 +178,23 @@ def _apply_pk(pk: PkState, action: Action) -> None:
         pk.complete_bet_or_raise_to(action.to)
 
 
-def play_and_compare(rng: random.Random, stats: OracleStats, structure: str | None = None):
-    """Play one random hand in both engines, asserting agreement; returns the actions."""
-    spec = random_spec(rng, structure)
+def play_and_compare(
+    rng: random.Random,
+    stats: OracleStats,
+    structure: str | None = None,
+    *,
+    spec: HandSpec | None = None,
+    pk_spec: HandSpec | None = None,
+):
+    """Play one random hand in both engines, asserting agreement; returns the actions.
+    ``spec`` is the table (by default a random one), ``pk_spec`` the same table as pokerkit
+    plays it when it differs (a cap-limit game: every stack cut at the cap)."""
+    spec = spec or random_spec(rng, structure)
     stats.hands += 1
     stats.structures[spec.structure] = stats.structures.get(spec.structure, 0) + 1
     n = len(spec.players)
     ours = HandState(spec)
-    pk = pokerkit_state(spec)
+    pk = pokerkit_state(pk_spec or spec)
     actions: list[Action] = []
     acted_this_round: set[int] = set()
     short_all_in_this_round = full_wager_this_round = False

@@ -356,7 +356,7 @@ def test_it_leaves_the_short_big_blind_in_play_without_the_house_rule():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"structure": "spread-limit"}, "structure: must be one of"),
+        ({"structure": "table-limit"}, "structure: must be one of"),
         ({"blinds": [8, 4]}, "blinds: the small blind 8 is larger than the big blind 4 (D7)"),
         ({"blinds": []}, "blinds: one or two positive"),
         ({"blinds": [4, 8, 16]}, "blinds: one or two positive"),

@@ -55,18 +55,34 @@ PLAYER = st.fixed_dictionaries(
     {"name": sometimes(st.sampled_from(NAMES)), "stack": sometimes(CHIPS)},
     optional={"extra": JUNK},
 )
-ACTION = st.fixed_dictionaries(
-    {
-        "player": sometimes(st.sampled_from(NAMES)),
-        "do": sometimes(
-            st.sampled_from(["fold", "check", "call", "bet", "raise", "all-in", "shove"])
-        ),
-    },
-    optional={"to": sometimes(CHIPS)},
+ACTION = st.one_of(
+    st.fixed_dictionaries(
+        {
+            "player": sometimes(st.sampled_from(NAMES)),
+            "do": sometimes(
+                st.sampled_from(["fold", "check", "call", "bet", "raise", "all-in", "shove"])
+            ),
+        },
+        optional={"to": sometimes(CHIPS), "out_of_turn": sometimes(st.booleans())},
+    ),
+    # What a player put out and said (D12).
+    st.fixed_dictionaries(
+        {"player": sometimes(st.sampled_from(NAMES))},
+        optional={
+            "chips": sometimes(st.lists(st.sampled_from([1, 5, 25, 100, 500]), max_size=5)),
+            "said": sometimes(st.one_of(st.sampled_from(["call", "raise", "pot", "check"]), CHIPS)),
+            "to": sometimes(CHIPS),
+            "out_of_turn": sometimes(st.booleans()),
+        },
+    ),
 )
 HAND = st.fixed_dictionaries(
     {
-        "structure": sometimes(st.sampled_from(["no-limit", "pot-limit", "fixed-limit"])),
+        "structure": sometimes(
+            st.sampled_from(
+                ["no-limit", "pot-limit", "fixed-limit", "spread-limit", "half-pot-limit"]
+            )
+        ),
         "blinds": sometimes(st.lists(st.integers(-2, 50), min_size=0, max_size=3)),
         "players": sometimes(st.lists(PLAYER, min_size=0, max_size=10)),
         "actions": sometimes(st.lists(ACTION, max_size=12)),
@@ -78,6 +94,10 @@ HAND = st.fixed_dictionaries(
         "raise_cap": sometimes(st.integers(-1, 5)),
         "incomplete_raise": sometimes(st.sampled_from(["full-bet", "half-bet", "x"])),
         "pot_limit_preflop": sometimes(st.sampled_from(["true-pot", "assumed-call", "x"])),
+        "spread": sometimes(st.lists(st.integers(-1, 30), min_size=1, max_size=4)),
+        "cap": sometimes(st.integers(-1, 500)),
+        "rule_set": sometimes(st.sampled_from(["tda-2024", "tda-2026", "wsop-2026", "x"])),
+        "silent_chips": sometimes(st.sampled_from(["fifty-percent", "full-amount", "x"])),
     },
 )
 # Seven-card stud, checked field by field as the blind games are (the contract: a wrong field
