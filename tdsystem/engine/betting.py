@@ -89,6 +89,7 @@ class HandState:
         "committed",
         "counted",
         "dead",
+        "extras",
         "first_seat",
         "fixed",
         "folded",
@@ -147,7 +148,10 @@ class HandState:
         # The pot-limit maximum's divisor: the whole pot after the call (1), half of it (2,
         # half-pot limit), or none (0); D4, D5.
         self.pot_limit = _POT_DIVISOR.get(structure, 0)
-        self.spread = spec.spread  # spread limit: (least, most[, most on the last round])
+        # The fields the contract gained (three blinds, spread, cap, straddles, kill and
+        # missed blinds): asked once here, so that a plain hand takes none of their roads.
+        extras = self.extras = spec.extras
+        self.spread = spec.spread if extras else None  # spread limit: (least, most[, last])
         self.behind: list[int] | None = None  # cap limit: each player's chips above the cap
         # The blind game's blinds, read once without the spec's properties (small_blind,
         # big_blind, first_seat): a property is a function call at every read.
@@ -167,12 +171,18 @@ class HandState:
             self.bb_seat = 1
         elif two_blinds and not spec.dead_small_blind:
             self.sb_seat, self.bb_seat = first, first + 1
+        elif len(blinds) == 3:
+            # D7: three blinds, the first posted on the button (``_check_forced``).
+            self.sb_seat, self.bb_seat = 1, 2
         else:
             self.sb_seat, self.bb_seat = None, first
-        small = blinds[0] if two_blinds else 0
-        if spec.cap is not None:
-            self._apply_cap(spec.cap)
-        self._post_forced_bets(small)
+        small = blinds[0] if two_blinds else blinds[1] if len(blinds) == 3 else 0
+        if extras:
+            if spec.cap is not None:
+                self._apply_cap(spec.cap)
+            if spec.kill is not None:
+                self._kill_limits(spec.kill[1])
+        self._post_forced_bets(small, blinds[0] if extras and len(blinds) == 3 else 0)
         # The round's highest bet, kept up as bets rise: whether the level is more than
         # anyone has put in (a short blind's full big blind, D8) is asked at every action.
         self.top_bet = max(self.bet)
@@ -198,13 +208,127 @@ class HandState:
             self.full_level = big
         self.increment = big
         self.raises = 0
-        self.cap_applies = self._cap_applies()
+        start = (self.bb_seat + 1) % n
+        if extras and (spec.straddles or spec.kill is not None or spec.missed_blinds):
+            start = self._post_extra_blinds()
+        self.cap_applies = (self.fixed or self.extras) and self._cap_applies()
         if self.in_hand <= 1:
             self.street = COMPLETE
         else:
-            self.actor = self._next_pending((self.bb_seat + 1) % n)
+            self.actor = self._next_pending(start)
             if self.actor is None:
                 self._end_round()
+
+    # -- straddles, kill blinds, missed blinds (D7) -----------------------------------------
+
+    def _kill_limits(self, kind: str) -> None:
+        """A kill hand's limits are the usual ones times 2 (a full kill) or 1.5 (half)."""
+        small, big = self.bet_sizes
+        if kind == "full":
+            self.bet_sizes = (2 * small, 2 * big)
+        else:
+            self.bet_sizes = (small * 3 // 2, big * 3 // 2)
+
+    def _post_extra_blinds(self) -> int:
+        """Post the straddles, the kill blind and the missed blinds of returning players
+        after the blinds (D7); the seat the first betting round starts from."""
+        spec, n, names = self.spec, self.n, self.names
+        bb = self.bb_seat
+        start = (bb + 1) % n
+        blind_steps = [self.big_blind]  # each live blind's raise over the one before it
+        for k, amount in enumerate(spec.straddles):
+            seat = (bb + 1 + k) % n
+            previous = self.level
+            self.bet[seat] = self._put(seat, amount)
+            blind_steps.append(amount - previous)
+            self.level = self.top_bet = amount
+            start = (seat + 1) % n
+            self.notes.append(
+                note(
+                    "D7",
+                    gettext_noop(
+                        "%(name)s straddles %(amount)s: a live blind raise; the action starts "
+                        "after it and comes back to %(name)s, who may raise (the option)"
+                    ),
+                    name=names[seat],
+                    amount=amount,
+                )
+            )
+        if spec.straddles:
+            self.increment = max(blind_steps)  # D7: the straddle acts as the minimum raise
+            self.full_level = self.level
+            if self.fixed:
+                self.raises = len(spec.straddles)  # each straddle is a raise toward the cap
+        if spec.kill is not None:
+            start = self._post_kill(spec.kill[0], spec.kill[1])
+        for name, which in spec.missed_blinds:
+            self._post_missed(self.seat_of[name], which)
+        self.top_bet = max(self.bet)
+        self._count_live()
+        return start
+
+    def _post_kill(self, killer_name: str, kind: str) -> int:
+        """The kill blind (D7): live, twice the big blind (full) or one and a half times
+        (half); the other players call it to play, and the killer acts last on the first
+        round, after the other blinds."""
+        n, bb = self.n, self.bb_seat
+        killer = self.seat_of[killer_name]
+        amount = 2 * self.big_blind if kind == "full" else self.big_blind * 3 // 2
+        self.bet[killer] = self._put(killer, amount)
+        self.level = self.top_bet = amount
+        # The kill blind is the bet of the kill hand when it is a full (kill-sized) small
+        # bet; a smaller one is completed to it, as a small big blind is (D5).
+        self.full_level = amount if not self.fixed or amount >= self.bet_sizes[0] else 0
+        self.increment = max(self.increment, amount - self.big_blind)
+        # The first round's order: left of the big blind, the killer skipped, then the
+        # killer after the big blind (after the round the seats' own order comes back).
+        ring = [(bb + 1 + k) % n for k in range(n)]
+        ring.remove(killer)
+        ring.append(killer)
+        self.clockwise = _ring_table(ring, n)
+        self.notes.append(
+            note(
+                "D7",
+                gettext_noop(
+                    "%(name)s posts the kill blind of %(amount)s (%(kind)s kill): live; to play, "
+                    "the others call %(amount)s; %(name)s acts last this round, and the limits "
+                    "of the hand are %(small)s/%(big)s"
+                ),
+                name=killer_name,
+                amount=amount,
+                kind=kind,
+                small=self.bet_sizes[0],
+                big=self.bet_sizes[1],
+            )
+        )
+        return (killer + 1) % n  # the table's entry after the killer: the first to act
+
+    def _post_missed(self, seat: int, which: str) -> None:
+        """A player back after missing the blinds (D7): a missed big blind is posted live
+        (it counts toward the player's bet, and the player keeps the option as a big blind
+        does); a missed small blind is dead money, posted with it, that does not."""
+        name, big = self.names[seat], self.big_blind
+        small = self.spec.small_blind
+        live = dead = 0
+        if which in ("big", "both"):
+            live = self.bet[seat] = self._put(seat, big)
+        if which in ("small", "both"):
+            dead = self._put(seat, small)
+            self.dead[seat] += dead
+        if which == "both":
+            msgid = gettext_noop(
+                "%(name)s is back after missing the blinds: posts %(live)s live (the big blind) "
+                "and %(dead)s dead (the small blind, which does not count toward the bet)"
+            )
+        elif which == "big":
+            msgid = gettext_noop(
+                "%(name)s posts a missed big blind of %(live)s: live, and %(name)s keeps the option"
+            )
+        else:
+            msgid = gettext_noop(
+                "%(name)s posts a missed small blind of %(dead)s: dead money, not part of the bet"
+            )
+        self.notes.append(note("D7", msgid, name=name, live=live, dead=dead))
 
     def _apply_cap(self, cap: int) -> None:
         """Cap limit (D5): each player plays the hand with at most ``cap`` beyond the antes
@@ -272,7 +396,7 @@ class HandState:
         self.committed[seat] += chips
         return chips
 
-    def _post_forced_bets(self, small: int) -> None:
+    def _post_forced_bets(self, small: int, button_blind: int = 0) -> None:
         spec = self.spec
         ante, kind, names = spec.ante, spec.ante_type, self.names
         sb, bb = self.sb_seat, self.bb_seat
@@ -296,6 +420,8 @@ class HandState:
             self._post_dead_ante(0, "button ante")
         elif ante and kind == "big-blind-ante-first" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted before the blind)")
+        if button_blind:
+            self._post_button_blind(button_blind)
         for blind_seat, blind, label in (
             (sb, small, "small"),
             (bb, self.big_blind, "big"),
@@ -307,6 +433,21 @@ class HandState:
                 self._note_short_blind(blind_seat, label, blind)
         if ante and kind == "big-blind" and not self.folded[bb]:
             self._post_dead_ante(bb, "big blind ante (posted after the blind)")
+
+    def _post_button_blind(self, blind: int) -> None:
+        """D7: with three blinds the first is posted on the button (live)."""
+        self.bet[0] = self._put(0, blind)
+        self.notes.append(
+            note(
+                "D7",
+                gettext_noop(
+                    "three blinds: %(name)s posts %(blind)s on the button, live, before the small "
+                    "and the big blind"
+                ),
+                name=self.names[0],
+                blind=self.bet[0],
+            )
+        )
 
     def _note_dead_button(self) -> None:
         spec, names = self.spec, self.names
@@ -405,9 +546,11 @@ class HandState:
     def _cap_applies(self) -> bool:
         """Whether the raise cap holds this round (D5), as the round starts: heads-up it is
         lifted (at the start, or until capped) unless the rules keep it (TDA 48)."""
-        if (not self.fixed and self.spread is None) or self.spec.raise_cap is None:
-            return False
-        return self.in_hand > 2 or self.spec.cap_heads_up == "kept"
+        if self.fixed or (self.extras and self.spread is not None):
+            if self.spec.raise_cap is None:
+                return False
+            return self.in_hand > 2 or self.spec.cap_heads_up == "kept"
+        return False
 
     def _target(self, seat: int) -> int:
         """The bet ``seat`` must match: the level, but never more than an opponent could
@@ -462,7 +605,7 @@ class HandState:
         to be reopened for them: a full bet or raise (D9), half a bet under the half-bet rule
         (at least half, rounded up)."""
         if not self.fixed:
-            if self.spread is not None and self.spec.incomplete_raise == "half-bet":
+            if self.extras and self.spread is not None and self.spec.incomplete_raise == "half-bet":
                 return (self.increment + 1) // 2
             return self.increment
         size = self.bet_sizes[self.street >= 2]
@@ -517,7 +660,7 @@ class HandState:
         if self.pot_limit:
             most = self.pot_after_call(seat) // self.pot_limit
             return low, min(total, max(low, self.level + most))
-        if self.spread is not None:
+        if self.extras and self.spread is not None:
             return low, min(total, max(low, self.level + self.spread_most()))
         return low, total
 
@@ -559,18 +702,36 @@ class HandState:
         self.play(name, do, to, index)
 
     def play(self, name: str, do: str, to: Any, index: int) -> None:
-        """``act`` with the action's values one by one: the replay of a hand read from JSON
-        (``play_actions``) hands each over as it reads it, without a tuple made for each.
-        ``to`` is the round's total of a bet or raise, or the ``Declaration`` of an action
-        that says what was put out and said (``do`` is then ``DECLARED``)."""
+        """``act`` with the action's values one by one. ``to`` is the round's total of a bet
+        or raise, or the ``Declaration`` of an action that says what was put out and said,
+        or is given out of turn (``do`` is then ``DECLARED``, D12)."""
+        street = self.street
+        if do is DECLARED:
+            seat = self.actor
+            if seat is not None and self.names[seat] == name:
+                self._play_declared(seat, to, index)
+            elif to.out_of_turn and self.street < SHOWDOWN:
+                self._hold(name, to, index)
+            else:
+                self.play_plain(name, to.do or "fold", None, index)  # refused: not the turn
+        else:
+            self.play_plain(name, do, to, index)
+        # An action held out of turn stands or falls when its player's turn comes; one whose
+        # round ended first does not count.
+        while self.held and self.street == street and self.actor in self.held:
+            self._release()
+        if self.held and self.street != street:
+            self._drop_held()
+
+    def play_plain(self, name: str, do: str, to: int | None, index: int) -> None:
+        """``play`` for an action given as what the player did (fold, check, call, bet,
+        raise, all-in), the usual action: the replay of a hand read from JSON
+        (``play_actions``) hands each over as it reads it, without a tuple made for each."""
         seat = self.actor
         # Before the showdown someone is always to act (and after it nobody is); the names
         # are distinct, so the actor's name is the one action in turn (``_out_of_turn``
         # says who else it is).
         if seat is None or self.names[seat] != name:
-            if do is DECLARED and to.out_of_turn and self.street < SHOWDOWN:
-                self._hold(name, to, index)
-                return
             if self.street >= SHOWDOWN:
                 raise RuleError(
                     f"the hand is over ({STREETS[self.street]}): no more actions", index, "D2"
@@ -609,9 +770,6 @@ class HandState:
                 self.committed[seat] += call
                 if bet[seat] > self.top_bet:
                     self.top_bet = bet[seat]
-        elif do is DECLARED:
-            self._play_declared(seat, to, index)
-            return
         else:
             self._wager(seat, do, to, index)
         self.acted[seat] = self.fulls
@@ -624,8 +782,6 @@ class HandState:
         self.actor = actor
         if actor is None:
             self._end_round()
-        if self.held:
-            self._release()
 
     # -- chips and declarations, actions out of turn (D12) ---------------------------------
 
@@ -638,7 +794,7 @@ class HandState:
             self.counted = []
         self.counted.append((index, self.names[seat], counted))
         self.notes.append(counted.note)
-        self.play(self.names[seat], counted.do, counted.to, index)
+        self.play_plain(self.names[seat], counted.do, counted.to, index)
 
     def _hold(self, name: str, decl: Declaration, index: int) -> None:
         """An action out of turn: held until the player's turn (TDA 53-A)."""
@@ -739,7 +895,7 @@ class HandState:
         name = self.names[seat]
         folds = decl.do == "fold" or decl.said == "fold"
         if folds or self.level == level_then:
-            self.play(name, DECLARED, decl, index)
+            self._play_declared(seat, decl, index)
             return
         self.notes.append(
             note(
@@ -809,7 +965,7 @@ class HandState:
         self.committed[seat] += chips
         if self.fixed:
             self._settle_limit_raise(seat, to)
-        elif self.spread is not None:
+        elif self.extras and self.spread is not None:
             self._settle_spread_raise(seat, to, level)
         elif to - level >= self.increment:
             self.increment = to - level
@@ -940,8 +1096,6 @@ class HandState:
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""
-        if self.held:
-            self._drop_held()
         if self.street == RIVER:
             self.street, self.actor = SHOWDOWN, None
             return
@@ -952,10 +1106,13 @@ class HandState:
         self.acted_level = [0] * n
         self.level = self.full_level = self.raises = self.top_bet = 0
         self.increment = self.big_blind  # D3: the minimum opening bet
-        if self.spread is not None:
-            self.increment = self.spread[0]  # D5: the least bet of the spread
+        if self.extras:
+            if self.spec.kill is not None:
+                self.clockwise = clockwise(n)  # the killer acted last on the first round only
+            if self.spread is not None:
+                self.increment = self.spread[0]  # D5: the least bet of the spread
         self.virtual_note = None
-        self.cap_applies = self._cap_applies()
+        self.cap_applies = (self.fixed or self.extras) and self._cap_applies()
         self.actor = self._next_pending(self.first_seat % n)  # D1: first after the button
         if self.actor is None:
             # Two players with chips would both have to act: at most one has any (D9).
@@ -965,6 +1122,17 @@ class HandState:
 
 
 _POT_DIVISOR = {"pot-limit": 1, "half-pot-limit": 2}
+
+
+def _ring_table(ring: list[int], n: int) -> tuple[tuple[int, ...], ...]:
+    """A ``clockwise`` table for seats acting in the order ``ring`` (a kill pot's first
+    round): the entry after seat s (index s + 1, as the replay asks, ``n`` for the last
+    seat) is the ring from the seat after s in the ring."""
+    after = {seat: ring[(k + 1) % n] for k, seat in enumerate(ring)}
+    order = {seat: tuple(ring[k:] + ring[:k]) for k, seat in enumerate(ring)}
+    table = [order[after[(i - 1) % n]] for i in range(n)]
+    return (*table, order[after[n - 1]])
+
 
 _UNCAPPED_HEADS_UP = note(
     "D5",

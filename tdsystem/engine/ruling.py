@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import not_
@@ -16,6 +16,7 @@ from tdsystem.engine.explain import Commas, gettext_noop, note, phrase
 from tdsystem.engine.pots import Pot, split_pots
 from tdsystem.engine.rulesets import citation
 from tdsystem.engine.spec import (
+    DECLARED,
     HandSpec,
     Move,
     parse_hand,
@@ -92,9 +93,13 @@ def replay(spec: HandSpec) -> HandState:
     return _replay(spec, spec.actions)
 
 
-def _replay(spec: HandSpec, actions: Iterable[Move]) -> HandState:
+def _replay(spec: HandSpec, actions: Sequence[Move]) -> HandState:
     state = StudState(spec) if spec.game == "stud" else HandState(spec)
-    play = state.play
+    # The usual actions take the short road; an action given as chips and words, or out of
+    # turn (D12), the one that knows them.
+    play: Callable[[str, str, Any, int], None] = (
+        state.play if any(do is DECLARED for _, do, _ in actions) else state.play_plain
+    )
     for index, (name, do, to) in enumerate(actions):
         play(name, do, to, index)
     return state
@@ -313,7 +318,7 @@ def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
         read_actions(entries)
         raise err.in_set(spec.rule_set) from None
     try:
-        play_actions(entries, state.play)
+        play_actions(entries, state.play_plain, state.play)
     except RuleError as err:
         raise err.in_set(spec.rule_set) from None
     return answer_of(state)

@@ -41,6 +41,10 @@ PREFLOP, RIVER, SHOWDOWN, COMPLETE = 0, 3, 4, 5  # indices into STREETS
 GAMES = ("flop", "stud")
 STUD_STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 STUD_MAX_PLAYERS = 8  # seven cards each: a deck deals eight players at most
+BLINDS_WANTED = (
+    "blinds: one, two or three positive whole numbers of chips ([big], [small, big] or "
+    "[button, small, big])"
+)
 # Fields of the blind games that a stud hand does not have.
 _FLOP_ONLY = ("blinds", "pot_limit_preflop", "bb_must_cover_sb", "dead_small_blind", "dead_button")
 
@@ -67,6 +71,9 @@ _HAND_KEYS = frozenset(
         "silent_chips",
         "spread",
         "cap",
+        "straddles",
+        "kill",
+        "missed_blinds",
         "players",
         "actions",
     }
@@ -152,14 +159,23 @@ class HandSpec:
     silent_chips: str | None = None
     spread: tuple[int, ...] | None = None
     cap: int | None = None
+    straddles: tuple[int, ...] = ()
+    kill: tuple[str, str] | None = None  # (player, "full" | "half")
+    missed_blinds: tuple[tuple[str, str], ...] = ()  # (player, "big" | "small" | "both")
+    # Whether the hand uses any of the fields the contract gained after the first (a rule
+    # set, declarations' reading, spread, half-pot and cap limit, three blinds, straddles,
+    # kill and missed blinds): worked out when the spec is made, so that a plain hand's
+    # replay asks once (not an input field).
+    extras: bool = False
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "extras", _has_extras(self))
         _check_spec(self)
 
     @property
     def small_blind(self) -> int:
         """The small blind, 0 with a single blind."""
-        return self.blinds[0] if len(self.blinds) == 2 else 0
+        return self.blinds[-2] if len(self.blinds) >= 2 else 0
 
     @property
     def first_seat(self) -> int:
@@ -225,14 +241,155 @@ def _check_spec(spec: HandSpec, players_read: bool = False, actions_read: bool =
         _check_blind_game(spec, players_read)
     if not actions_read:
         _check_actions(spec.actions)
-    if (
+    if spec.extras:
+        _check_rules(spec)
+        _check_structure(spec)
+        _check_forced(spec)
+
+
+# The input fields the contract gained after its first version (``HandSpec.extras``).
+_EXTENSION_KEYS = frozenset(
+    {
+        "rule_set",
+        "raise_cap_heads_up",
+        "silent_chips",
+        "spread",
+        "cap",
+        "straddles",
+        "kill",
+        "missed_blinds",
+    }
+)
+
+
+def _is_new_structure(structure: object) -> bool:
+    return type(structure) is str and structure in _NEW_STRUCTURES
+
+
+def _has_extras(spec: HandSpec) -> bool:
+    return (
         spec.rule_set is not None
         or spec.raise_cap_heads_up is not None
         or spec.silent_chips is not None
+        or spec.spread is not None
+        or spec.cap is not None
+        or _is_new_structure(spec.structure)
+        or bool(spec.straddles)
+        or spec.kill is not None
+        or bool(spec.missed_blinds)
+        or len(spec.blinds) == 3
+    )
+
+
+def _check_forced(spec: HandSpec) -> None:
+    """Three blinds, straddles, the kill blind and missed blinds (D7), checked after all the
+    rest, so that a hand refused before is refused for the same fault."""
+    if (
+        not (spec.straddles or spec.kill is not None or spec.missed_blinds)
+        and len(spec.blinds) != 3
     ):
-        _check_rules(spec)
-    if spec.spread is not None or spec.cap is not None or spec.structure in _NEW_STRUCTURES:
-        _check_structure(spec)
+        return
+    n, names = len(spec.players), {p.name: i for i, p in enumerate(spec.players)}
+    stack = {p.name: p.stack for p in spec.players}
+    if spec.game == "stud" and (spec.straddles or spec.kill or spec.missed_blinds):
+        raise RuleError("straddles, kill and missed blinds: a stud hand has no blinds")
+    if len(spec.blinds) == 3:
+        button, small, big = spec.blinds
+        if n < 3 or spec.dead_button or spec.dead_small_blind:
+            raise RuleError(
+                "blinds: three blinds need three players or more and a button in play (the "
+                "first blind is posted on the button)",
+                rule="D7",
+            )
+        if not button <= small <= big:
+            raise RuleError(
+                f"blinds: the button's {button}, the small {small} and the big {big} blind must "
+                "not decrease",
+                rule="D7",
+            )
+    posting = _blind_seats(spec)
+    bb = max(posting) if len(spec.blinds) == 3 else sorted(posting)[-1]
+    straddlers = {(bb + 1 + k) % n for k in range(len(spec.straddles))}
+    if spec.straddles:
+        if spec.game != "flop" or n < 3 or len(spec.straddles) > n - len(posting):
+            raise RuleError(
+                "straddles: the players after the big blind, one straddle each, three players "
+                "or more",
+                rule="D7",
+            )
+        previous = spec.big_blind
+        for k, amount in enumerate(spec.straddles):
+            if not _is_int(amount) or amount < 2 * previous:
+                raise RuleError(
+                    f"straddles: each straddle is at least twice the blind or straddle before "
+                    f"it ({2 * previous}), got {amount!r}",
+                    rule="D7",
+                )
+            poster = spec.players[(bb + 1 + k) % n]
+            if poster.stack < amount:
+                raise RuleError(
+                    f"straddles: {poster.name} has only {poster.stack}, less than the straddle of "
+                    f"{amount} (a straddle is by choice: leave it out)",
+                    rule="D7",
+                )
+            if spec.structure == "fixed-limit" and amount != previous + spec.limit_bets[0]:
+                raise RuleError(
+                    f"straddles: in fixed limit a straddle is a raise of one small bet, to "
+                    f"{previous + spec.limit_bets[0]}",
+                    rule="D7",
+                )
+            previous = amount
+    if spec.kill is not None:
+        who, kind = spec.kill
+        if spec.structure != "fixed-limit" or n < 3:
+            raise RuleError(
+                "kill: kill pots are a fixed-limit game's, three players or more", rule="D7"
+            )
+        if kind not in ("full", "half"):
+            raise RuleError(f"kill.kind: full or half, got {kind!r}")
+        if who not in names:
+            raise RuleError(f"kill.player: unknown player {who!r}")
+        if names[who] in posting or names[who] in straddlers:
+            raise RuleError(
+                f"kill.player: {who} posts a blind already this hand; who posts the kill blind "
+                "then is a house rule the engine does not take",
+                rule="D7",
+            )
+        amount = 2 * spec.big_blind if kind == "full" else spec.big_blind * 3
+        if kind == "half" and (amount % 2 or any(b * 3 % 2 for b in spec.limit_bets)):
+            raise RuleError(
+                "kill: a half kill multiplies the blind and the bets by 1.5: they must stay "
+                "whole chips",
+                rule="D7",
+            )
+        if kind == "half":
+            amount //= 2
+        if stack[who] < amount:
+            raise RuleError(
+                f"kill: {who} has only {stack[who]}, less than the kill blind of {amount}",
+                rule="D7",
+            )
+    if spec.missed_blinds:
+        if len(spec.blinds) != 2 or n < 3:
+            raise RuleError(
+                "missed_blinds: a game with a small and a big blind, three players or more",
+                rule="D7",
+            )
+        seen = set()
+        for who, which in spec.missed_blinds:
+            if who not in names:
+                raise RuleError(f"missed_blinds: unknown player {who!r}")
+            if which not in ("big", "small", "both"):
+                raise RuleError(f"missed_blinds.{who}: big, small or both, got {which!r}")
+            seat = names[who]
+            if seat in (1, 2) and not spec.dead_button:
+                raise RuleError(
+                    f"missed_blinds.{who}: {who} is in the blinds this hand and posts them anyway",
+                    rule="D7",
+                )
+            if who in seen:
+                raise RuleError(f"missed_blinds: {who} is listed twice")
+            seen.add(who)
 
 
 _NEW_STRUCTURES = frozenset({"spread-limit", "half-pot-limit"})
@@ -240,6 +397,8 @@ _NEW_STRUCTURES = frozenset({"spread-limit", "half-pot-limit"})
 
 def _check_structure(spec: HandSpec) -> None:
     """Spread limit, half-pot limit and cap limit (D5), checked after all the rest."""
+    if spec.spread is None and spec.cap is None and not _is_new_structure(spec.structure):
+        return
     if spec.structure == "spread-limit":
         spread = spec.spread
         if spread is None:
@@ -291,6 +450,9 @@ def _check_rules(spec: HandSpec) -> None:
     after all the others so that a hand refused before is refused for the same fault)."""
     from tdsystem.engine.rulesets import RULE_SETS
 
+    if spec.rule_set is None and spec.raise_cap_heads_up is None and spec.silent_chips is None:
+        return
+
     if spec.rule_set is not None and spec.rule_set not in RULE_SETS:
         raise RuleError(f"rule_set: must be one of {', '.join(RULE_SETS)}, got {spec.rule_set!r}")
     if spec.raise_cap_heads_up is not None:
@@ -320,23 +482,26 @@ def _check_blind_game(spec: HandSpec, players_read: bool) -> None:
         or spec.first_to_act
     ):
         raise RuleError('bring_in: only a stud hand ("game": "stud") has a bring-in')
-    if len(spec.blinds) not in (1, 2):
-        raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
+    if len(spec.blinds) not in (1, 2, 3):
+        raise RuleError(BLINDS_WANTED)
     for blind in spec.blinds:
         if type(blind) is not int or blind <= 0:  # as _is_int, without a call for each
-            raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
+            raise RuleError(BLINDS_WANTED)
     if len(spec.blinds) == 2 and spec.blinds[0] > spec.blinds[1]:
         raise RuleError(
             f"blinds: the small blind {spec.blinds[0]} is larger than the big blind "
             f"{spec.blinds[1]}",
             rule="D7",
         )
-    _check_ante(spec)
+    # _check_ante and _check_incomplete_raise, in line: a call each on every hand read.
+    if type(spec.ante) is not int or spec.ante < 0:  # as _is_int
+        _check_ante(spec)
     if spec.ante_type not in ANTE_TYPES:
         raise RuleError(
             f"ante_type: must be one of {', '.join(ANTE_TYPES)}, got {spec.ante_type!r}"
         )
-    _check_incomplete_raise(spec)
+    if spec.incomplete_raise not in INCOMPLETE_RAISE_RULES:
+        _check_incomplete_raise(spec)
     if spec.pot_limit_preflop not in POT_LIMIT_PREFLOP:
         raise RuleError(
             "pot_limit_preflop: must be one of "
@@ -530,12 +695,17 @@ def read_actions(entries: Sequence[Any]) -> tuple[Move, ...]:
     return moves
 
 
-def play_actions(entries: Sequence[Any], play: Callable[[str, str, Any, int], None]) -> None:
+def play_actions(
+    entries: Sequence[Any],
+    play: Callable[[str, str, Any, int], None],
+    play_any: Callable[[str, str, Any, int], None] | None = None,
+) -> None:
     """Read the action entries of ``read_table`` one at a time and hand each to ``play``
-    (``HandState.play``: the player, the do, the to and its index), as it is read, so the
-    actions are not gone through twice. The refusals come in ``parse_hand``'s order: a bad
-    entry anywhere, even after one that ``play`` refuses, is refused first, as when every
-    entry is read before the replay starts."""
+    (``HandState.play_plain``: the player, the do, the to and its index), as it is read, so
+    the actions are not gone through twice; from the first entry given as chips and words or
+    out of turn on, to ``play_any`` (``HandState.play``). The refusals come in
+    ``parse_hand``'s order: a bad entry anywhere, even after one that ``play`` refuses, is
+    refused first, as when every entry is read before the replay starts."""
     takes_to = _SIZED.get
     try:
         for index, entry in enumerate(entries):
@@ -560,9 +730,12 @@ def play_actions(entries: Sequence[Any], play: Callable[[str, str, Any, int], No
                         play(player, do, to, index)
                         continue
             moves = read_actions(entries)
+            # From the first action read the long way on: one given as chips and words, or
+            # out of turn (D12), takes ``play_any``, and so does every action after it.
+            slow = play_any or play
             for later in range(index, len(moves)):
                 player, do, to = moves[later]
-                play(player, do, to, later)
+                slow(player, do, to, later)
             return
     except RuleError:
         read_actions(entries)  # a bad entry is refused before any action is
@@ -601,22 +774,31 @@ def _read(data: Any, named: bool) -> tuple[HandSpec, Sequence[Any]]:
     if None in data.values():
         for key, value in data.items():
             if value is None:
-                fields[key] = _SPEC_FIELDS[key]
+                fields[key] = _DEFAULTS[key]
     blinds = data.get("blinds", ())
     if type(blinds) is int:  # as _is_int: one blind given as a number
         blinds = [blinds]
     if not isinstance(blinds, _LIST_LIKE):
-        raise RuleError("blinds: one or two positive whole numbers of chips (small, big)")
+        raise RuleError(BLINDS_WANTED)
     fields["blinds"] = tuple(blinds)
     bets = fields.get("bets")
     if bets is not None:
         if not isinstance(bets, _LIST_LIKE):
             raise RuleError("bets: two positive whole numbers of chips (small bet, big bet)")
         fields["bets"] = tuple(bets)
-    spread = fields.get("spread")
-    if spread is not None and isinstance(spread, _LIST_LIKE):
-        fields["spread"] = tuple(spread)
-    fields["structure"] = data["structure"]
+    structure = fields["structure"] = data["structure"]
+    # The fields the contract gained after its first version: a plain hand has none.
+    extras = fields["extras"] = (
+        not _EXTENSION_KEYS.isdisjoint(data)
+        or len(blinds) == 3
+        or (type(structure) is str and structure in _NEW_STRUCTURES)
+    )
+    if extras:
+        spread = fields.get("spread")
+        if spread is not None and isinstance(spread, _LIST_LIKE):
+            fields["spread"] = tuple(spread)
+        if "straddles" in data or "kill" in data or "missed_blinds" in data:
+            _read_forced(fields)
     fields["players"], players_read = _parse_players(data["players"])
     entries = data.get("actions")
     if entries is None:
@@ -647,9 +829,16 @@ def _read(data: Any, named: bool) -> tuple[HandSpec, Sequence[Any]]:
 
 # Every field of a spec with its default, in the order of the class (``parse_hand`` always
 # sets the three without one).
-_SPEC_FIELDS: dict[str, Any] = {
+_DEFAULTS: dict[str, Any] = {
     field.name: None if field.default is dataclasses.MISSING else field.default
     for field in dataclasses.fields(HandSpec)
+}
+# The fields a parsed spec is handed in one go (``_read``): every field of the first version
+# of the contract, in the class's order; the later ones (``_EXTENSION_KEYS``) only when
+# given. A plain hand never reads those (``extras`` tells it so), and a dict of the same
+# fields in the same order for every hand keeps the interpreter's shortcut for reading them.
+_SPEC_FIELDS: dict[str, Any] = {
+    name: default for name, default in _DEFAULTS.items() if name not in _EXTENSION_KEYS
 }
 
 
@@ -849,3 +1038,39 @@ def _read_chips(i: int, raw: Any, most: int) -> tuple[tuple[int, ...], ...]:
     if count > most:
         raise RuleError(f"chips: at most {most} chips in one action", i)
     return tuple(read)
+
+
+def _blind_seats(spec: HandSpec) -> set[int]:
+    """The seats that post a blind, as the replay seats them (``HandState``)."""
+    n, count = len(spec.players), len(spec.blinds)
+    first = 0 if spec.dead_button else 1
+    if count == 3:
+        return {0, 1, 2}
+    if count == 2 and n == 2:
+        return {0, 1}
+    if count == 2 and not spec.dead_small_blind:
+        return {first, first + 1}
+    return {first}
+
+
+def _read_forced(fields: dict[str, Any]) -> None:
+    """The straddles, the kill blind and the missed blinds as JSON gives them (D7)."""
+    straddles = fields.get("straddles")
+    if straddles is None:
+        fields["straddles"] = ()
+    elif isinstance(straddles, _LIST_LIKE):
+        fields["straddles"] = tuple(straddles)
+    else:
+        raise RuleError("straddles: a list of amounts, the straddles after the big blind in turn")
+    kill = fields.get("kill")
+    if kill is not None:
+        if not _object(kill) or set(kill) != {"player", "kind"}:
+            raise RuleError('kill: an object {"player": ..., "kind": "full" or "half"}')
+        fields["kill"] = (kill["player"], kill["kind"])
+    missed = fields.get("missed_blinds")
+    if missed is None or missed == ():
+        fields["missed_blinds"] = ()
+    elif _object(missed):
+        fields["missed_blinds"] = tuple((str(k), v) for k, v in missed.items())
+    else:
+        raise RuleError('missed_blinds: an object {"player": "big", "small" or "both"}')

@@ -64,6 +64,7 @@ class StudState(HandState):
         self.waiting = False
         self.actor: int | None = None
         self.fixed, self.pot_limit, self.spread, self.behind = True, 0, None, None
+        self.extras = False  # stud takes none of the blind games' later fields
         self.bet_sizes = spec.limit_bets
         self.big_blind = spec.bring_in  # the forced bet of the first round
         self.notes: list[Note] = []
@@ -154,7 +155,7 @@ class StudState(HandState):
         for name in (*HandState.__slots__, *StudState.__slots__):
             setattr(self, name, getattr(saved, name))
 
-    def play(self, name: str, do: str, to: Any, index: int) -> None:
+    def play_plain(self, name: str, do: str, to: Any, index: int) -> None:
         if self.waiting:
             street = STUD_STREETS[self.round]
             raise RuleError(
@@ -165,15 +166,13 @@ class StudState(HandState):
             )
         saved = self.copy()  # opening the next street can refuse first_to_act
         try:
-            super().play(name, do, to, index)
+            super().play_plain(name, do, to, index)
         except RuleError:
             self._restore(saved)
             raise
 
     def _end_round(self) -> None:
         """Close a finished betting round and open the next street, or go to showdown."""
-        if self.held:
-            self._drop_held()
         if self.round == len(STUD_STREETS) - 1:
             self.street, self.actor = SHOWDOWN, None
             return

@@ -98,6 +98,17 @@ HAND = st.fixed_dictionaries(
         "cap": sometimes(st.integers(-1, 500)),
         "rule_set": sometimes(st.sampled_from(["tda-2024", "tda-2026", "wsop-2026", "x"])),
         "silent_chips": sometimes(st.sampled_from(["fifty-percent", "full-amount", "x"])),
+        "straddles": sometimes(st.lists(st.integers(-1, 100), max_size=3)),
+        "kill": sometimes(
+            st.fixed_dictionaries(
+                {"player": st.sampled_from(NAMES), "kind": st.sampled_from(["full", "half", "x"])}
+            )
+        ),
+        "missed_blinds": sometimes(
+            st.dictionaries(
+                st.sampled_from(NAMES), st.sampled_from(["big", "small", "both", "x"]), max_size=2
+            )
+        ),
     },
 )
 # Seven-card stud, checked field by field as the blind games are (the contract: a wrong field
