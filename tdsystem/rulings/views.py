@@ -54,6 +54,7 @@ def ruling(request: HttpRequest) -> HttpResponse:
     if op == "share":
         context.update(_share(request, context))
     context = citations.workspace_cited(context, context["rules"])
+    context["dead_button_rule"] = context["rules"].cite("dead_button")
     asked = request.GET.get("event", "") if request.method == "GET" else ""
     context["missing_event"] = asked[:20] if asked and table is None else ""
     context["from_table"] = at.number if request.method == "GET" and at else None
