@@ -19,6 +19,7 @@ from .events import router as events_router
 from .flights import router as flights_router
 from .floor import router as floor_router
 from .results import router as results_router
+from .rulings import router as rulings_router
 from .seating import router as seating_router
 from .tickets import router as tickets_router
 
@@ -133,3 +134,4 @@ api.add_router("/", flights_router)
 api.add_router("/", results_router)
 api.add_router("/", tickets_router)
 api.add_router("/", floor_router)
+api.add_router("/", rulings_router)

@@ -13,11 +13,18 @@ class RuleError(ValueError):
     """
 
     def __init__(
-        self, message: str, action_index: int | None = None, rule: str | None = None
+        self,
+        message: str,
+        action_index: int | None = None,
+        rule: str | None = None,
+        cite: str | None = None,
     ) -> None:
         self.message = message
         self.action_index = action_index
         self.rule = rule
+        # The concept of the rule sets the refusal applies ("raise_amounts"), so that a hand
+        # naming its rule set is refused with that set's number (``in_set``).
+        self.cite = cite
         super().__init__(self._render())
 
     def _render(self) -> str:
@@ -30,8 +37,22 @@ class RuleError(ValueError):
 
     def at(self, action_index: int) -> RuleError:
         """The same error, pinned to an action (parsing raises before it knows the index)."""
-        return RuleError(self.message, action_index, self.rule)
+        return RuleError(self.message, action_index, self.rule, self.cite)
 
-    def __reduce__(self) -> tuple[type[RuleError], tuple[str, int | None, str | None]]:
-        # Keeps the three fields through pickling (worker processes).
-        return (RuleError, (self.message, self.action_index, self.rule))
+    def in_set(self, rule_set: str | None) -> RuleError:
+        """The same error citing the rule's number in ``rule_set`` ("TDA 43") instead of the
+        rules digest's ("D3"), where that set numbers it; else itself."""
+        if rule_set is None or not self.cite:
+            return self
+        from tdsystem.engine.rulesets import citation
+
+        number = citation(rule_set, self.cite)
+        if not number:
+            return self
+        return RuleError(self.message, self.action_index, number, self.cite)
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[RuleError], tuple[str, int | None, str | None, str | None]]:
+        # Keeps the fields through pickling (worker processes).
+        return (RuleError, (self.message, self.action_index, self.rule, self.cite))

@@ -30,6 +30,28 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+# The rule each message applies, as a concept of the rule sets (``rulesets.CONCEPTS``): a
+# note cites the number its hand's rule set gives that concept ("TDA 47", "TDA 49").
+_CONCEPT_OF: dict[str, str] = {}
+
+
+def cited(concept: str, msgid: str) -> str:
+    """``msgid``, recorded as applying the rule of ``concept``."""
+    _CONCEPT_OF[msgid] = concept
+    return msgid
+
+
+def concept_of(msgid: str, params: Params = ()) -> str:
+    """The concept a message applies: its own, else its first clause's; "" for none."""
+    concept = _CONCEPT_OF.get(msgid)
+    if concept is not None:
+        return concept
+    for _, value in params:
+        if isinstance(value, Phrase):
+            return concept_of(value.msgid, value.params)
+    return ""
+
+
 class Commas(tuple[Any, ...]):
     """A list parameter read "A, B, C", without "and"."""
 
@@ -130,12 +152,26 @@ class Note:
     def __reduce__(self) -> tuple[type[Note], tuple[str, str, str, Params]]:
         return (Note, (self.rule, self.text, self.msgid, self.params))
 
-    def as_dict(self, messages: bool = False) -> dict[str, Any]:
-        """``{"rule", "text"}``; with ``messages``, the message id and its parameters too."""
+    @property
+    def cite(self) -> str:
+        """The concept of the rule sets this note applies ("reopening"), "" for none."""
+        return concept_of(self.msgid, self.params)
+
+    def as_dict(self, messages: bool = False, rule_set: str | None = None) -> dict[str, Any]:
+        """``{"rule", "text"}``; with ``rule_set``, ``"cite"`` too: the rule's number in that
+        set ("TDA 47"), where it has one; with ``messages``, the message id, its parameters
+        and the concept too."""
         out: dict[str, Any] = {"rule": self.rule, "text": self.text}
+        if rule_set is not None:
+            from tdsystem.engine.rulesets import citation
+
+            number = citation(rule_set, self.cite)
+            if number:
+                out["cite"] = number
         if messages:
             out["msgid"] = self.msgid
             out["params"] = {key: plain(value) for key, value in self.params}
+            out["concept"] = self.cite
         return out
 
 
@@ -169,11 +205,15 @@ def short_all_in_note(state: HandState, seat: int, to: int, full: int) -> Note:
             closed = state.level - state.acted_level[j] < reopen
             (shut if closed else reopened).append(state.names[j])
     if raised:
-        wager = gettext_noop(
-            "%(name)s's all-in for %(to)s is not a full raise (that is to %(full)s)"
+        wager = cited(
+            "reopening",
+            gettext_noop("%(name)s's all-in for %(to)s is not a full raise (that is to %(full)s)"),
         )
     else:
-        wager = gettext_noop("%(name)s's all-in for %(to)s is not a full bet (that is to %(full)s)")
+        wager = cited(
+            "reopening",
+            gettext_noop("%(name)s's all-in for %(to)s is not a full bet (that is to %(full)s)"),
+        )
     head = phrase(wager, name=name, to=to, full=full)
     why = []
     if shut:
@@ -267,10 +307,23 @@ def all_in_note(one_left: bool) -> Note:
 # replays end with one of them.
 _ALL_IN_NOTES = {
     True: note(
-        "D9", gettext_noop("all players still in the pot but one are all-in: no more betting")
+        "D9",
+        cited(
+            "all_in_face_up",
+            gettext_noop("all players still in the pot but one are all-in: no more betting"),
+        ),
     ),
-    False: note("D9", gettext_noop("all players still in the pot are all-in: no more betting")),
+    False: note(
+        "D9",
+        cited(
+            "all_in_face_up",
+            gettext_noop("all players still in the pot are all-in: no more betting"),
+        ),
+    ),
 }
+
+
+CAPPED = cited("raise_cap", gettext_noop("the betting is capped at one bet and %(raises)s raises"))
 
 
 def block_note(state: HandState, seat: int, block: str) -> Note:
@@ -281,22 +334,26 @@ def block_note(state: HandState, seat: int, block: str) -> Note:
             "D3", gettext_noop("%(name)s has no chips beyond a call (table stakes)"), name=name
         )
     if block == "not-reopened":
-        return note(
-            "D9",
-            gettext_noop(
+        if state.fixed and state.spec.incomplete_raise == "half-bet":
+            msgid = gettext_noop(
+                "%(name)s has already acted and the all-ins since add up to less than half a "
+                "bet (%(added)s of %(full)s): the betting is not reopened"
+            )
+        else:
+            msgid = gettext_noop(
                 "%(name)s has already acted and the all-ins since add up to less than a full "
                 "raise (%(added)s of %(full)s): the betting is not reopened"
-            ),
+            )
+        cited("reopening", msgid)
+        return note(
+            "D9",
+            msgid,
             name=name,
             added=state.level - state.acted_level[seat],
             full=state.reopen_size(),
         )
     if block == "capped":
-        return note(
-            "D5",
-            gettext_noop("the betting is capped at one bet and %(raises)s raises"),
-            raises=state.raises,
-        )
+        return note("D5", CAPPED, raises=state.raises)
     return _nobody_to_answer(state, seat)
 
 
@@ -349,15 +406,20 @@ def _and(words: list[str]) -> str:
 def _pot_limit_maximum(state: HandState, high: int) -> Note:
     """D4: the maximum, with what the pot counts that a player might not expect."""
     level = state.level
-    said_first = phrase(
-        gettext_noop(
-            "the pot-limit maximum is to %(to)s: the %(level)s faced plus the whole pot after "
-            "the call, %(pot)s (antes and dead money included)"
-        ),
-        to=high,
-        level=level,
-        pot=high - level,
-    )
+    if state.pot_limit == 2:
+        maximum = gettext_noop(
+            "the half-pot-limit maximum is to %(to)s: the %(level)s faced plus half the pot "
+            "after the call, %(pot)s (antes and dead money included)"
+        )
+    else:
+        maximum = cited(
+            "pot_limit",
+            gettext_noop(
+                "the pot-limit maximum is to %(to)s: the %(level)s faced plus the whole pot "
+                "after the call, %(pot)s (antes and dead money included)"
+            ),
+        )
+    said_first = phrase(maximum, to=high, level=level, pot=high - level)
     more = []
     dead_sb = state.spec.dead_small_blind  # no small blind seat: counted, never short
     sb_short = 0 if dead_sb else state.sb_shortfall
@@ -402,9 +464,12 @@ def option_reasons(
         reasons.append(
             note(
                 "D9",
-                gettext_noop(
-                    "the all-ins since %(name)s acted add up to a full raise (%(added)s of "
-                    "%(full)s): the betting is reopened for %(name)s"
+                cited(
+                    "reopening",
+                    gettext_noop(
+                        "the all-ins since %(name)s acted add up to a full raise (%(added)s of "
+                        "%(full)s): the betting is reopened for %(name)s"
+                    ),
                 ),
                 name=name,
                 added=level - state.acted_level[seat],
@@ -459,15 +524,20 @@ def option_reasons(
                 to=low,
             )
         )
+    elif not level and state.spread is not None:
+        reasons.append(note("D5", gettext_noop("spread limit: the least bet is %(to)s"), to=low))
     elif not level:
         reasons.append(note("D3", gettext_noop("the minimum bet is the big blind, %(to)s"), to=low))
     elif state.street == PREFLOP and state.increment == state.big_blind:
         reasons.append(
             note(
                 "D3",
-                gettext_noop(
-                    "the minimum raise is to %(to)s: the bet of %(level)s plus %(increment)s, "
-                    "the big blind, which counts as the opening bet"
+                cited(
+                    "raise_amounts",
+                    gettext_noop(
+                        "the minimum raise is to %(to)s: the bet of %(level)s plus "
+                        "%(increment)s, the big blind, which counts as the opening bet"
+                    ),
                 ),
                 to=low,
                 level=level,
@@ -478,24 +548,56 @@ def option_reasons(
         reasons.append(
             note(
                 "D3",
-                gettext_noop(
-                    "the minimum raise is to %(to)s: the bet of %(level)s plus %(increment)s, "
-                    "the largest full bet or raise this round"
+                cited(
+                    "raise_amounts",
+                    gettext_noop(
+                        "the minimum raise is to %(to)s: the bet of %(level)s plus "
+                        "%(increment)s, the largest full bet or raise this round"
+                    ),
                 ),
                 to=low,
                 level=level,
                 increment=state.increment,
             )
         )
-    if not state.pot_limit:
+    if state.spread is not None:
+        most = state.spread_most()
+        if high == total and total < level + most:
+            reasons.append(
+                note(
+                    "D5",
+                    gettext_noop(
+                        "spread limit: a bet or raise adds at most %(most)s, more than "
+                        "%(name)s's %(chips)s: all-in"
+                    ),
+                    most=most,
+                    name=name,
+                    chips=total,
+                )
+            )
+        else:
+            reasons.append(
+                note(
+                    "D5",
+                    gettext_noop(
+                        "spread limit: a bet or raise adds at most %(most)s, so to at most %(to)s"
+                    ),
+                    most=most,
+                    to=high,
+                )
+            )
+    elif not state.pot_limit:
         reasons.append(
             note("D3", gettext_noop("no limit: the most is all %(chips)s chips"), chips=total)
         )
-    elif high == total and total < level + state.pot_after_call(seat):
+    elif high == total and total < level + state.pot_after_call(seat) // state.pot_limit:
         reasons.append(
             note(
                 "D4",
-                gettext_noop("the pot-limit maximum is more than %(name)s's %(chips)s: all-in"),
+                cited(
+                    "pot_limit",
+                    gettext_noop("the pot-limit maximum is more than %(name)s's %(chips)s: all-in"),
+                ),
                 name=name,
                 chips=total,
             )

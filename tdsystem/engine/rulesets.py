@@ -36,6 +36,17 @@ HALT_BLINDS_IMPACTED = "blinds-impacted"  # short by N, once the blinds are impa
 HALT_AT_ONCE = "at-once"  # short by N by elimination, at once (WSOP R67)
 HALTING = (HALT_BLINDS_IMPACTED, HALT_AT_ONCE)
 
+# When the raise cap of a limit game is lifted heads-up (the engine's ``raise_cap_heads_up``).
+CAP_AT_START = "at-start"  # only two players in the pot at the start of the round (Wikipedia)
+CAP_UNTIL_CAPPED = "until-capped"  # heads-up before the cap is reached (Robert's Rules)
+CAP_KEPT = "kept"  # the cap holds heads-up until the event is down to two (TDA 2024 rule 48)
+CAP_HEADS_UP = (CAP_AT_START, CAP_UNTIL_CAPPED, CAP_KEPT)
+
+# Several chips put out silently beyond a call (the engine's ``silent_chips``).
+SILENT_FIFTY = "fifty-percent"  # the 50% standard: a full raise or a call (TDA 43, 45)
+SILENT_FULL = "full-amount"  # a raise of everything put out (the reference article, big bet)
+SILENT_CHIPS = (SILENT_FIFTY, SILENT_FULL)
+
 
 @dataclass(frozen=True)
 class Redraw:
@@ -82,6 +93,14 @@ class Settings:
     # Halting: a table `halt_short_by` or more players short of the largest table.
     halting: str = HALT_BLINDS_IMPACTED
     halt_short_by: int = 3
+    # Limit games: when the raise cap is lifted heads-up. The source documents' reading
+    # (Robert's Rules, the Vietnamese page: "any time the action becomes heads-up before the
+    # raising has been capped") unless the set says otherwise (TDA 48: the cap holds).
+    limit_cap_heads_up: str = CAP_UNTIL_CAPPED
+    # Several chips put out without a word, beyond a call (the engine's ``silent_chips``): the
+    # 50% standard (TDA 43 and 45; the Vietnamese page: more than half a bet binds to a full
+    # one) or a raise of all of it (the reference article, for no limit and pot limit).
+    silent_chips: str = SILENT_FIFTY
 
 
 @dataclass(frozen=True)
@@ -129,6 +148,25 @@ CONCEPTS: Mapping[str, str] = {
     "big_blind_ante": "the big blind ante",
     "pot_limit_blinds": "pot limit with a short or dead blind",
     "end_of_day": "the end of a day",
+    "raise_cap": "the number of raises in limit, heads-up included",
+    # The betting rules a ruling applies (the engine's notes and refusals cite them).
+    "methods_of_betting": "bets made by words and chips",
+    "calling": "the ways to call",
+    "raising": "the ways to raise (one motion or a declared amount)",
+    "raise_amounts": "the minimum raise, and the 50% standard",
+    "oversized_chip": "a single oversized chip",
+    "multiple_chips": "several chips put out at once",
+    "prior_bet_chips": "chips of an earlier bet not yet pulled in",
+    "reopening": "an all-in short of a full raise, and the betting reopened",
+    "acting_in_turn": "acting in turn",
+    "binding_declarations": "binding declarations and undercalls",
+    "underbets": "bets and raises below the minimum",
+    "out_of_turn": "action out of turn",
+    "pot_limit": "the pot-limit maximum",
+    "invalid_declarations": "declaring call or raise with no bet, check facing one",
+    "string_bets": "string bets and raises",
+    "unclear_betting": "non-standard and unclear bets",
+    "all_in_face_up": "cards face up once the betting is over with a player all-in",
 }
 
 _TDA_2024_CITES = {
@@ -146,9 +184,30 @@ _TDA_2024_CITES = {
     "pot_limit_blinds": "54-B",
     "hand_for_hand": "RP-8",
     "big_blind_ante": "RP-11",
+    "raise_cap": "48",
+    "all_in_face_up": "16",
+    "methods_of_betting": "40",
+    "calling": "41",
+    "raising": "42",
+    "raise_amounts": "43",
+    "oversized_chip": "44",
+    "multiple_chips": "45",
+    "prior_bet_chips": "46",
+    "reopening": "47",
+    "acting_in_turn": "50",
+    "binding_declarations": "51",
+    "underbets": "52",
+    "out_of_turn": "53",
+    "pot_limit": "54",
+    "invalid_declarations": "55",
+    "string_bets": "56",
+    "unclear_betting": "57",
 }
 # The 2026 text renumbers (reported): balancing 11 -> 12, dead button 32 -> 34, heads-up
-# 34 -> 36; players out on the same hand are rule 22. Numbers not in that list are kept.
+# 34 -> 36, and 16 -> 17, 43 -> 45, 44 -> 46, 45 -> 47, 47 -> 49, 48 -> 50; players out on the
+# same hand are rule 22. Numbers not in that list are kept, except the betting rules around
+# the renumbered ones, which the report leaves without a 2026 number: the pages cite the set's
+# name for them rather than a number that may now be another rule's.
 _TDA_2026_CITES = _TDA_2024_CITES | {
     "balancing": "12",
     "balance_position": "12-A",
@@ -157,6 +216,24 @@ _TDA_2026_CITES = _TDA_2024_CITES | {
     "simultaneous": "22",
     "dead_button": "34",
     "heads_up": "36-B",
+    "all_in_face_up": "17",
+    "raise_amounts": "45",
+    "oversized_chip": "46",
+    "multiple_chips": "47",
+    "reopening": "49",
+    "raise_cap": "50",
+    "methods_of_betting": "",
+    "calling": "",
+    "raising": "",
+    "prior_bet_chips": "",
+    "acting_in_turn": "",
+    "binding_declarations": "",
+    "underbets": "",
+    "out_of_turn": "",
+    "pot_limit": "",
+    "invalid_declarations": "",
+    "string_bets": "",
+    "unclear_betting": "",
 }
 _WSOP_2026_CITES = {
     "balancing": "67",
@@ -178,7 +255,7 @@ RULE_SETS: Mapping[str, RuleSet] = {
         body="TDA",
         version="2024",
         source=gettext_noop("Poker TDA Rules, 2024 version"),
-        settings=Settings(),
+        settings=Settings(limit_cap_heads_up=CAP_KEPT),
         citations=_TDA_2024_CITES,
     ),
     TDA_2026: RuleSet(
@@ -187,7 +264,9 @@ RULE_SETS: Mapping[str, RuleSet] = {
         body="TDA",
         version=gettext_noop("2026 (1.1, 21 Sept 2026)"),
         source=gettext_noop("Poker TDA Rules, Summit XII, 2026 version 1.1"),
-        settings=Settings(stack_after_ante=True, dead_button_skips_empty=True),
+        settings=Settings(
+            stack_after_ante=True, dead_button_skips_empty=True, limit_cap_heads_up=CAP_KEPT
+        ),
         citations=_TDA_2026_CITES,
         # The renumbering itself is reported, not read in the official text.
         reported=frozenset(_TDA_2026_CITES),
@@ -243,7 +322,18 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "balance_from_large": BALANCE_FROM,
     "balance_from_small": BALANCE_FROM,
     "halting": HALTING,
+    "limit_cap_heads_up": CAP_HEADS_UP,
+    "silent_chips": SILENT_CHIPS,
 }
+
+
+def citation(code: str, concept: str) -> str | None:
+    """The number set ``code`` gives ``concept`` ("TDA 47"), None when it gives none (or the
+    concept is "")."""
+    if not concept:
+        return None
+    found = rule_set(code)
+    return found.cite(concept) if found.citations.get(concept) else None
 
 
 def rule_set(code: str) -> RuleSet:

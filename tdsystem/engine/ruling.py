@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import not_
@@ -14,7 +14,9 @@ from tdsystem.engine.betting import HandState, NextAction, Note
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.explain import Commas, gettext_noop, note, phrase
 from tdsystem.engine.pots import Pot, split_pots
+from tdsystem.engine.rulesets import citation
 from tdsystem.engine.spec import (
+    DECLARED,
     HandSpec,
     Move,
     parse_hand,
@@ -41,6 +43,9 @@ class Ruling:
     players: tuple[PlayerResult, ...]
     notes: tuple[Note, ...]  # what happened, in order, each with its rule
     removed_from_play: tuple[tuple[str, int], ...] = ()  # house rule of D8
+    rule_set: str | None = None  # the hand's: the notes cite its numbers
+    # What the actions given as chips and words counted as (D12), as the output lists them.
+    counted: tuple[dict[str, Any], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         """The command line's output object (the removed chips only when the house rule of
@@ -67,6 +72,8 @@ class Ruling:
             out["removed_from_play"] = [
                 {"name": name, "amount": amount} for name, amount in self.removed_from_play
             ]
+        if self.counted:
+            out["counted"] = [dict(entry) for entry in self.counted]
         return out
 
     def as_explained_dict(self, messages: bool = False) -> dict[str, Any]:
@@ -74,9 +81,10 @@ class Ruling:
         ``explain``); with ``messages``, each note's message id and parameters too, for the
         ruling page to say it in the reader's language."""
         out = self.as_dict()
-        out["notes"] = [n.as_dict(messages) for n in self.notes]
+        rules = self.rule_set
+        out["notes"] = [n.as_dict(messages, rules) for n in self.notes]
         if self.next is not None:
-            out["next"]["reasons"] = [n.as_dict(messages) for n in self.next.reasons]
+            out["next"]["reasons"] = [n.as_dict(messages, rules) for n in self.next.reasons]
         return out
 
 
@@ -85,9 +93,13 @@ def replay(spec: HandSpec) -> HandState:
     return _replay(spec, spec.actions)
 
 
-def _replay(spec: HandSpec, actions: Iterable[Move]) -> HandState:
+def _replay(spec: HandSpec, actions: Sequence[Move]) -> HandState:
     state = StudState(spec) if spec.game == "stud" else HandState(spec)
-    play = state.play
+    # The usual actions take the short road; an action given as chips and words, or out of
+    # turn (D12), the one that knows them.
+    play: Callable[[str, str, Any, int], None] = (
+        state.play if any(do is DECLARED for _, do, _ in actions) else state.play_plain
+    )
     for index, (name, do, to) in enumerate(actions):
         play(name, do, to, index)
     return state
@@ -118,7 +130,7 @@ def _standing(state: HandState) -> tuple[list[tuple[int, tuple[int, ...]]], list
 
 def ruling_of(state: HandState, explain: bool = False) -> Ruling:
     """Where a replayed hand stands."""
-    names, stack, committed = state.names, state.stack, state.committed
+    names, stack, committed = state.names, state.shown_stacks(), state.committed
     slices, statuses = _standing(state)
     pots = tuple(Pot(amount, tuple(names[i] for i in seats)) for amount, seats in slices)
     players = [
@@ -134,6 +146,8 @@ def ruling_of(state: HandState, explain: bool = False) -> Ruling:
         players=tuple(players),
         notes=notes,
         removed_from_play=tuple(state.removed.items()),
+        rule_set=state.spec.rule_set,
+        counted=tuple(counted_of(state)) if state.counted else (),
     )
 
 
@@ -175,13 +189,36 @@ def answer_of(state: HandState) -> dict[str, Any]:
         "pots": pots,
         "players": [
             {"name": name, "stack": chips, "committed": put, "status": status}
-            for name, chips, put, status in zip(names, stack, committed, statuses)  # noqa: B905
+            for name, chips, put, status in zip(  # noqa: B905
+                names, stack if state.behind is None else state.shown_stacks(), committed, statuses
+            )
         ],
     }
     if state.removed:
         out["removed_from_play"] = [
             {"name": name, "amount": amount} for name, amount in state.removed.items()
         ]
+    if state.counted:
+        out["counted"] = counted_of(state)
+    return out
+
+
+def counted_of(state: HandState) -> list[dict[str, Any]]:
+    """What each action given as chips and words counted as (D12): the output's
+    ``counted``, in the order of the actions, each with the rule applied (the number of the
+    hand's rule set where it has one, else the rules digest's) and why."""
+    out = []
+    rule_set = state.spec.rule_set
+    for index, name, counted in state.counted or ():
+        entry: dict[str, Any] = {"action": index, "player": name, "counts_as": counted.do}
+        if counted.to is not None and counted.do in ("bet", "raise", "all-in"):
+            entry["to"] = counted.to
+        if counted.returned:
+            entry["returned"] = counted.returned
+        number = citation(rule_set or "tda-2024", counted.note.cite)
+        entry["rule"] = number or counted.note.rule
+        entry["text"] = counted.note.text
+        out.append(entry)
     return out
 
 
@@ -189,6 +226,22 @@ def _pot_notes(
     pots: tuple[Pot, ...], players: list[PlayerResult], state: HandState
 ) -> tuple[Note, ...]:
     notes = []
+    behind = state.behind
+    if behind is not None:
+        for seat, kept in enumerate(behind):
+            if kept and not state.stack[seat] and not state.folded[seat]:
+                notes.append(
+                    note(
+                        "D5",
+                        gettext_noop(
+                            "%(name)s has put in the cap of %(cap)s: %(name)s counts as all-in "
+                            "for the rest of the hand, with %(kept)s kept back (cap limit)"
+                        ),
+                        name=state.names[seat],
+                        cap=state.spec.cap,
+                        kept=kept,
+                    )
+                )
     all_in = [p for p in players if p.status == "all-in"]
     for k, pot in enumerate(pots[1:], start=1):
         below = set(pots[k - 1].eligible) - set(pot.eligible)
@@ -242,22 +295,32 @@ def rule_on(hand: Mapping[str, Any] | HandSpec) -> Ruling:
     """The ruling on a hand (the command line's JSON shape or a ``HandSpec``), with notes
     and the reasons behind the next player's options. Raises ``RuleError``."""
     spec = hand if isinstance(hand, HandSpec) else parse_hand(hand)
-    return ruling_of(replay(spec), explain=True)
+    try:
+        state = replay(spec)
+    except RuleError as err:
+        raise err.in_set(spec.rule_set) from None
+    return ruling_of(state, explain=True)
 
 
 def adjudicate(hand: Mapping[str, Any] | HandSpec) -> dict[str, Any]:
     """Exactly the command line's output object for ``hand``. Raises ``RuleError``."""
     if isinstance(hand, HandSpec):
-        return answer_of(replay(hand))
+        try:
+            return answer_of(replay(hand))
+        except RuleError as err:
+            raise err.in_set(hand.rule_set) from None
     # Read for the replay alone: each action handed to it as it is read, without an Action
     # made for each or a second pass over them; a bad action is refused first all the same.
     spec, entries = read_table(hand)
     try:
         state = StudState(spec) if spec.game == "stud" else HandState(spec)
-    except RuleError:
+    except RuleError as err:
         read_actions(entries)
-        raise
-    play_actions(entries, state.play)
+        raise err.in_set(spec.rule_set) from None
+    try:
+        play_actions(entries, state.play_plain, state.play)
+    except RuleError as err:
+        raise err.in_set(spec.rule_set) from None
     return answer_of(state)
 
 

@@ -21,6 +21,7 @@ exception, short all-ins under the full-bet or half-bet rule, and the pots.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from tdsystem.engine.betting import HandState, NextAction, clockwise
 from tdsystem.engine.errors import RuleError
@@ -56,11 +57,14 @@ class StudState(HandState):
         self.acted: list[int] = [False] * n
         self.acted_level = [0] * n
         self.removed: dict[str, int] = {}
+        self.counted = None
+        self.held = None
         self.street = 0
         self.round = 0
         self.waiting = False
         self.actor: int | None = None
-        self.fixed, self.pot_limit = True, False
+        self.fixed, self.pot_limit, self.spread, self.behind = True, 0, None, None
+        self.extras = False  # stud takes none of the blind games' later fields
         self.bet_sizes = spec.limit_bets
         self.big_blind = spec.bring_in  # the forced bet of the first round
         self.notes: list[Note] = []
@@ -151,7 +155,7 @@ class StudState(HandState):
         for name in (*HandState.__slots__, *StudState.__slots__):
             setattr(self, name, getattr(saved, name))
 
-    def play(self, name: str, do: str, to: int | None, index: int) -> None:
+    def play_plain(self, name: str, do: str, to: Any, index: int) -> None:
         if self.waiting:
             street = STUD_STREETS[self.round]
             raise RuleError(
@@ -162,7 +166,7 @@ class StudState(HandState):
             )
         saved = self.copy()  # opening the next street can refuse first_to_act
         try:
-            super().play(name, do, to, index)
+            super().play_plain(name, do, to, index)
         except RuleError:
             self._restore(saved)
             raise

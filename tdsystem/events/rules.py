@@ -47,6 +47,8 @@ LABELS = {
     "dead_button_skips_empty": _("The dead button moves over several empty seats at once"),
     "halting": _("When a short table stops dealing"),
     "halt_short_by": _("A table halts when this many players short of the largest"),
+    "limit_cap_heads_up": _("Limit games: when the raise cap is lifted heads-up"),
+    "silent_chips": _("Several chips put out without a word, beyond a call"),
 }
 
 CHOICE_LABELS = {
@@ -57,6 +59,11 @@ CHOICE_LABELS = {
     rulesets.BALANCE_FROM_BREAK_ORDER: _("The next table in the breaking order"),
     rulesets.HALT_BLINDS_IMPACTED: _("Once the blinds are impacted"),
     rulesets.HALT_AT_ONCE: _("At once"),
+    rulesets.CAP_AT_START: _("When only two players start the betting round"),
+    rulesets.CAP_UNTIL_CAPPED: _("Whenever the pot turns heads-up before the cap is reached"),
+    rulesets.CAP_KEPT: _("Never: the cap holds heads-up until two players are left in the event"),
+    rulesets.SILENT_FIFTY: _("The 50% standard: a full raise from half a raise, else a call"),
+    rulesets.SILENT_FULL: _("A raise of all the chips put out"),
 }
 
 # The concept each setting is cited under, for the "rule" column of the pages.
@@ -74,6 +81,8 @@ CONCEPT_OF = {
     "dead_button_skips_empty": "dead_button",
     "halting": "halting",
     "halt_short_by": "halting",
+    "limit_cap_heads_up": "raise_cap",
+    "silent_chips": "multiple_chips",
 }
 
 # The rules the console's event page lists with their numbers in the event's set.
@@ -90,6 +99,7 @@ KEY_CONCEPTS = {
     "final_table": _("Final table"),
     "chip_race": _("Chip race"),
     "pot_limit_blinds": _("Pot limit with a short blind"),
+    "raise_cap": _("Raise cap in limit, heads-up"),
 }
 
 

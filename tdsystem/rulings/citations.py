@@ -21,27 +21,28 @@ _CONCEPT_OF = {
 _CITATION = re.compile(r"\bTDA (?:RP-)?\d+(?:-[A-Z])?(?![\w-])")
 
 
-def cite_for(text: str, event) -> str:
-    """`text` with each TDA 2024 number the engine wrote replaced by the event's own."""
+def cite_for(text: str, rules) -> str:
+    """`text` with each TDA 2024 number the engine wrote replaced by the one ``rules`` (an
+    event or a rule set: anything with ``cite(concept)``) gives the same rule."""
 
     def swap(match: re.Match[str]) -> str:
         concept = _CONCEPT_OF.get(match.group(0))
-        return event.cite(concept) if concept else match.group(0)
+        return rules.cite(concept) if concept else match.group(0)
 
     return _CITATION.sub(swap, text)
 
 
-def _notes(notes: list[dict[str, Any]], event) -> list[dict[str, Any]]:
-    return [{**note, "text": cite_for(note["text"], event)} for note in notes]
+def _notes(notes: list[dict[str, Any]], rules) -> list[dict[str, Any]]:
+    return [{**note, "text": cite_for(note["text"], rules)} for note in notes]
 
 
-def workspace_cited(context: dict[str, Any], event) -> dict[str, Any]:
+def workspace_cited(context: dict[str, Any], rules) -> dict[str, Any]:
     """The ruling page's context with the notes, the reasons and the problems citing the
-    event's rule set."""
+    rule set ``rules`` (the event's, or the one chosen on the page)."""
     show = context.get("show")
     if show:
-        show = {**show, "notes": _notes(show["notes"], event)}
+        show = {**show, "notes": _notes(show["notes"], rules)}
         if show.get("next"):
-            show["next"] = {**show["next"], "reasons": _notes(show["next"]["reasons"], event)}
-    problems = [replace(p, message=cite_for(p.message, event)) for p in context["problems"]]
+            show["next"] = {**show["next"], "reasons": _notes(show["next"]["reasons"], rules)}
+    problems = [replace(p, message=cite_for(p.message, rules)) for p in context["problems"]]
     return {**context, "show": show, "problems": problems}

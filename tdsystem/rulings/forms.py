@@ -6,7 +6,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import whole_number
+from tdsystem.engine import rulesets
 from tdsystem.events.models import Event
+from tdsystem.events.rules import CHOICE_LABELS
 from tdsystem.structures.models import AnteType, Betting
 
 from .services import LATER_STREETS, MAX_SEATS, Problem, TableSettings, parse_chips
@@ -52,6 +54,11 @@ class TableForm(forms.Form):
     event = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Event"))
     level = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=_("Level"))
     game = forms.ChoiceField(choices=GAMES, required=False, label=_("Game"))
+    rule_set = forms.ChoiceField(
+        choices=[(code, found.name) for code, found in rulesets.RULE_SETS.items()],
+        required=False,
+        label=_("Rule set"),
+    )
     structure = forms.ChoiceField(choices=Betting.choices, label=_("Structure"))
     small_blind = ChipsField(required=False, label=_("Small blind"))
     big_blind = ChipsField(minimum=1, label=_("Big blind"))
@@ -62,6 +69,14 @@ class TableForm(forms.Form):
     raise_cap = ChipsField(required=False, label=_("Raise cap"))
     incomplete_raise = forms.ChoiceField(
         choices=Event.IncompleteRaise.choices, label=_("Short all-in raise")
+    )
+    raise_cap_heads_up = forms.ChoiceField(
+        choices=[
+            ("", _("As the rule set says")),
+            *((code, CHOICE_LABELS[code]) for code in rulesets.CAP_HEADS_UP),
+        ],
+        required=False,
+        label=_("Cap lifted heads-up"),
     )
     pot_limit_preflop = forms.ChoiceField(
         choices=Event.PotLimitPreflop.choices, label=_("Pot limit preflop")
@@ -100,6 +115,7 @@ class TableForm(forms.Form):
 
     SETTINGS = (
         "game",
+        "rule_set",
         "bring_in",
         "bring_in_completes",
         "structure",
@@ -111,15 +127,19 @@ class TableForm(forms.Form):
         "big_bet",
         "raise_cap",
         "incomplete_raise",
+        "raise_cap_heads_up",
         "pot_limit_preflop",
         "bb_must_cover_sb",
         "dead_small_blind",
         "dead_button",
     )
 
-    def __init__(self, *args, events=(), levels=(), **kwargs) -> None:
+    def __init__(
+        self, *args, events=(), levels=(), rule_set: str = rulesets.DEFAULT, **kwargs
+    ) -> None:
         kwargs.setdefault("label_suffix", "")
         super().__init__(*args, **kwargs)
+        self.default_rule_set = rule_set  # the event's, when the page posts none
         self.fields["event"].choices = [("", _("No event")), *events]
         self.fields["level"].choices = [("", _("Level")), *levels]
         self.fields["raise_cap"].widget.attrs["placeholder"] = _("none")
@@ -136,6 +156,8 @@ class TableForm(forms.Form):
         values["small_blind"] = values["small_blind"] or 0
         values["ante"] = values["ante"] or 0
         values["game"] = values["game"] or "flop"
+        values["raise_cap_heads_up"] = values["raise_cap_heads_up"] or ""
+        values["rule_set"] = values["rule_set"] or self.default_rule_set
         values["bring_in_seat"] = _seat_of(data.get("bring_in_seat"))
         values["first_to_act"] = tuple(_seat_of(data.get(f"first_{s}")) for s in LATER_STREETS)
         return TableSettings(**values)

@@ -34,8 +34,8 @@ STREETS = {
 
 def note_html(note: Mapping[str, Any], event=None) -> SafeString:
     """The note (``{"rule", "text", "msgid", "params"}``, the engine's page dict) as HTML in
-    the active language; the English ``text`` when the note has no message or a translation
-    does not fit."""
+    the active language, its rule numbers those of ``event`` (an event or a rule set); the
+    English ``text`` when the note has no message or a translation does not fit."""
     msgid = note.get("msgid")
     if msgid:
         try:

@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 
 from tdsystem.core.forms import whole_number
 from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.engine import rulesets
 from tdsystem.events.models import Event
 from tdsystem.structures.models import Level
 
@@ -16,6 +17,7 @@ ID_MAX = 10**11 - 1  # an event id typed in a URL or posted: 11 digits at most
 LEVEL_INDEX_MAX = 99_999
 NO_EVENT = {
     "game": "flop",
+    "rule_set": rulesets.DEFAULT,
     "structure": "no-limit",
     "small_blind": "50",
     "big_blind": "100",
@@ -104,8 +106,11 @@ def _settings(event: Event, seg: Level | None) -> dict[str, str]:
     data = {
         **NO_EVENT,
         "structure": event.betting,
+        "rule_set": event.rule_set,
         "ante_type": event.ante_type,
         "incomplete_raise": event.incomplete_raise,
+        # The event's reading of its rule set (overrides included), shown and editable.
+        "raise_cap_heads_up": event.rules.limit_cap_heads_up,
         "pot_limit_preflop": event.pot_limit_preflop,
         "bb_must_cover_sb": "on" if event.bb_must_cover_sb else "",
         "small_bet": "",

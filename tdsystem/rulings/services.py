@@ -18,6 +18,7 @@ from django.utils.translation import gettext, pgettext
 
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.core.text import TextRefused, text_normal
+from tdsystem.engine import rulesets
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.ruling import rule_on
 
@@ -29,6 +30,12 @@ LATER_STREETS = ("fourth", "fifth", "sixth", "seventh")  # stud: the floor names
 STUD_TARGET = ("id_bring_in_seat",)
 DOS = ("fold", "check", "call", "bet", "raise", "all-in")
 SEAT_NAME_MAX = 120  # a player's name, as registration takes it
+# An action row may also give the chips a player put out and what they said (D12): the engine
+# rules what that counts as. The chips are typed in the row's amount ("1000 500"; a "/" between
+# the chips of separate motions), the word said chosen beside them.
+CHIPS = "chips"
+ROW_DOS = (*DOS, CHIPS)
+SAID_WORDS = ("call", "raise", "all-in", "check", "fold")
 MAX_CHIPS = 10**12  # far above any real stack; keeps typing accidents out of the engine
 
 
@@ -45,6 +52,7 @@ class TableSettings:
     big_bet: int | None = None
     raise_cap: int | None = None  # fixed limit only; None: no cap
     incomplete_raise: str = "full-bet"
+    raise_cap_heads_up: str = ""  # fixed limit: "at-start", "until-capped", "kept"; "": the set's
     pot_limit_preflop: str = "true-pot"
     bb_must_cover_sb: bool = False
     dead_small_blind: bool = False  # D11: nobody posts the small blind this hand
@@ -54,6 +62,7 @@ class TableSettings:
     bring_in_seat: int | None = None  # stud: the row that brings in (the lowest card showing)
     bring_in_completes: bool = False  # stud: that player opens for the full small bet
     first_to_act: tuple[int | None, ...] = ()  # stud: the row opening fourth... seventh street
+    rule_set: str = rulesets.DEFAULT  # the event's set, or the one chosen: its numbers cited
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +75,13 @@ class SeatRow:
 
 @dataclass(frozen=True, slots=True)
 class ActionRow:
-    """One action as chosen: the seat's index (text), what it did, and the "to" amount."""
+    """One action as chosen: the seat's index (text), what it did, and the "to" amount (for
+    chips put out, the chips typed), and for chips what the player said ("" for nothing)."""
 
     player: str = ""
     do: str = ""
     to: str = ""
+    said: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,9 +151,12 @@ def rows_from_data(data: Any) -> Rows:
 
     names, stacks = column("seat_name"), column("seat_stack")
     players, dos, tos = column("act_player"), column("act_do"), column("act_to")
+    said = column("act_said")
     seats = [SeatRow(_at(names, i), _at(stacks, i)) for i in range(max(len(names), len(stacks)))]
     count = max(len(players), len(dos), len(tos))
-    actions = [ActionRow(_at(players, i), _at(dos, i), _at(tos, i)) for i in range(count)]
+    actions = [
+        ActionRow(_at(players, i), _at(dos, i), _at(tos, i), _at(said, i)) for i in range(count)
+    ]
     return Rows(tuple(seats[: MAX_SEATS * 2]), tuple(actions[:200]))
 
 
@@ -186,7 +200,7 @@ def rows_edit(rows: Rows, *, op: str, next_seat: int | None = None) -> Rows:
     elif verb == "append":
         seat, _, rest = arg.partition(":")
         do, _, to = rest.partition(":")
-        if _index(seat) is not None and do in DOS:
+        if _index(seat) is not None and do in ROW_DOS:
             actions.append(ActionRow(seat, do, to if do in ("bet", "raise") else ""))
     return Rows(tuple(seats), tuple(actions))
 
@@ -318,6 +332,8 @@ def _stud_hand(settings: TableSettings, players: list[dict], actions: list[dict]
         hand["bring_in_completes"] = True
     if s.raise_cap is not None:
         hand["raise_cap"] = s.raise_cap
+        if s.raise_cap_heads_up:
+            hand["raise_cap_heads_up"] = s.raise_cap_heads_up
     hand["incomplete_raise"] = s.incomplete_raise
     first = {
         street: names[seat]
@@ -326,6 +342,7 @@ def _stud_hand(settings: TableSettings, players: list[dict], actions: list[dict]
     }
     if first:
         hand["first_to_act"] = first
+    hand["rule_set"] = s.rule_set
     hand["players"] = players
     hand["actions"] = actions
     return hand
@@ -404,6 +421,8 @@ def _action(row: ActionRow, i: int, names: Sequence[str], problems: list[Problem
         )
         return None
     do = row.do.strip()
+    if do == CHIPS:
+        return _chips_action(row, i, names[seat], problems)
     if do not in DOS:
         problems.append(
             Problem(
@@ -437,6 +456,56 @@ def _action(row: ActionRow, i: int, names: Sequence[str], problems: list[Problem
     return action
 
 
+def parse_chip_list(text: str) -> list[int] | list[list[int]]:
+    """The chips typed for one action: "1000 500" or "1,000 + 500" (one motion; a comma
+    groups thousands), "1000 / 500 500" (a "/" between motions). ValueError when a chip is
+    not a whole number."""
+    motions = []
+    for part in text.split("/"):
+        chips = [
+            parse_chips(word, minimum=1)
+            for word in part.replace("+", " ").replace(";", " ").split()
+        ]
+        if not chips:
+            raise ValueError(gettext("enter the value of each chip"))
+        motions.append(chips)
+    if not motions:
+        raise ValueError(gettext("enter the value of each chip"))
+    return motions[0] if len(motions) == 1 else motions
+
+
+def _chips_action(row: ActionRow, i: int, name: str, problems: list[Problem]) -> dict | None:
+    """A row that gives the chips a player put out (and the word said): the engine's
+    ``{"player", "chips", "said"}``."""
+    target = (f"action-{i}",)
+    text = row.to
+    if not text.strip():
+        problems.append(
+            Problem(
+                gettext("Action %(number)s: enter the chips %(name)s put out (e.g. 1000 500).")
+                % {"number": i + 1, "name": name},
+                target,
+            )
+        )
+        return None
+    try:
+        chips = parse_chip_list(text)
+    except ValueError as err:
+        problems.append(
+            Problem(
+                gettext("Action %(number)s: %(name)s's chips: %(error)s.")
+                % {"number": i + 1, "name": name, "error": err},
+                target,
+            )
+        )
+        return None
+    action: dict[str, Any] = {"player": name, "chips": chips}
+    said = row.said.strip()
+    if said in SAID_WORDS:
+        action["said"] = said
+    return action
+
+
 def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> dict[str, Any]:
     s = settings
     blinds = [s.small_blind, s.big_blind] if s.small_blind else [s.big_blind]
@@ -449,6 +518,8 @@ def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> 
             hand["bets"] = [small, s.big_bet or 2 * small]
         if s.raise_cap is not None:
             hand["raise_cap"] = s.raise_cap
+            if s.raise_cap_heads_up:
+                hand["raise_cap_heads_up"] = s.raise_cap_heads_up
         hand["incomplete_raise"] = s.incomplete_raise
     if s.structure == "pot-limit":
         hand["pot_limit_preflop"] = s.pot_limit_preflop
@@ -458,6 +529,7 @@ def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> 
         hand["dead_small_blind"] = True
     if s.dead_button:
         hand["dead_button"] = True
+    hand["rule_set"] = s.rule_set
     hand["players"] = players
     hand["actions"] = actions
     return hand
@@ -467,11 +539,13 @@ def _hand(settings: TableSettings, players: list[dict], actions: list[dict]) -> 
 
 _FIELD_TARGETS = {
     "structure": ("id_structure",),
+    "rule_set": ("id_rule_set",),
     "blinds": ("id_small_blind", "id_big_blind"),
     "ante": ("id_ante",),
     "ante_type": ("id_ante_type",),
     "bets": ("id_small_bet", "id_big_bet", "id_big_blind"),
     "raise_cap": ("id_raise_cap",),
+    "raise_cap_heads_up": ("id_raise_cap_heads_up",),
     "incomplete_raise": ("id_incomplete_raise", "id_structure"),
     "pot_limit_preflop": ("id_pot_limit_preflop",),
     "bb_must_cover_sb": ("id_bb_must_cover_sb",),
@@ -656,6 +730,12 @@ def _next_display(
             else:
                 taps.append({"do": verb, "to": high, "label": pot % {"amount": grouped(high)}})
     return {**nxt, "seat": me["seat"], "verb": verb, "taps": taps}
+
+
+def actions_display(hand: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The hand's actions in order, numbered from 1 as on the page, with what each said or
+    put out when the floor entered it as chips or words."""
+    return [{"number": i + 1, **action} for i, action in enumerate(hand.get("actions") or ())]
 
 
 def hand_json(hand: Mapping[str, Any]) -> str:

@@ -6,4 +6,5 @@ app_name = "rulings"
 
 urlpatterns = [
     path("console/rulings/", views.ruling, name="page"),
+    path("rulings/<str:token>/", views.shared, name="shared"),
 ]

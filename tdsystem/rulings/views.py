@@ -7,13 +7,18 @@ engine again. HTMX gets the ruling alone while typing, the whole workspace after
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods
 
 from tdsystem.core.access import staff_required
+from tdsystem.core.actors import Actor
+from tdsystem.engine import rulesets
+from tdsystem.engine.errors import RuleError
 
-from . import citations, hooks, selectors, services
+from . import citations, hooks, selectors, services, shares
 from .forms import TableForm
 
 TEMPLATE = "rulings/ruling.html"
@@ -46,8 +51,10 @@ def ruling(request: HttpRequest) -> HttpResponse:
         at = _table_hand(table, request.GET.get("table", ""))
         data = _opening(table, at)
     context = _workspace(data, op, table)
-    if table is not None:
-        context = citations.workspace_cited(context, table.event)
+    if op == "share":
+        context.update(_share(request, context))
+    context = citations.workspace_cited(context, context["rules"])
+    context["dead_button_rule"] = context["rules"].cite("dead_button")
     asked = request.GET.get("event", "") if request.method == "GET" else ""
     context["missing_event"] = asked[:20] if asked and table is None else ""
     context["from_table"] = at.number if request.method == "GET" and at else None
@@ -55,6 +62,47 @@ def ruling(request: HttpRequest) -> HttpResponse:
         rebuilt = op == "load" or op.partition(":")[0] in EDITS
         return render(request, f"{TEMPLATE}#{'workspace' if rebuilt else 'result'}", context)
     return render(request, TEMPLATE, context)
+
+
+def _share(request: HttpRequest, context: dict) -> dict:
+    """Keep the ruling shown under a permanent link (only a hand ruled in full: a ruling on
+    the part before a faulty action is not the hand's)."""
+    outcome = context["outcome"]
+    if outcome.hand is None or outcome.ruling is None or context["problems"]:
+        return {"share_refused": gettext("Fix the hand first: only a full ruling is shared.")}
+    table = context["table"]
+    try:
+        kept = shares.ruling_share(
+            hand=outcome.hand,
+            event_id=table.event.pk if table else None,
+            actor=Actor.of(request.user),
+        )
+    except RuleError:  # the page ruled on it a moment ago
+        return {"share_refused": gettext("Fix the hand first: only a full ruling is shared.")}
+    return {"shared": request.build_absolute_uri(reverse("rulings:shared", args=[kept.token]))}
+
+
+@require_GET
+def shared(request: HttpRequest, token: str) -> HttpResponse:
+    """A shared ruling, as it was given: open to anyone with the link (the player who
+    disputes it), read-only."""
+    kept = shares.shared_ruling(token)
+    if kept is None:
+        raise Http404("no such ruling")
+    show = services.ruling_display(kept.ruling, hand=kept.hand)
+    rules = rulesets.rule_set(kept.rule_set)
+    context = citations.workspace_cited({"show": show, "problems": []}, rules)
+    return render(
+        request,
+        "rulings/shared.html",
+        {
+            **context,
+            "kept": kept,
+            "rules": rules,
+            "actions": services.actions_display(kept.hand),
+            "hand_json": services.hand_json(kept.hand),
+        },
+    )
 
 
 def _table_hand(table: selectors.EventTable | None, raw: str) -> hooks.TableHand | None:
@@ -119,6 +167,7 @@ def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> 
         data,
         events=selectors.event_choices(),
         levels=table.levels if table else (),
+        rule_set=table.event.rule_set if table else rulesets.DEFAULT,
     )
     settings = form.table_settings()
     rows = services.rows_from_data(data)
@@ -135,6 +184,8 @@ def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> 
     return {
         "form": form,
         "table": table,
+        # The rule set whose numbers the ruling cites: the one chosen, else the event's.
+        "rules": rulesets.rule_set(settings.rule_set if settings else form.default_rule_set),
         "seats": _seat_rows(rows, settings, invalid),
         "actions": _action_rows(rows, draft, outcome, invalid),
         "outcome": outcome,
@@ -148,7 +199,8 @@ def _workspace(data: QueryDict, op: str, table: selectors.EventTable | None) -> 
         "invalid": " ".join(sorted(invalid)),
         "skipped": draft.skipped,
         "skipped_numbers": ", ".join(str(i + 1) for i in draft.skipped),
-        "dos": services.DOS,
+        "dos": services.ROW_DOS,
+        "said_words": services.SAID_WORDS,
         "stud": settings is not None and settings.game == "stud",
         "bring_in_seat": settings.bring_in_seat if settings else None,
         "first_to_act": settings.first_to_act if settings else (),
@@ -186,6 +238,7 @@ def _action_rows(rows: services.Rows, draft, outcome, invalid: set[str]) -> list
             "player": action.player.strip(),
             "do": action.do,
             "to": action.to,
+            "said": action.said,
             "invalid": f"action-{i}" in invalid,
             "skipped": i in draft.skipped,
             "after_error": outcome.partial_before is not None and i > outcome.partial_before,

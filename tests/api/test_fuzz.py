@@ -32,10 +32,12 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
 from tdsystem.results import services as results
+from tdsystem.rulings.shares import ruling_share
 from tdsystem.seating import services
 from tdsystem.seating.models import Move
 from tdsystem.seating.services.tickets import ticket_issue
 from tdsystem.seating.testing import ACTOR, arrange
+from tests.engine._betting_helpers import REFERENCE_HAND
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +58,7 @@ CHECKS = [
     openapi_checks.response_schema_conformance,
 ]
 # Every app whose rows an API write may touch; tokens are left out (each use stamps them).
-WATCHED_APPS = {"events", "seating", "results", "structures", "core"}
+WATCHED_APPS = {"events", "seating", "results", "structures", "core", "rulings"}
 UNWATCHED = {"core.apitoken", "core.heartbeat"}
 ODD_SEGMENTS = ["0", "-1", "0x1", "1.0", "%20", "١", "abc", "1e3", "9" * 40, str(2**63)]
 HUGE_BODY = json.dumps({"entries": [1] * 10_000, "name": "n" * 100_000}).encode()
@@ -71,12 +73,15 @@ class Room:
     moves: list[int]
     bustouts: list[int]
     tickets: list[int]
+    rulings: list[str]
 
-    def ids(self, name: str, path: str) -> list[int]:
+    def ids(self, name: str, path: str) -> list:
         if name == "event_id":
             return [self.event, self.undrawn]
         if name == "number":
             return self.tables
+        if name == "token":
+            return self.rulings
         return {"move_id": self.moves, "bustout_id": self.bustouts, "ticket_id": self.tickets}[name]
 
 
@@ -103,6 +108,7 @@ def room(event) -> Room:
         moves=list(Move.objects.filter(event=event).values_list("pk", flat=True)),
         bustouts=[done.bustout.pk],
         tickets=[ticket.pk],
+        rulings=[ruling_share(hand=REFERENCE_HAND, event_id=event.pk, actor=ACTOR).token],
     )
 
 

@@ -81,6 +81,7 @@ PAGES = {
     "seating:flights": "",
     "results:table": "",
     "rulings:page": "?event={event}",
+    "rulings:shared": "",
     "results:page": "",
     "results:console": "",
     "results:payouts": "",
@@ -113,6 +114,19 @@ LTR_ALWAYS = {
 # Pages allowed to be wider than a phone, and why.
 PHONE_WIDE: dict[str, str] = {}
 
+# A shared ruling (D8's reference case, with chips put out) for the ruling's public page.
+SHARED_HAND = {
+    "structure": "no-limit",
+    "blinds": [4, 8],
+    "ante": 1,
+    "rule_set": "tda-2024",
+    "players": [
+        {"name": n, "stack": 8 if n == "Alice" else 500}
+        for n in ("Ellen", "Bob", "Alice", "Dianne", "Maximiliana Oberhauser-Wittgenstein")
+    ],
+    "actions": [{"player": "Dianne", "chips": [25, 5]}],
+}
+
 # The demo's players, with one long name: it must wrap, not widen the page.
 NAMES = [*DEMO_PLAYERS[:22], "Maximiliana Oberhauser-Wittgenstein", "Zoe Martin"]
 
@@ -127,6 +141,7 @@ def populate() -> dict:
     from tdsystem.events.services_rules import house_rule_set_create
     from tdsystem.results import services as results
     from tdsystem.results.models import BustOut
+    from tdsystem.rulings.shares import ruling_share
     from tdsystem.seating import services as seating
     from tdsystem.seating.models import Entry, Move, TableDevice, VenueTable
     from tdsystem.seating.services.tickets import ticket_issue
@@ -159,6 +174,7 @@ def populate() -> dict:
     TableDevice.objects.create(user=device, venue_table=VenueTable.objects.get(number=1))
     house = house_rule_set_create(name="Casino Lyon house rules", base="tda-2024", actor=actor)
     ticket = ticket_issue(event_id=event.pk, name="Tess Qualifier", note="Lyon", actor=actor)
+    shared = ruling_share(hand=SHARED_HAND, event_id=event.pk, actor=actor)
     return {
         "users": {"director": director, "table": device},
         "params": {
@@ -174,6 +190,7 @@ def populate() -> dict:
             "house_id": house.pk,
             "ticket_id": ticket.pk,
             "user_id": director.pk,
+            "token": shared.token,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }

@@ -70,7 +70,7 @@ def test_an_illegal_raise_outlines_its_row_while_typing(live_server, new_page):
     # land while htmx is still wiring up the workspace that the tap just swapped in.
     page.fill("#action-1 input[name=act_to]", "")
     page.locator("#action-1 input[name=act_to]").press_sequentially("150", delay=80)
-    message = "Action 2: Seat 5 may not raise to 150: the minimum raise is to 200 (D3)"
+    message = "Action 2: Seat 5 may not raise to 150: the minimum raise is to 200 (TDA 43)"
     page.locator("#result .flash.error", has_text=message).wait_for()
     assert "invalid" in page.get_attribute("#action-1", "class")
     assert "invalid" not in page.get_attribute("#action-0", "class")

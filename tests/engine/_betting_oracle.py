@@ -57,29 +57,64 @@ class OracleStats:
 
 
 def pokerkit_state(spec: HandSpec) -> PkState:
-    """The same table in pokerkit: its seat 0 is our small blind, our button its last seat."""
+    """The same table in pokerkit: its seat 0 is our small blind, our button its last seat.
+
+    The forced bets of D7 are pokerkit's too: straddles follow the blinds in its blinds and
+    straddles; a blind posted on the button (three blinds) or a missed big blind is posted
+    with a negative value there, pokerkit's way of a live blind that does not move the first
+    player to act; a missed small blind is that player's ante (dead money). A kill blind
+    after the big blind is pokerkit's straddle, with the kill hand's doubled bets."""
     n, bb = len(spec.players), spec.big_blind
+    pk_seat = {p.name: (i - 1) % n for i, p in enumerate(spec.players)}
+    fixed = spec.structure == "fixed-limit"
     structure = (
-        BettingStructure.POT_LIMIT if spec.structure == "pot-limit" else BettingStructure.NO_LIMIT
+        BettingStructure.FIXED_LIMIT
+        if fixed
+        else BettingStructure.POT_LIMIT
+        if spec.structure == "pot-limit"
+        else BettingStructure.NO_LIMIT
     )
+    small_bet, big_bet = spec.limit_bets if fixed else (bb, bb)
+    if spec.kill is not None:
+        factor = 2 if spec.kill[1] == "full" else 1.5
+        small_bet, big_bet = int(small_bet * factor), int(big_bet * factor)
+    most = 4 if fixed else None
     streets = (
-        PkStreet(False, (False, False), 0, False, Opening.POSITION, bb, None),
-        PkStreet(True, (), 3, False, Opening.POSITION, bb, None),
-        PkStreet(True, (), 1, False, Opening.POSITION, bb, None),
-        PkStreet(True, (), 1, False, Opening.POSITION, bb, None),
+        PkStreet(False, (False, False), 0, False, Opening.POSITION, small_bet, most),
+        PkStreet(True, (), 3, False, Opening.POSITION, small_bet, most),
+        PkStreet(True, (), 1, False, Opening.POSITION, big_bet, most),
+        PkStreet(True, (), 1, False, Opening.POSITION, big_bet, most),
     )
     stacks = [0] * n
     for i, player in enumerate(spec.players):
         stacks[(i - 1) % n] = player.stack
+    blinds: dict[int, int] | tuple[int, ...] = spec.blinds
+    antes: dict[int, int] | int = spec.ante
+    if len(spec.blinds) == 3:
+        button, small, big = spec.blinds
+        blinds = {0: small, 1: big, n - 1: -button}
+    if spec.straddles or spec.kill is not None:
+        straddles = list(spec.straddles)
+        if spec.kill is not None:
+            straddles.append(2 * bb if spec.kill[1] == "full" else bb * 3 // 2)
+        blinds = (*spec.blinds, *straddles)
+    if spec.missed_blinds:
+        blinds = dict(enumerate(spec.blinds))
+        antes = {}
+        for name, which in spec.missed_blinds:
+            if which in ("big", "both"):
+                blinds[pk_seat[name]] = -bb
+            if which in ("small", "both"):
+                antes[pk_seat[name]] = spec.small_blind
     return PkState(
         _AUTOMATIONS,
         Deck.STANDARD,
         (StandardHighHand,),
         streets,
         structure,
-        True,  # ante trimming: uniform traditional antes
-        spec.ante,
-        spec.blinds,
+        not spec.missed_blinds,  # ante trimming: uniform traditional antes
+        antes,
+        blinds,
         0,
         tuple(stacks),
         n,
@@ -178,14 +213,24 @@ def _apply_pk(pk: PkState, action: Action) -> None:
         pk.complete_bet_or_raise_to(action.to)
 
 
-def play_and_compare(rng: random.Random, stats: OracleStats, structure: str | None = None):
-    """Play one random hand in both engines, asserting agreement; returns the actions."""
-    spec = random_spec(rng, structure)
+def play_and_compare(
+    rng: random.Random,
+    stats: OracleStats,
+    structure: str | None = None,
+    *,
+    spec: HandSpec | None = None,
+    pk_spec: HandSpec | None = None,
+    first_round_only: bool = False,
+):
+    """Play one random hand in both engines, asserting agreement; returns the actions.
+    ``spec`` is the table (by default a random one), ``pk_spec`` the same table as pokerkit
+    plays it when it differs (a cap-limit game: every stack cut at the cap)."""
+    spec = spec or random_spec(rng, structure)
     stats.hands += 1
     stats.structures[spec.structure] = stats.structures.get(spec.structure, 0) + 1
     n = len(spec.players)
     ours = HandState(spec)
-    pk = pokerkit_state(spec)
+    pk = pokerkit_state(pk_spec or spec)
     actions: list[Action] = []
     acted_this_round: set[int] = set()
     short_all_in_this_round = full_wager_this_round = False
@@ -228,6 +273,8 @@ def play_and_compare(rng: random.Random, stats: OracleStats, structure: str | No
                 short_all_in_this_round = True
             else:
                 full_wager_this_round = True
+        if ours.street != street and first_round_only:
+            return spec, actions
         if ours.street != street:
             _skip_formal_checks(pk, ours.next_action(), ours, n)
             street = ours.street

@@ -423,7 +423,7 @@ def test_it_lets_alice_raise_when_joan_completes_to_20():
     assert (nxt["player"], nxt["call"], nxt["min_raise_to"]) == ("Alice", 20, 40)
 
 
-def test_it_counts_an_all_in_of_half_the_bet_as_a_full_bet():
+def test_it_counts_an_all_in_of_half_the_bet_as_the_bet_at_its_own_amount():
     table = half_bet(["Alice check", "Dianne check", "Carol all-in"], incomplete_raise="half-bet")
     table["players"][3]["stack"] = 22  # Carol has 12 on the turn: at least half of 20
 
@@ -431,8 +431,9 @@ def test_it_counts_an_all_in_of_half_the_bet_as_a_full_bet():
     table["actions"] += hand([], ["Joan call"])["actions"]
     after = adjudicate(table)["next"]
 
-    assert (nxt["player"], nxt["call"], nxt["min_raise_to"]) == ("Joan", 20, 40)
-    assert (after["player"], after["call"], after["min_raise_to"]) == ("Alice", 20, 40)
+    # Players behind call the 12 or raise a full bet over it (D9, corrected).
+    assert (nxt["player"], nxt["call"], nxt["min_raise_to"]) == ("Joan", 12, 32)
+    assert (after["player"], after["call"], after["min_raise_to"]) == ("Alice", 12, 32)
 
 
 def test_it_treats_the_same_all_in_as_short_under_the_full_bet_rule():

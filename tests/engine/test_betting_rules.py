@@ -356,11 +356,12 @@ def test_it_leaves_the_short_big_blind_in_play_without_the_house_rule():
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"structure": "spread-limit"}, "structure: must be one of"),
+        ({"structure": "table-limit"}, "structure: must be one of"),
         ({"blinds": [8, 4]}, "blinds: the small blind 8 is larger than the big blind 4 (D7)"),
-        ({"blinds": []}, "blinds: one or two positive"),
-        ({"blinds": [4, 8, 16]}, "blinds: one or two positive"),
-        ({"blinds": [4, 8.5]}, "blinds: one or two positive"),
+        ({"blinds": []}, "blinds: one, two or three positive"),
+        ({"blinds": [4, 8, 16, 32]}, "blinds: one, two or three positive"),
+        ({"blinds": [4, 8.5]}, "blinds: one, two or three positive"),
+        ({"blinds": [8, 4, 16]}, "blinds: the button's 8, the small 4 and the big 16 blind"),
         ({"ante": -1}, "ante: must be a whole number"),
         ({"ante_type": "table"}, "ante_type: must be one of"),
         ({"bets": [8, 16]}, "bets: only a fixed-limit game"),

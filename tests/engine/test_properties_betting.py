@@ -21,9 +21,12 @@ SETTINGS = settings(
 )
 
 
+STRUCTURES = ["no-limit", "pot-limit", "fixed-limit", "spread-limit", "half-pot-limit"]
+
+
 @st.composite
 def tables(draw) -> HandSpec:
-    structure = draw(st.sampled_from(["no-limit", "pot-limit", "fixed-limit"]))
+    structure = draw(st.sampled_from(STRUCTURES))
     big = draw(st.sampled_from([2, 4, 10, 50]))
     small = draw(st.integers(1, big))
     blinds = draw(st.sampled_from([(small, big), (small, big), (big,)]))
@@ -37,6 +40,15 @@ def tables(draw) -> HandSpec:
         )
     )
     fixed = structure == "fixed-limit"
+    limit = structure in ("fixed-limit", "spread-limit")
+    spread = None
+    if structure == "spread-limit":
+        least = draw(st.integers(1, big))
+        most = draw(st.integers(big, 3 * big))
+        spread = (least, most, draw(st.sampled_from([most, 2 * most])))
+    cap = None
+    if structure in ("no-limit", "pot-limit", "half-pot-limit") and draw(st.booleans()):
+        cap = draw(st.integers(big, 40 * big))
     return HandSpec(
         structure=structure,
         blinds=blinds,
@@ -44,10 +56,15 @@ def tables(draw) -> HandSpec:
         ante=ante,
         ante_type=draw(st.sampled_from(["each", "big-blind", "button", "big-blind-ante-first"])),
         bets=(big, 2 * big) if fixed else None,
-        raise_cap=draw(st.sampled_from([None, 0, 1, 3])) if fixed else None,
-        incomplete_raise=draw(st.sampled_from(["full-bet", "half-bet"])) if fixed else "full-bet",
+        raise_cap=draw(st.sampled_from([None, 0, 1, 3])) if limit else None,
+        incomplete_raise=draw(st.sampled_from(["full-bet", "half-bet"])) if limit else "full-bet",
         pot_limit_preflop=draw(st.sampled_from(["true-pot", "assumed-call"])),
         bb_must_cover_sb=draw(st.booleans()),
+        raise_cap_heads_up=draw(st.sampled_from([None, "at-start", "until-capped", "kept"]))
+        if limit
+        else None,
+        spread=spread,
+        cap=cap,
     )
 
 
@@ -190,6 +207,9 @@ def test_it_keeps_every_rule_along_random_hands(spec, data):
         "incomplete_raise": spec.incomplete_raise,
         "pot_limit_preflop": spec.pot_limit_preflop,
         "bb_must_cover_sb": spec.bb_must_cover_sb,
+        "raise_cap_heads_up": spec.raise_cap_heads_up,
+        "spread": list(spec.spread) if spec.spread else None,
+        "cap": spec.cap,
         "players": [{"name": p.name, "stack": p.stack} for p in spec.players],
         "actions": [
             {"player": a.player, "do": a.do} | ({"to": a.to} if a.to is not None else {})

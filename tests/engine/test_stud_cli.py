@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.engine._betting_helpers import actions, players, run_cli
 
 HAND = {
@@ -67,3 +69,36 @@ def test_it_answers_exit_2_on_bad_stud_input():
         assert done.returncode == 2, (change, done.stdout)
         assert done.stderr == ""
         assert part in json.loads(done.stdout)["error"], (change, done.stdout)
+
+
+@pytest.mark.parametrize(
+    ("ante", "message"),
+    [
+        (-1, "ante: must be a whole number of chips, 0 or more, got -1"),
+        (0.5, "ante: must be a whole number of chips, 0 or more, got 0.5"),
+        ("1", "ante: must be a whole number of chips, 0 or more, got '1'"),
+        (True, "ante: must be a whole number of chips, 0 or more, got True"),
+    ],
+)
+def test_it_refuses_an_ante_that_is_not_whole_chips(ante, message):
+    # A negative ante made chips from nothing (a pot of -1), a half chip fractional stacks,
+    # text an internal error naming no field.
+    done = run_cli({**HAND, "ante": ante})
+
+    assert (done.returncode, json.loads(done.stdout)) == (2, {"error": message})
+
+
+def test_it_refuses_an_unknown_short_all_in_rule():
+    done = run_cli({**HAND, "incomplete_raise": "quarter-bet"})
+
+    assert done.returncode == 2
+    assert json.loads(done.stdout) == {
+        "error": "incomplete_raise: must be one of full-bet, half-bet, got 'quarter-bet'"
+    }
+
+
+def test_it_still_names_the_first_fault_of_a_hand_refused_before():
+    # A bad bring-in was refused before the ante was checked: it still is.
+    done = run_cli({**HAND, "ante": -1, "bring_in": 10})
+
+    assert json.loads(done.stdout)["error"].startswith("bring_in:")

@@ -58,6 +58,10 @@ PUBLIC = {
     # POST to the same path, behind a token (tests/api/test_flights_api.py).
     "api:flights",
     "api:flight_add",
+    # A ruling the floor shared, read by the player who disputes it: the link's token is
+    # its secret (docs/ruling-page.md); asking for a ruling is a POST behind a token.
+    "rulings:shared",
+    "api:ruling_shared",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 

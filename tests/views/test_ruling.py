@@ -214,7 +214,10 @@ def test_an_illegal_action_shows_the_engine_message_and_marks_the_row(floor):
     response = floor.post(URL, form(actions=actions))
     page = response.content.decode()
     assert response.status_code == 200
-    assert "Action 2: Carol may not raise to 10: the minimum raise is to 16 (D3)" in text(response)
+    # Cited by the number of the page's rule set (TDA 2024 without an event): TDA 43.
+    assert "Action 2: Carol may not raise to 10: the minimum raise is to 16 (TDA 43)" in text(
+        response
+    )
     assert "invalid" in tag(response, "action-1") and "invalid" not in tag(response, "action-2")
     assert 'data-invalid="action-1"' in page
     assert "Carol to act" in text(response)  # the ruling on the hand before the bad action
@@ -222,7 +225,7 @@ def test_an_illegal_action_shows_the_engine_message_and_marks_the_row(floor):
 
 def test_an_action_out_of_turn_is_refused_with_its_rule(floor):
     response = floor.post(URL, form(actions=[("Carol", "call", "")]))
-    assert "Action 1: Carol may not act: it is Dianne's turn (D1)" in text(response)
+    assert "Action 1: Carol may not act: it is Dianne's turn (TDA 50)" in text(response)
     assert "invalid" in tag(response, "action-0")
 
 

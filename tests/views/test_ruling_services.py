@@ -31,6 +31,7 @@ def test_it_builds_the_contract_hand_of_the_reference_case():
         "blinds": [4, 8],
         "ante": 1,
         "ante_type": "each",
+        "rule_set": "tda-2024",
         "players": [{"name": n, "stack": 8 if n == "Alice" else 500} for n in NAMES],
         "actions": [
             {"player": "Dianne", "do": "call"},
@@ -120,7 +121,7 @@ def test_blank_rows_are_skipped_and_errors_keep_the_row_number():
     assert draft.skipped == (1,) and draft.action_rows == (0, 2)
     outcome = services.hand_rule(draft)
     assert outcome.problems[0].message == (
-        "Action 3: Carol may not raise to 10: the minimum raise is to 16 (D3)"
+        "Action 3: Carol may not raise to 10: the minimum raise is to 16 (TDA 43)"
     )
     assert outcome.problems[0].targets == ("action-2",)
     assert outcome.partial_before == 2

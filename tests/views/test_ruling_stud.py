@@ -114,6 +114,7 @@ def test_the_services_build_the_stud_hand():
         "bring_in_completes": True,
         "incomplete_raise": "full-bet",
         "first_to_act": {"fourth": "Bob"},
+        "rule_set": "tda-2024",
         "players": [{"name": "Ann", "stack": 100}, {"name": "Bob", "stack": 100}],
         "actions": [{"player": "Bob", "do": "call"}],
     }

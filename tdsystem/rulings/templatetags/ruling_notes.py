@@ -11,9 +11,9 @@ register = template.Library()
 
 
 @register.filter
-def explained(note, table=None):
-    """The note in the active language, citing the rule set of the table's event."""
-    return note_html(note, getattr(table, "event", None))
+def explained(note, rules=None):
+    """The note in the active language, citing the numbers of ``rules`` (a rule set)."""
+    return note_html(note, rules)
 
 
 # The engine's words for a player's state and the street, as the page shows them.
