@@ -36,6 +36,12 @@ HALT_BLINDS_IMPACTED = "blinds-impacted"  # short by N, once the blinds are impa
 HALT_AT_ONCE = "at-once"  # short by N by elimination, at once (WSOP R67)
 HALTING = (HALT_BLINDS_IMPACTED, HALT_AT_ONCE)
 
+# When late registration and re-entries close, whatever level the event's rules name.
+CLOSE_AT_MONEY = "money"  # once every player left is in the money (the bubble has burst)
+CLOSE_AT_FINAL_TABLE = "final-table"  # once the field is down to the final table
+CLOSE_BY_LEVEL = "level"  # only at the end of the event's late-registration level
+ENTRIES_CLOSE = (CLOSE_AT_MONEY, CLOSE_AT_FINAL_TABLE, CLOSE_BY_LEVEL)
+
 
 @dataclass(frozen=True)
 class Redraw:
@@ -82,6 +88,12 @@ class Settings:
     # Halting: a table `halt_short_by` or more players short of the largest table.
     halting: str = HALT_BLINDS_IMPACTED
     halt_short_by: int = 3
+    # Late registration and re-entries close at the end of the event's late-registration
+    # level, or earlier once the field reaches the money (or the final table): a late entry
+    # then would change the places and prizes of players already out, prizes paid among
+    # them. The texts as known here leave the moment to the event; most rooms close at the
+    # money.
+    entries_close: str = CLOSE_AT_MONEY
 
 
 @dataclass(frozen=True)
@@ -243,6 +255,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "balance_from_large": BALANCE_FROM,
     "balance_from_small": BALANCE_FROM,
     "halting": HALTING,
+    "entries_close": ENTRIES_CLOSE,
 }
 
 
