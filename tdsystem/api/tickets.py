@@ -15,7 +15,7 @@ from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tic
 from .auth import AuthedRequest, StaffToken
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
-from .schemas import INT64, NO_NUL, MemberId, Out, Registered
+from .schemas import CONFIRM_CHANGES, INT64, NO_NUL, MemberId, Out, Registered
 from .seating import entry_json, moves_json
 
 router = Router(tags=["Seating"], exclude_unset=True)
@@ -79,6 +79,7 @@ class TicketUseIn(Schema):
         le=INT64,
         description=gettext_noop("the flight to register in, when not the ticket's own event"),
     )
+    confirm_changes: bool = CONFIRM_CHANGES
 
 
 class TicketUsed(Out):
@@ -143,7 +144,8 @@ def give(request: AuthedRequest, event_id: int, payload: TicketIn):
     summary="Register with a ticket",
     description="Registers the holder without payment: the entry's buy-in goes into the "
     "pool as if paid. 409 when the ticket is used, is for another event, or registration "
-    "is closed.",
+    "is closed; when the entry would change the places or prizes of players in the money, "
+    "409 until `confirm_changes` (never a prize already paid).",
 )
 def register(request: AuthedRequest, ticket_id: int, payload: TicketUseIn | None = None):
     if not TicketRow.objects.filter(pk=ticket_id).exists():
@@ -153,6 +155,7 @@ def register(request: AuthedRequest, ticket_id: int, payload: TicketUseIn | None
     used = ticket_register(
         ticket_id=ticket_id,
         event_id=payload.event if payload else None,
+        confirm_changes=payload.confirm_changes if payload else False,
         actor=Actor.of(request.auth),
     )
     enrolment = used.enrolment
