@@ -47,6 +47,7 @@ LABELS = {
     "dead_button_skips_empty": _("The dead button moves over several empty seats at once"),
     "halting": _("When a short table stops dealing"),
     "halt_short_by": _("A table halts when this many players short of the largest"),
+    "entries_close": _("Late registration and re-entries close, at the latest"),
 }
 
 CHOICE_LABELS = {
@@ -57,6 +58,9 @@ CHOICE_LABELS = {
     rulesets.BALANCE_FROM_BREAK_ORDER: _("The next table in the breaking order"),
     rulesets.HALT_BLINDS_IMPACTED: _("Once the blinds are impacted"),
     rulesets.HALT_AT_ONCE: _("At once"),
+    rulesets.CLOSE_AT_MONEY: _("Once the players left are all in the money"),
+    rulesets.CLOSE_AT_FINAL_TABLE: _("Once the field is down to its final table"),
+    rulesets.CLOSE_BY_LEVEL: _("Only at the end of the late-registration level"),
 }
 
 # The concept each setting is cited under, for the "rule" column of the pages.
@@ -74,6 +78,7 @@ CONCEPT_OF = {
     "dead_button_skips_empty": "dead_button",
     "halting": "halting",
     "halt_short_by": "halting",
+    "entries_close": "late_seat",
 }
 
 # The rules the console's event page lists with their numbers in the event's set.
