@@ -264,7 +264,8 @@
     $("final-places").replaceChildren(...f.places.filter((p) => !winner || p.entry !== winner.entry).map((p) => {
       const li = el("li");
       const who = el("bdi", "who", p.player);
-      li.append(el("span", "place", p.label), who, el("span", "amount", money(p.prize)));
+      // A place that won nothing shows no amount: "0" reads as a figure to pay.
+      li.append(el("span", "place", p.label), who, el("span", "amount", Number(p.prize) ? money(p.prize) : ""));
       return li;
     }));
   }
