@@ -446,13 +446,15 @@ def field_change_preview(event: Event, *, entries: int, pool: Decimal) -> list[P
     """What `entries` more entries and `pool` more in the prize pool would change among the
     finishes in the money (a prize before or after), nothing written: the places and
     prizes moved, paid ones marked. Empty while nobody is out. A payout plan the new field
-    cannot use changes nothing here (the payouts page says why)."""
+    cannot use changes nothing here (the payouts page says why). A flight pays no prizes:
+    nothing of its changes."""
+    if event.parent_id is not None:
+        return []
     if not Finish.objects.filter(event=event, undone_at__isnull=True).exists():
         return []
     now = field_read(event)
     start = None if now.start is None else now.start + entries
-    # The places' part of it (a bounty event's heads are not); a flight pays no prizes.
-    added = pool - bounty_pool(event, entries) if event.parent_id is None else Decimal(0)
+    added = pool - bounty_pool(event, entries)  # the places' part: a bounty's head is not
     after = Field(
         now.entries + entries, now.active + entries, max(now.pool + added, Decimal(0)), start
     )
