@@ -139,8 +139,9 @@
     switch (item.dataset.item) {
       // The payouts layout has the whole table beside the clock already.
       case "payouts": return (data.payouts || []).length > 0 && !root.classList.contains("layout-payouts");
-      case "colour-up": return !!(data.next_break && data.next_break.note);
-      case "late-reg": return !!data.late_registration_level && data.status !== "finished";
+      // Once the tournament is over no break comes and nobody registers.
+      case "colour-up": return !!(data.next_break && data.next_break.note) && data.status !== "finished";
+      case "late-reg": return !!data.late_registration_level && !!data.late_registration_open && data.status !== "finished";
       case "chip-leader": return !!data.chip_leader;
     }
     return false;
@@ -247,6 +248,29 @@
     setText("payout-page", pages > 1 ? tr(gettext("page %(page)s of %(pages)s"), { page: payoutTable.page + 1, pages: pages }) : "");
   }
 
+  /* The last screen: the winner and the final table's places with what each won. */
+  let finalKey = "";
+  function showFinal(f) {
+    const box = $("final");
+    if (!box) return;
+    const key = f ? JSON.stringify(f) : "";
+    if (key === finalKey) return;
+    finalKey = key;
+    box.hidden = !f;
+    if (!f) return;
+    const winner = f.winner;
+    $("final-winner-box").hidden = !winner;
+    setText("final-winner", winner ? winner.player : "");
+    setText("final-prize", winner ? money(winner.prize) : "");
+    $("final-places").replaceChildren(...f.places.filter((p) => !winner || p.entry !== winner.entry).map((p) => {
+      const li = el("li");
+      const who = el("bdi", "who", p.player);
+      // A place that won nothing shows no amount: "0" reads as a figure to pay.
+      li.append(el("span", "place", p.label), who, el("span", "amount", Number(p.prize) ? money(p.prize) : ""));
+      return li;
+    }));
+  }
+
   function show(d) {
     const levelKey = `${d.level_index}`;
     if (lastKey !== null && lastKey !== levelKey) beep(3);  // the server's level changed
@@ -282,6 +306,7 @@
     const blinds = n ? `\u2066${fmt(n.small_blind)} / ${fmt(n.big_blind)}\u2069` : "";
     const args = n ? { n: n.level, blinds: blinds, ante: `\u2066${fmt(n.ante)}\u2069` } : null;
     setText("resume", n ? tr(n.ante ? gettext("Next level %(n)s: %(blinds)s, ante %(ante)s") : gettext("Next level %(n)s: %(blinds)s"), args) : gettext("No more levels in the schedule"));
+    showFinal(d.status === "finished" ? d.final : null);
     updateMoves(d.moves || []);
     refreshRotator();
     showPayoutTable();

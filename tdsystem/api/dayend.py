@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.utils.translation import gettext_noop
-from ninja import Field, Router, Schema
+from ninja import Field, Router, Schema, Status
 
 from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
@@ -62,11 +62,36 @@ class BagsIn(Schema):
     )
 
 
+class CloseIn(Schema):
+    confirm_difference: int | None = Field(
+        None,
+        strict=True,
+        ge=-INT64,
+        le=INT64,
+        description=gettext_noop(
+            "the bags' total less the chips in play, as the 409 gave it: close the day with "
+            "that difference"
+        ),
+    )
+
+
 class DayEnd(Out):
     day: int
-    hands: int = Field(description="The last hands every table plays.")
+    hands: int = Field(
+        description="The last hands every table plays; 0: the day ran the clock out and "
+        "every table bags."
+    )
     started_at: datetime
     closed_at: datetime | None = Field(description="Set once every stack is bagged.")
+
+
+class BagsDiffer(Out):
+    error: str = Field(description="Why the day does not close, for people.")
+    difference: int | None = Field(
+        None, description="The bags' total less the chips in play, when they differ."
+    )
+    bagged: int | None = Field(None, description="The bags' total.")
+    in_play: int | None = Field(None, description="The chips in play.")
 
 
 class Bag(Out):
@@ -96,11 +121,12 @@ def _day_end(row: DayEndRow) -> dict:
     auth=seating,
     response={200: DayEnd, **WRITE_ERRORS},
     url_name="day_end_start",
-    summary="Start the day's last hands",
+    summary="End the day: its last hands, or bag at once",
     description="Draws how many more hands every table plays (3 to 7 at 9-handed events, "
-    "2 to 5 at others; WSOP R125). Until the next day's draw, registration, redraws and "
-    "balancing wait. 409 with three tables or fewer in play (the day runs the clock out), "
-    "or when this day's last hands are drawn already.",
+    "2 to 5 at others; WSOP R125). With three tables or fewer in play the day runs the "
+    "clock out: no hands are drawn (`hands` 0) and every table bags at once. Until the next "
+    "day's draw, registration, redraws and balancing wait. 409 when this day's end is "
+    "started already.",
 )
 def day_end_start(request: AuthedRequest, event_id: int, payload: SeedIn | None = None):
     event_exists(event_id)
@@ -142,15 +168,26 @@ def bags(request: AuthedRequest, event_id: int, number: int, payload: BagsIn):
 @router.post(
     EVENT + "/day-end/close",
     auth=seating,
-    response={200: DayEnd, **WRITE_ERRORS},
+    response={200: DayEnd, **WRITE_ERRORS, 409: BagsDiffer},
     url_name="day_end_close",
     summary="Close the day",
     description="Once every player still in has a bag: the clock stops for the night "
-    "(paused, with its time left). 409 names who is not bagged yet.",
+    "(paused, with its time left). 409 names who is not bagged yet; 409 with `difference` "
+    "(the bags' total less the chips in play) when the bags do not add up: send that "
+    "number as `confirm_difference` to close the day with it.",
 )
-def day_end_close(request: AuthedRequest, event_id: int):
+def day_end_close(request: AuthedRequest, event_id: int, payload: CloseIn | None = None):
     event_exists(event_id)
-    return _day_end(dayend.day_end_close(event_id=event_id, actor=Actor.of(request.auth)))
+    try:
+        row = dayend.day_end_close(
+            event_id=event_id,
+            actor=Actor.of(request.auth),
+            confirm_difference=payload.confirm_difference if payload else None,
+        )
+    except dayend.BagsDiffer as exc:
+        body = {"error": str(exc), "difference": exc.difference, "bagged": exc.bagged}
+        return Status(409, body | {"in_play": exc.in_play})
+    return _day_end(row)
 
 
 @router.post(

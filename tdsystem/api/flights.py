@@ -35,6 +35,12 @@ class Flight(Out):
     bagged: int = Field(description="Players left with a day-1 bag.")
     level: int = Field(description="The clock's level index (0: the first row).")
     blocker: str | None = Field(description="Why it stops the combination; null: it does not.")
+    chips_bagged: int = Field(description="The chips in its players' day-1 bags.")
+    chips_in_play: int = Field(description="The chips its entries bought, less any removed.")
+    difference: int = Field(
+        description="Once bagged, the bags less the chips in play (0: they add up); the "
+        "combination then needs `confirm_differences`."
+    )
 
 
 class BaggedTwice(Out):
@@ -82,6 +88,13 @@ class Day2In(Schema):
         le=INT64,
         description=gettext_noop("the seed of the seat draw (a draw can be replayed)"),
     )
+    confirm_differences: bool = Field(
+        False,
+        strict=True,
+        description=gettext_noop(
+            "true or false: combine although a flight's bags do not add up to its chips in play"
+        ),
+    )
 
 
 class Day2(Out):
@@ -112,6 +125,9 @@ def flights_json(preview: Day2Preview) -> dict:
                 "bagged": row.bagged,
                 "level": row.level_index,
                 "blocker": row.blocker,
+                "chips_bagged": row.chips_bagged,
+                "chips_in_play": row.chips_in_play,
+                "difference": row.difference,
             }
             for row in preview.flights
         ],
@@ -174,12 +190,17 @@ def flight_add(request: AuthedRequest, event_id: int, payload: FlightIn):
     summary="Combine the flights into Day 2",
     description="One entry per surviving player with the stack kept by the bag rule, the "
     "tables set up, the seats drawn at random, the clock at the level the flights reached "
-    "(not started). 409 while a flight has not bagged, or once combined.",
+    "(not started). 409 while a flight has not bagged, or once combined; 409 while a "
+    "flight's bags do not add up to its chips in play (each flight's `difference` in the "
+    "list) unless `confirm_differences`.",
 )
 def day2(request: AuthedRequest, event_id: int, payload: Day2In | None = None):
     event_found(event_id)
     done = services.day2_combine(
-        event_id=event_id, seed=payload.seed if payload else None, actor=Actor.of(request.auth)
+        event_id=event_id,
+        seed=payload.seed if payload else None,
+        confirm_differences=payload.confirm_differences if payload else False,
+        actor=Actor.of(request.auth),
     )
     return {
         "event": done.event.pk,

@@ -12,6 +12,7 @@ from tdsystem.results import selectors, services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import Finish as FinishRow
 from tdsystem.results.selectors_chips import ChipTotal, CountRow, chip_total, count_rows
+from tdsystem.results.services.cashier import prize_paid_set
 from tdsystem.results.services.chips import chip_counts_record
 from tdsystem.seating.models import Entry
 from tdsystem.seating.selectors import move_json
@@ -25,6 +26,8 @@ from .schemas import (
     ChipCounts,
     ChipCountsIn,
     ChipCountsSaved,
+    PrizePaidIn,
+    ResultRow,
     Results,
 )
 
@@ -94,6 +97,32 @@ def eliminators(event_id: int, report: BustOutIn) -> list[int]:
 )
 def results(request: HttpRequest, event_id: int):
     return selectors.results_payload(event_found(event_id))
+
+
+@router.post(
+    EVENT + "/results/{int:number}/paid",
+    auth=StaffToken("seating"),
+    response={200: ResultRow, **WRITE_ERRORS},
+    url_name="prize_paid",
+    summary="Mark a prize paid",
+    description="The cashier's mark on entry `number`'s prize (`paid` false takes it back). "
+    "From then on the prize never changes: a late entry, a rebuy, a payout plan or an undo "
+    "that would change it is refused. 409 for an entry without a prize.",
+)
+def prize_paid(request: AuthedRequest, event_id: int, number: int, payload: PrizePaidIn):
+    event_exists(event_id)
+    finish = prize_paid_set(
+        event_id=event_id, entry_number=number, paid=payload.paid, actor=Actor.of(request.auth)
+    )
+    return {
+        "place": finish.place,
+        "place_to": finish.place_to,
+        "place_label": finish.place_label,
+        "player": finish.entry.player.name,
+        "entry": number,
+        "prize": selectors.money(finish.prize),
+        "paid": finish.paid_at is not None,
+    }
 
 
 @router.post(

@@ -108,6 +108,16 @@ PlayerName = Annotated[
 MemberId = Annotated[PlainText, Field(strict=True, max_length=40)]
 
 
+CONFIRM_CHANGES = Field(
+    False,
+    strict=True,
+    description=gettext_noop(
+        "true or false: sell it although it changes the places or prizes of players already "
+        "in the money (the 409 with code confirm-changes lists them)"
+    ),
+)
+
+
 class RegisterIn(Schema):
     name: PlayerName
     member_id: MemberId = Field(
@@ -129,6 +139,7 @@ class RegisterIn(Schema):
             "true or false: register although the name is in the field already"
         ),
     )
+    confirm_changes: bool = CONFIRM_CHANGES
 
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"name": "Sam Lee", "member_id": "M-17"}]}
@@ -333,6 +344,29 @@ class LastHands(Out):
     text: str = Field(description="What the screen says, in the reader's language.")
 
 
+class EntriesClosed(Out):
+    code: str = Field(
+        description="closed-in-the-money, closed-final-table, closed-heads-up or last-hands."
+    )
+    text: str = Field(description="Why, in the reader's language.")
+
+
+class FinalPlace(Out):
+    place: int
+    label: str = Field(
+        description='"1st", or "5-6" for players who tie, in the reader\'s language.'
+    )
+    player: str
+    entry: int = Field(description="Entry number in the event.")
+    prize: str = Field(description="What the place won (a deal's amount), two decimals.")
+
+
+class Final(Out):
+    winner: FinalPlace | None
+    places: list[FinalPlace] = Field(description="The final table's places, the winner first.")
+    deal: bool = Field(description="The prizes are a deal's amounts.")
+
+
 class WholeEvent(Out):
     flight: str = Field(description="The flight this clock is, e.g. 1A.")
     entries: int = Field(description="The whole event's entries over its flights.")
@@ -389,6 +423,15 @@ class Clock(Out):
     last_hands: LastHands | None = Field(
         None, description="The end of the day: from its last hands until the day closes."
     )
+    entries_closed: EntriesClosed | None = Field(
+        None,
+        description="Why the field takes no new entry nor re-entry whatever its level (the "
+        "money or the final table by the rule set, heads-up, the day's last hands); then "
+        "late registration reads closed and neither notice is given.",
+    )
+    final: Final | None = Field(
+        None, description="Once the event has finished: the winner and the final table."
+    )
 
 
 class Seat(Out):
@@ -415,10 +458,25 @@ class Registered(Entry):
     moves: list[Move] = Field(description="Balancing moves the new seat set off.")
 
 
+class PrizeChange(Out):
+    entry: int = Field(description="The entry number of a player out in the money.")
+    player: str
+    place_before: str = Field(description='Its place now: "5", or "5-6" for a tie.')
+    place_after: str
+    prize_before: str = Field(description="Its prize now, with two decimals.")
+    prize_after: str
+    paid: bool = Field(description="Marked paid: then nothing is sold.")
+
+
 class DuplicateName(Out):
     error: str
     existing: list[Entry] | None = Field(
         None, description="When the name is in the field: the entries of that name."
+    )
+    code: str | None = Field(None, description="The entry rule's code, as in a buy's 409.")
+    params: dict[str, str | int] | None = Field(None, description="The figures in the sentence.")
+    changes: list[PrizeChange] | None = Field(
+        None, description="With code confirm-changes: what the entry would change."
     )
 
 
@@ -493,6 +551,7 @@ class ResultRow(Out):
     player: str
     entry: int
     prize: str
+    paid: bool = Field(False, description="The cashier marked the prize paid: it never changes.")
     seat: str | None = Field(None, description="A satellite's seat won: “Seat in <event>”.")
 
 
@@ -503,6 +562,16 @@ class SatelliteSeats(Out):
     remainder: str = Field(description="Paid in cash to the place after the seats.")
     decided: bool = Field(description="The players left are no more than the seats.")
     winners: list[int] = Field(description="The entry numbers winning a seat (once decided).")
+
+
+class PrizePaidIn(Schema):
+    paid: bool = Field(
+        True,
+        strict=True,
+        description=gettext_noop(
+            "true: the prize is paid (from then on it never changes); false: not paid after all"
+        ),
+    )
 
 
 class Results(Out):
@@ -610,7 +679,12 @@ class ChipCountsSaved(Out):
 # Entry rules: rebuys, the add-on and re-entries (docs/entry-rules.md).
 
 
+class BuyIn(Schema):
+    confirm_changes: bool = CONFIRM_CHANGES
+
+
 class RebuyIn(Schema):
+    confirm_changes: bool = CONFIRM_CHANGES
     stack: int | None = Field(
         None,
         strict=True,
@@ -639,10 +713,14 @@ class Refused(Out):
         None,
         description="The entry rule's code: registration-closed, reentry-limit, reentry-closed, "
         "rebuy-none, rebuy-closed, rebuy-limit, rebuy-over-threshold, rebuy-stack-unknown, "
-        "addon-none, addon-not-now, addon-taken, event-finished...",
+        "addon-none, addon-not-now, addon-taken, event-finished, closed-in-the-money, "
+        "closed-final-table, closed-heads-up, last-hands, prize-paid, confirm-changes...",
     )
     params: dict[str, str | int] | None = Field(
         None, description="The figures in the sentence (level, limit, count, stack...)."
+    )
+    changes: list[PrizeChange] | None = Field(
+        None, description="With confirm-changes or prize-paid: what it would change."
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
@@ -24,6 +25,7 @@ from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
 from .schemas import (
     Bought,
+    BuyIn,
     DrawIn,
     Drawn,
     DuplicateName,
@@ -109,9 +111,13 @@ def moves(request: HttpRequest, event_id: int):
     url_name="register",
     summary="Register a player",
     description="A new entry. After the seat draw it is seated at once and may set off "
-    "balancing moves. 409 when registration is closed, the member has an entry, or the name "
-    "is in the field already (the answer names those entries in `existing`: send "
-    "`confirm_duplicate` or a `note`).",
+    "balancing moves. 409 when registration is closed (with the rule's `code`: by its "
+    "level, or once the field is in the money, at its final table or heads-up, by the rule "
+    "set), the member has an entry, or the name is in the field already (the answer names "
+    "those entries in `existing`: send `confirm_duplicate` or a `note`). 409 with code "
+    "`confirm-changes` when the entry would change the places or prizes of players in the "
+    "money (listed in `changes`: send `confirm_changes`), `prize-paid` when it would change a "
+    "prize already paid (never sold).",
 )
 def register(request: AuthedRequest, event_id: int, payload: RegisterIn):
     event = event_found(event_id)
@@ -122,11 +128,14 @@ def register(request: AuthedRequest, event_id: int, payload: RegisterIn):
             member_id=payload.member_id,
             note=payload.note,
             confirm_duplicate=payload.confirm_duplicate,
+            confirm_changes=payload.confirm_changes,
             actor=Actor.of(request.auth),
         )
     except services.DuplicateName as exc:
         existing = [entry_json(entry) for entry in exc.existing]
         return Status(409, {"error": str(exc), "existing": existing})
+    except EntryRefused as exc:
+        return _refused(exc)
     moves = enrolment.applied.moves if enrolment.applied else []
     body = entry_json(enrolment.entry) | {
         "dealt_in": enrolment.dealt_in,
@@ -215,7 +224,24 @@ def _entry_numbered(event_id: int, number: int) -> EntryRow:
 
 def _refused(exc: EntryRefused) -> Status:
     params = {k: v if isinstance(v, int) else str(v) for k, v in exc.refusal.params.items()}
-    return Status(409, {"error": str(exc), "code": exc.refusal.code, "params": params})
+    body: dict[str, object] = {"error": str(exc), "code": exc.refusal.code, "params": params}
+    if exc.changes:
+        body["changes"] = [
+            {
+                "entry": c.number,
+                "player": c.name,
+                "place_before": c.place_before,
+                "place_after": c.place_after,
+                "prize_before": str(c.prize_before.quantize(CENT)),
+                "prize_after": str(c.prize_after.quantize(CENT)),
+                "paid": c.paid,
+            }
+            for c in exc.changes
+        ]
+    return Status(409, body)
+
+
+CENT = Decimal("0.01")
 
 
 def _bought(purchase) -> dict:
@@ -254,6 +280,7 @@ def rebuy(request: AuthedRequest, event_id: int, number: int, payload: RebuyIn |
             entry_id=entry.pk,
             kind="rebuy",
             stack=payload.stack if payload else None,
+            confirm_changes=payload.confirm_changes if payload else False,
             actor=Actor.of(request.auth),
         )
     except EntryRefused as exc:
@@ -270,12 +297,16 @@ def rebuy(request: AuthedRequest, event_id: int, number: int, payload: RebuyIn |
     description="The event's add-on, once per player, at the event's add-on break. 409 with "
     "the rule's `code` when the rules refuse it.",
 )
-def addon(request: AuthedRequest, event_id: int, number: int):
+def addon(request: AuthedRequest, event_id: int, number: int, payload: BuyIn | None = None):
     event_exists(event_id)
     entry = _entry_numbered(event_id, number)
     try:
         purchase = services.entry_purchase(
-            event_id=event_id, entry_id=entry.pk, kind="addon", actor=Actor.of(request.auth)
+            event_id=event_id,
+            entry_id=entry.pk,
+            kind="addon",
+            confirm_changes=payload.confirm_changes if payload else False,
+            actor=Actor.of(request.auth),
         )
     except EntryRefused as exc:
         return _refused(exc)
@@ -289,14 +320,18 @@ def addon(request: AuthedRequest, event_id: int, number: int):
     url_name="reentry",
     summary="Re-enter a busted entry",
     description="A new entry for the busted player, seated by a new draw. 409 with the rule's "
-    "`code` when the rules refuse it (no re-entries, the limit, the period).",
+    "`code` when the rules refuse it (no re-entries, the limit, the period, the field closed "
+    "as for a registration); `confirm-changes` and `prize-paid` as for a registration.",
 )
-def reentry(request: AuthedRequest, event_id: int, number: int):
+def reentry(request: AuthedRequest, event_id: int, number: int, payload: BuyIn | None = None):
     event_exists(event_id)
     entry = _entry_numbered(event_id, number)
     try:
         enrolment = services.entry_reenter(
-            event_id=event_id, entry_id=entry.pk, actor=Actor.of(request.auth)
+            event_id=event_id,
+            entry_id=entry.pk,
+            confirm_changes=payload.confirm_changes if payload else False,
+            actor=Actor.of(request.auth),
         )
     except EntryRefused as exc:
         return _refused(exc)

@@ -15,7 +15,7 @@ from tdsystem.seating.services.tickets import ticket_issue, ticket_register, tic
 from .auth import AuthedRequest, StaffToken, require_right
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
-from .schemas import INT64, MemberId, Out, PlainText, Registered
+from .schemas import CONFIRM_CHANGES, INT64, MemberId, Out, PlainText, Registered
 from .seating import entry_json, moves_json
 
 router = Router(tags=["Seating"], exclude_unset=True)
@@ -77,6 +77,7 @@ class TicketUseIn(Schema):
         le=INT64,
         description=gettext_noop("the flight to register in, when not the ticket's own event"),
     )
+    confirm_changes: bool = CONFIRM_CHANGES
 
 
 class TicketUsed(Out):
@@ -141,7 +142,8 @@ def give(request: AuthedRequest, event_id: int, payload: TicketIn):
     summary="Register with a ticket",
     description="Registers the holder without payment: the entry's buy-in goes into the "
     "pool as if paid. 409 when the ticket is used, is for another event, or registration "
-    "is closed.",
+    "is closed; when the entry would change the places or prizes of players in the money, "
+    "409 until `confirm_changes` (never a prize already paid).",
 )
 def register(request: AuthedRequest, ticket_id: int, payload: TicketUseIn | None = None):
     target = TicketRow.objects.filter(pk=ticket_id).values_list("target_id", flat=True).first()
@@ -154,6 +156,7 @@ def register(request: AuthedRequest, ticket_id: int, payload: TicketUseIn | None
     used = ticket_register(
         ticket_id=ticket_id,
         event_id=payload.event if payload else None,
+        confirm_changes=payload.confirm_changes if payload else False,
         actor=Actor.of(request.auth),
     )
     enrolment = used.enrolment

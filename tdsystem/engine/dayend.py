@@ -44,6 +44,16 @@ def last_hands_draw(*, seats_per_table: int, tables_in_play: int, rng: random.Ra
     return rng.randint(low, high)
 
 
+def day_end_hands(*, seats_per_table: int, tables_in_play: int, rng: random.Random) -> int:
+    """The hands every table still plays when the director ends the day: a card drawn
+    (`last_hands_draw`) with more than three tables in play; 0 with three or fewer, where
+    the day has run the clock out and every table bags at once."""
+    if tables_in_play <= CLOCK_OUT_TABLES:
+        hands_range(seats_per_table)  # the same refusal of a table of one seat
+        return 0
+    return last_hands_draw(seats_per_table=seats_per_table, tables_in_play=tables_in_play, rng=rng)
+
+
 @dataclass(frozen=True)
 class Countdown:
     """A table's place in the last hands: `hands` still to play, and what that means:

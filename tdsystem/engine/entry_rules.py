@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .rulesets import CLOSE_AT_FINAL_TABLE, CLOSE_AT_MONEY
+
 NOT_STARTED, RUNNING, PAUSED, FINISHED = "not-started", "running", "paused", "finished"
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -117,6 +119,49 @@ def entry_refusal(rules: EntryRules, at: Moment) -> Refusal | None:
             "registration-closed",
             {"level": last},
             f"late registration closed at the end of level {last}",
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class FieldNow:
+    """Where the field is, for what closes late registration and re-entries before their
+    level ends: `left` players still in, `out` players out, `paid` places the prize pool
+    pays for the field as it is, `final_table` the final table's seats, and whether the
+    day's last hands are being played."""
+
+    left: int
+    out: int
+    paid: int = 0
+    final_table: int = 0
+    last_hands: bool = False
+
+
+def field_refusal(close: str, field_now: FieldNow) -> Refusal | None:
+    """Why the field takes no new entry nor re-entry now, whatever the event's level, or
+    None. `close` is the rule set's `entries_close`.
+
+    The day's last hands take none (WSOP R125). Once players are out, a heads-up event
+    takes none; then, by the rule set, nor does a field whose players left are all in the
+    money (every place paid so far would move and be paid again) or down to its final
+    table. Before anyone is out nothing closes here: the event's level decides."""
+    if field_now.last_hands:
+        return Refusal("last-hands", {}, "the day's last hands are being played")
+    if field_now.out <= 0:
+        return None
+    if field_now.left <= 2:
+        return Refusal("closed-heads-up", {}, "the event is heads-up")
+    if close == CLOSE_AT_MONEY and field_now.paid and field_now.left <= field_now.paid:
+        return Refusal(
+            "closed-in-the-money",
+            {"paid": field_now.paid},
+            f"the field is in the money ({field_now.paid} places paid)",
+        )
+    if close == CLOSE_AT_FINAL_TABLE and field_now.left <= field_now.final_table:
+        return Refusal(
+            "closed-final-table",
+            {"size": field_now.final_table},
+            "the field is down to its final table",
         )
     return None
 

@@ -47,6 +47,12 @@ SILENT_FIFTY = "fifty-percent"  # the 50% standard: a full raise or a call (TDA 
 SILENT_FULL = "full-amount"  # a raise of everything put out (the reference article, big bet)
 SILENT_CHIPS = (SILENT_FIFTY, SILENT_FULL)
 
+# When late registration and re-entries close, whatever level the event's rules name.
+CLOSE_AT_MONEY = "money"  # once every player left is in the money (the bubble has burst)
+CLOSE_AT_FINAL_TABLE = "final-table"  # once the field is down to the final table
+CLOSE_BY_LEVEL = "level"  # only at the end of the event's late-registration level
+ENTRIES_CLOSE = (CLOSE_AT_MONEY, CLOSE_AT_FINAL_TABLE, CLOSE_BY_LEVEL)
+
 
 @dataclass(frozen=True)
 class Redraw:
@@ -101,6 +107,12 @@ class Settings:
     # 50% standard (TDA 43 and 45; the Vietnamese page: more than half a bet binds to a full
     # one) or a raise of all of it (the reference article, for no limit and pot limit).
     silent_chips: str = SILENT_FIFTY
+    # Late registration and re-entries close at the end of the event's late-registration
+    # level, or earlier once the field reaches the money (or the final table): a late entry
+    # then would change the places and prizes of players already out, prizes paid among
+    # them. The texts as known here leave the moment to the event; most rooms close at the
+    # money.
+    entries_close: str = CLOSE_AT_MONEY
 
 
 @dataclass(frozen=True)
@@ -324,6 +336,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "halting": HALTING,
     "limit_cap_heads_up": CAP_HEADS_UP,
     "silent_chips": SILENT_CHIPS,
+    "entries_close": ENTRIES_CLOSE,
 }
 
 

@@ -49,6 +49,7 @@ LABELS = {
     "halt_short_by": _("A table halts when this many players short of the largest"),
     "limit_cap_heads_up": _("Limit games: when the raise cap is lifted heads-up"),
     "silent_chips": _("Several chips put out without a word, beyond a call"),
+    "entries_close": _("Late registration and re-entries close, at the latest"),
 }
 
 CHOICE_LABELS = {
@@ -64,6 +65,9 @@ CHOICE_LABELS = {
     rulesets.CAP_KEPT: _("Never: the cap holds heads-up until two players are left in the event"),
     rulesets.SILENT_FIFTY: _("The 50% standard: a full raise from half a raise, else a call"),
     rulesets.SILENT_FULL: _("A raise of all the chips put out"),
+    rulesets.CLOSE_AT_MONEY: _("Once the players left are all in the money"),
+    rulesets.CLOSE_AT_FINAL_TABLE: _("Once the field is down to its final table"),
+    rulesets.CLOSE_BY_LEVEL: _("Only at the end of the late-registration level"),
 }
 
 # The concept each setting is cited under, for the "rule" column of the pages.
@@ -83,6 +87,7 @@ CONCEPT_OF = {
     "halt_short_by": "halting",
     "limit_cap_heads_up": "raise_cap",
     "silent_chips": "multiple_chips",
+    "entries_close": "late_seat",
 }
 
 # The rules the console's event page lists with their numbers in the event's set.

@@ -221,8 +221,17 @@ def clock_payload(
     rows: list[Segment],
     extra: dict | None = None,
     shape: Shape | None = None,
+    *,
+    entries_closed: dict | None = None,
 ) -> dict:
-    """The clock as screens and the API show it, computed from stored timestamps and now."""
+    """The clock as screens and the API show it, computed from stored timestamps and now.
+
+    `entries_closed` (else `extra`'s, the apps' panel) is why the field takes no entry nor
+    re-entry whatever the level (`{"code", "text"}`: the money, heads-up, the last hands):
+    late registration then reads closed and neither notice is shown."""
+    if extra is None:
+        extra = screen_extras(event)
+    closed = entries_closed if entries_closed is not None else extra.get("entries_closed")
     shape = shape or Shape.of(rows)
     # Show what is true now even if no worker has applied an overdue level change yet.
     state, _ = clockrules.settle(stored, shape.durations, now)
@@ -237,6 +246,12 @@ def clock_payload(
     to_break = 0 if on_break else to_next_break
     next_break = next((s for s in rows[index + 1 :] if s.is_break), None)
     late = _late_registration(event, rows, index, state.status, left_ms, shape)
+    notices = entry_notices(
+        event, shape.is_level, index, state.status, late["ms_to_late_registration_end"]
+    )
+    if closed:
+        late = {"late_registration_open": False, "ms_to_late_registration_end": None}
+        notices = [n for n in notices if n["code"] not in ("late-registration", "reentries")]
     ends_at = state.ends_at if state.status == clockrules.RUNNING else None
     values = _values(shown) or {}
     return {
@@ -276,14 +291,8 @@ def clock_payload(
         "ms_to_next_break": to_next_break,
         "late_registration_level": event.late_registration_end_level,
         **late,
-        "entry_notices": entry_notices(
-            event,
-            shape.is_level,
-            index,
-            state.status,
-            late["ms_to_late_registration_end"],
-        ),
-        **(extra if extra is not None else screen_extras(event)),
+        "entry_notices": notices,
+        **extra,
     }
 
 
@@ -479,7 +488,9 @@ def event_clock_json(event_id: int, now: datetime, encode: Callable[[dict], str]
     payouts) encoded once for all the answers it is cached for, not on every poll of every
     screen. Raises Event.DoesNotExist for an unknown event."""
     event, clock, rows, shape, extra = _clock_parts(event_id)
-    payload = clock_payload(event, clock, now, rows, {}, shape)
+    payload = clock_payload(
+        event, clock, now, rows, {}, shape, entries_closed=extra.get("entries_closed")
+    )
     if not extra or not payload.keys().isdisjoint(extra):
         return encode({**payload, **extra})  # a key of both is where the clock put it
     tail = extra.encoded

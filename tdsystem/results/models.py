@@ -230,6 +230,10 @@ class Finish(models.Model):
     )
     from_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     undone_at = models.DateTimeField(null=True, blank=True)
+    # When the cashier paid the prize, and who marked it: a paid prize never changes (a
+    # late entry, a payout plan or an undo that would change it is refused).
+    paid_at = models.DateTimeField(null=True, blank=True)
+    paid_by = models.CharField(max_length=150, blank=True)
 
     class Meta:
         ordering = ["event_id", "place", "entry_id"]

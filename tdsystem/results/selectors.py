@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.db.models import Count, Prefetch, Q, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Sum
 from django.utils.translation import gettext
 
 from tdsystem.core.templatetags.humanize_td import grouped
@@ -129,8 +129,11 @@ class Overview:
     counted: int
     hfh: HandForHandStatus
     winner: Finish | None
-    unrecorded: int  # busted entries without a finish here (eliminated elsewhere)
+    unrecorded: int  # the event's busted entries without a finish (eliminated elsewhere)
     payout_error: str | None
+    # Day 2 of an event played in flights: the flights' bags the bag rule dropped (a player
+    # who bagged twice plays one), which are no bust-out.
+    dropped: list[DroppedBag] = field(default_factory=list)
 
     @property
     def bubble(self) -> str:
@@ -145,6 +148,45 @@ class Overview:
         return gettext("In the money")
 
 
+@dataclass(frozen=True)
+class DroppedBag:
+    name: str
+    number: str
+    flight: str
+    chips: int
+
+
+def dropped_bags(event: Event) -> list[DroppedBag]:
+    """The flights' bags Day 2 does not play on (their players play another flight's bag):
+    the flights' entries through to Day 2 that no Day 2 entry carries. One query."""
+    if event.parent_id is not None or event.day < 2:
+        return []
+    rows = (
+        Bag.objects.filter(
+            event__parent=event, day=1, entry__status=Entry.Status.CARRIED, entry__carried_to=None
+        )
+        .order_by("entry__player__name", "number")
+        .values_list("entry__player__name", "number", "event__flight", "chips")
+    )
+    return [DroppedBag(*row) for row in rows]
+
+
+def unrecorded_outs(event: Event, entries: int, left: int, finishes: int) -> int:
+    """The event's own entries out with no standing finish: gone without a bust-out
+    recorded here. A flight's players through to Day 2 are not out, nor are the bags Day 2
+    dropped (their players play on), nor a flight's players out there: for a flight and a
+    later day, the entries out are counted (one query); otherwise the field's figures
+    (`entries` and `left`) less the standing finishes of players out (`finishes`) say it."""
+    if event.parent_id is None and event.day < 2:
+        return max(0, entries - left - finishes)
+    standing = Finish.objects.filter(entry=OuterRef("pk"), undone_at__isnull=True)
+    return (
+        Entry.objects.filter(event=event, status=Entry.Status.BUSTED)
+        .exclude(Exists(standing))
+        .count()
+    )
+
+
 def overview(event: Event) -> Overview:
     figures = field_figures(event)
     prizes = prizes_now(event)
@@ -155,7 +197,6 @@ def overview(event: Event) -> Overview:
     finishes = Finish.objects.filter(event=event, undone_at__isnull=True).aggregate(
         n=Count("id"), won=Count("id", filter=Q(is_winner=True))
     )
-    busted = figures["entries"] - left
     winner = None
     if finishes["won"]:
         winner = (
@@ -175,8 +216,11 @@ def overview(event: Event) -> Overview:
         counted=counts.count(),
         hfh=hand_for_hand(event),
         winner=winner,
-        unrecorded=max(0, busted - (finishes["n"] - finishes["won"])),
+        unrecorded=unrecorded_outs(
+            event, figures["entries"], left, finishes["n"] - finishes["won"]
+        ),
         payout_error=prizes.error,
+        dropped=dropped_bags(event),
     )
 
 
@@ -231,6 +275,7 @@ class ResultRow:
     entry: int
     prize: Decimal
     bounty: Decimal = Decimal(0)  # bounties won (the winner's own head included)
+    paid: bool = False  # the cashier marked the prize paid
 
 
 def result_rows(event: Event, bounties: BountyTotals | None = None) -> list[ResultRow]:
@@ -239,7 +284,13 @@ def result_rows(event: Event, bounties: BountyTotals | None = None) -> list[Resu
         Finish.objects.filter(event=event, undone_at__isnull=True)
         .order_by("place", "slot", "entry_id")
         .values_list(
-            "place", "place_to", "entry__player__name", "entry__number", "prize", "entry_id"
+            "place",
+            "place_to",
+            "entry__player__name",
+            "entry__number",
+            "prize",
+            "entry_id",
+            "paid_at",
         )
     )
     if bounties is None and event.has_bounties:
@@ -247,10 +298,27 @@ def result_rows(event: Event, bounties: BountyTotals | None = None) -> list[Resu
     won = bounties.won if bounties is not None else {}
     return [
         ResultRow(
-            place, to, rules.place_label(place, to), name, number, prize, won.get(pk, Decimal(0))
+            place,
+            to,
+            rules.place_label(place, to),
+            name,
+            number,
+            prize,
+            won.get(pk, Decimal(0)),
+            paid_at is not None,
         )
-        for place, to, name, number, prize, pk in rows
+        for place, to, name, number, prize, pk, paid_at in rows
     ]
+
+
+def prizes_to_pay(event: Event) -> list[Finish]:
+    """The cashier's list: every standing finish with a prize, by place, paid or not. One
+    query."""
+    return list(
+        Finish.objects.filter(event=event, undone_at__isnull=True, prize__gt=0)
+        .select_related("entry__player")
+        .order_by("place", "slot", "entry_id")
+    )
 
 
 @dataclass(frozen=True)
@@ -353,6 +421,7 @@ def results_payload(event: Event) -> dict:
                 "player": r.name,
                 "entry": r.entry,
                 "prize": money(r.prize),
+                "paid": r.paid,
             }
             for r in result_rows(event)
         ],

@@ -23,6 +23,7 @@ urlpatterns = [
     path(CONSOLE + "hand-for-hand", views.hand_for_hand, name="hand_for_hand"),
     path(CONSOLE + "tables/<int:number>/hand", views.hand_finished, name="hand_finished"),
     path(CONSOLE + "payouts", views.payouts, name="payouts"),
+    path(CONSOLE + "prizes/<int:number>/paid", views.prize_paid, name="prize_paid"),
     path(CONSOLE + "deal", views_deals.deal_page, name="deal"),
     path(CONSOLE + "deal/cancel", views_deals.deal_cancel, name="deal_cancel"),
     path(CONSOLE + "satellite", views_satellites.satellite_panel, name="satellite"),

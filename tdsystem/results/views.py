@@ -41,11 +41,12 @@ from .forms import (
 )
 from .selectors_chips import chip_total, count_rows
 from .services import deals, standings
+from .services.cashier import prize_paid_set
 from .templatetags.results_tags import money, ordinal
 from .views_table import table_answer
 
 CONSOLE = "results/console.html"
-PARTS = ("overview", "hfh", "record", "players", "recent", "tools", "counts")
+PARTS = ("overview", "hfh", "record", "players", "recent", "tools", "counts", "cashier")
 CHANGED = "results-changed"
 
 
@@ -71,6 +72,8 @@ def _context(request: HttpRequest, event: Event, **extra) -> dict:
         "players": selectors.table_players(event, number) if number else [],
         "can_hfh": has_right(request.user, "clock", event=event.pk),
         "can_payouts": has_right(request.user, "events", event=event.pk),
+        "can_pay": has_right(request.user, "seating", event=event.pk),
+        "to_pay": SimpleLazyObject(lambda: selectors.prizes_to_pay(event)),
         "hfh_form": HandForHandForm(),
         "ticked": [],
         "eliminators": [],
@@ -376,6 +379,29 @@ def hand_finished(request: HttpRequest, event_id: int, number: int) -> HttpRespo
     else:
         message = gettext("Table %(table)s: next hand") % {"table": number}
     return _answer(request, event, "hfh", None, message)
+
+
+@require_POST
+@staff_required("seating")
+def prize_paid(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """The cashier marks a prize paid (or, a director, not paid after all)."""
+    event = _event(event_id)
+    paid = request.POST.get("paid") != "0"
+    if not paid and not has_right(request.user, "events"):
+        return _answer(request, event, "cashier", gettext("a director takes a payment back"))
+    try:
+        finish = prize_paid_set(
+            event_id=event.pk, entry_number=number, paid=paid, actor=Actor.of(request.user)
+        )
+    except ResultsError as exc:
+        return _answer(request, event, "cashier", str(exc))
+    who = {"number": number, "name": finish.entry.player.name, "prize": money(finish.prize)}
+    message = (
+        gettext("#%(number)s %(name)s: %(prize)s paid") % who
+        if paid
+        else gettext("#%(number)s %(name)s: %(prize)s marked not paid") % who
+    )
+    return _answer(request, event, "cashier", None, message)
 
 
 @require_http_methods(["GET", "POST"])

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
@@ -16,16 +17,117 @@ from tdsystem.engine import entry_rules as rules
 from tdsystem.events.entry_notices import break_name
 from tdsystem.events.models import Clock, Event
 
+from . import hooks
+from .balancing import final_table_size
 from .errors import SeatingError
 from .models import Entry, Purchase
+from .selectors_dayend import last_hands_on
 
 
 class EntryRefused(SeatingError):
     """A request the event's entry rules refuse; `refusal` holds the code and parameters."""
 
-    def __init__(self, refusal: rules.Refusal, text: str) -> None:
+    def __init__(
+        self, refusal: rules.Refusal, text: str, changes: list[hooks.PrizeChange] | None = None
+    ) -> None:
         super().__init__(text)
         self.refusal = refusal
+        # What the purchase would change among the players in the money, when that is why.
+        self.changes = changes or []
+
+
+class ChangesToConfirm(EntryRefused):
+    """A purchase that would change the places or prizes of players already in the money:
+    refused until the desk confirms it (`confirm_changes`), `changes` saying what moves."""
+
+    def __init__(self, changes: list[hooks.PrizeChange]) -> None:
+        refusal = rules.Refusal("confirm-changes", {"count": len(changes)})
+        super().__init__(refusal, changes_text(changes), changes)
+
+
+def change_text(change: hooks.PrizeChange) -> str:
+    """ "#7 Bob Ray: place 5 → 6, 12,000 → 9,500" (the place once when it stays)."""
+    prizes = {"before": change.prize_before_text, "after": change.prize_after_text}
+    if change.place_before == change.place_after:
+        place = change.place_before
+    else:
+        place = gettext("%(before)s → %(after)s") % {
+            "before": change.place_before,
+            "after": change.place_after,
+        }
+    return gettext("#%(number)s %(name)s: place %(place)s, %(prize)s") % {
+        "number": change.number,
+        "name": change.name,
+        "place": place,
+        "prize": gettext("%(before)s → %(after)s") % prizes,
+    }
+
+
+def changes_text(changes: list[hooks.PrizeChange]) -> str:
+    shown = "; ".join(change_text(c) for c in changes[:6]) + ("; …" if len(changes) > 6 else "")
+    return ngettext(
+        "This changes the place or prize of %(count)s player already in the money "
+        "(%(changes)s): confirm to go ahead.",
+        "This changes the places or prizes of %(count)s players already in the money "
+        "(%(changes)s): confirm to go ahead.",
+        len(changes),
+    ) % {"count": len(changes), "changes": shown}
+
+
+def money_check(event: Event, *, entries: int, amount: Decimal, confirmed: bool) -> None:
+    """Before a purchase that adds `entries` entries and `amount` to the prize pool is
+    written (the caller holds the event's lock): refused when it would change a prize
+    already paid, whatever is confirmed; ChangesToConfirm when it would change the places
+    or prizes of players in the money and the desk has not confirmed."""
+    changes = hooks.field_changes(event, entries, amount)
+    paid = [c for c in changes if c.paid]
+    if paid:
+        shown = "; ".join(
+            gettext("#%(number)s %(name)s, place %(place)s, %(prize)s")
+            % {
+                "number": c.number,
+                "name": c.name,
+                "place": c.place_before,
+                "prize": c.prize_before_text,
+            }
+            for c in paid[:5]
+        )
+        refusal = rules.Refusal("prize-paid", {"count": len(paid)})
+        text = ngettext(
+            "Not sold: it would change a prize already paid (%(paid)s). A paid prize never "
+            "changes.",
+            "Not sold: it would change %(count)s prizes already paid (%(paid)s). A paid prize "
+            "never changes.",
+            len(paid),
+        ) % {"count": len(paid), "paid": shown}
+        raise EntryRefused(refusal, text, paid)
+    if changes and not confirmed:
+        raise ChangesToConfirm(changes)
+
+
+def field_now(event: Event) -> rules.FieldNow:
+    """The event's field for `field_refusal`: two queries, and the paid places asked of
+    results once someone is out."""
+    counts = Entry.objects.filter(event=event).aggregate(
+        n=Count("id"),
+        left=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
+        carried=Count("id", filter=Q(status=Entry.Status.CARRIED)),
+    )
+    left = counts["left"]
+    out = counts["n"] - left - counts["carried"]
+    return rules.FieldNow(
+        left=left,
+        out=out,
+        paid=hooks.paid_places(event) if out > 0 else 0,
+        final_table=final_table_size(event) or event.seats_per_table,
+        last_hands=last_hands_on(event),
+    )
+
+
+def entries_closed(event: Event) -> rules.Refusal | None:
+    """Why the field takes no entry nor re-entry now whatever the event's level (the day's
+    last hands, heads-up, the money or the final table by the rule set), or None."""
+    return rules.field_refusal(event.rules.entries_close, field_now(event))
 
 
 def refusal_text(refusal: rules.Refusal) -> str:
@@ -37,6 +139,21 @@ def refusal_text(refusal: rules.Refusal) -> str:
     code = refusal.code
     if code == "event-finished":
         return gettext("the event has finished")
+    if code == "last-hands":
+        return gettext("the day's last hands are being played")
+    if code == "closed-heads-up":
+        return gettext("the event is heads-up")
+    if code == "closed-in-the-money":
+        return (
+            ngettext(
+                "the field is in the money (%(paid)s place paid)",
+                "the field is in the money (%(paid)s places paid)",
+                int(p["paid"]),  # type: ignore[call-overload]
+            )
+            % p
+        )
+    if code == "closed-final-table":
+        return gettext("the field is down to its final table")
     if code == "registration-closed-start":
         return gettext("registration closed when the clock started (no late registration)")
     if code == "registration-closed":

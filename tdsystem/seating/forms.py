@@ -66,6 +66,8 @@ class RegisterForm(forms.Form):
     )
     # Sent by the "Register anyway" button once the console has warned of the same name.
     confirm_duplicate = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # Sent once the console has shown what a late entry changes among the players in the money.
+    confirm_changes = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
 
 class ImportForm(forms.Form):

@@ -28,3 +28,5 @@ class BuyForm(forms.Form):
     )
     # The table page's number, to go back to it after the buy.
     table = WholeNumberField(min_value=1, max_value=99_999, required=False)
+    # Sent once the console has shown what the buy changes among the players in the money.
+    confirm_changes = forms.BooleanField(required=False)

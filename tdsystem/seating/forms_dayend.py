@@ -60,6 +60,18 @@ class TableBagsForm(forms.Form):
         return data
 
 
+class CloseForm(forms.Form):
+    """ "Close the day": the difference of the bags from the chips in play the director
+    confirms (the panel's hidden field, as it showed it), when there is one."""
+
+    confirm_difference = forms.IntegerField(
+        required=False, min_value=-BAG_CHIPS_MAX * 10_000, max_value=BAG_CHIPS_MAX * 10_000
+    )
+
+    def difference(self) -> int | None:
+        return self.cleaned_data.get("confirm_difference") if self.is_valid() else None
+
+
 class BagCorrectForm(forms.Form):
     entry = WholeNumberField(min_value=1, max_value=10**9, label=gettext_lazy("Entry"))
     chips = BagChipsField(label=gettext_lazy("Chips"))

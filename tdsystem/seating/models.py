@@ -413,11 +413,14 @@ class TableDevice(models.Model):
 
 class DayEnd(models.Model):
     """The end of a day of play (WSOP R125): a random number of last hands, drawn when the
-    director starts them, then every stack bagged and tagged. One per event and day."""
+    director starts them, then every stack bagged and tagged. One per event and day. With
+    three tables or fewer the day runs the clock out: `hands` is 0 and every table bags."""
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="day_ends")
     day = models.PositiveSmallIntegerField()
-    hands = models.PositiveSmallIntegerField(help_text=_("The last hands every table plays."))
+    hands = models.PositiveSmallIntegerField(
+        help_text=_("The last hands every table plays (0: the day ran the clock out).")
+    )
     started_at = models.DateTimeField(auto_now_add=True)
     # When the day closed: every stack bagged, the clock stopped for the night.
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -428,7 +431,7 @@ class DayEnd(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["event", "day"], name="day_end_unique"),
             models.CheckConstraint(
-                condition=Q(hands__gte=1) & Q(hands__lte=20), name="day_end_hands_range"
+                condition=Q(hands__gte=0) & Q(hands__lte=20), name="day_end_hands_range"
             ),
         ]
 

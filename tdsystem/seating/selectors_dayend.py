@@ -32,7 +32,12 @@ def last_hands_panel(event: Event) -> dict | None:
     """The clock JSON's `last_hands` from the start of the last hands until the day closes:
     {"day", "hands", "tables_playing", "text"} (the words in the reader's language); None
     otherwise (the screen shows nothing)."""
-    # One query, kept in the screens' short cache with the rest of the panel.
+    return last_hands_screen(event)[0]
+
+
+def last_hands_screen(event: Event) -> tuple[dict | None, bool]:
+    """`last_hands_panel`, and whether the day's end has started (`last_hands_on`): one
+    query, kept in the screens' short cache with the rest of the panel."""
     # Tables with hands to play and players (a player alone bags at once, then it is done).
     tables = Q(
         event__tables__in_play=True,
@@ -40,12 +45,14 @@ def last_hands_panel(event: Event) -> dict | None:
         event__tables__entries__status=Entry.Status.ACTIVE,
     )
     day_end = (
-        DayEnd.objects.filter(event_id=event.pk, day=event.day, closed_at=None)
+        DayEnd.objects.filter(event_id=event.pk, day=event.day)
         .annotate(playing=Count("event__tables", filter=tables, distinct=True))
         .first()
     )
     if day_end is None:
-        return None
+        return None, False
+    if day_end.closed_at is not None:
+        return None, True
     playing = day_end.playing
     text = (
         ngettext("Last %(count)s hand of the day", "Last %(count)s hands of the day", day_end.hands)
@@ -53,7 +60,8 @@ def last_hands_panel(event: Event) -> dict | None:
         if playing
         else gettext("The day is over: bag and tag")
     )
-    return {"day": day_end.day, "hands": day_end.hands, "tables_playing": playing, "text": text}
+    panel = {"day": day_end.day, "hands": day_end.hands, "tables_playing": playing, "text": text}
+    return panel, True
 
 
 @dataclass(frozen=True)

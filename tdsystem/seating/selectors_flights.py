@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext
 
 from tdsystem.events.models import Clock, Event
@@ -41,10 +41,19 @@ class FlightRow:
     level_index: int
     status: str  # "planned", "playing", "bagging", "bagged" or "combined"
     blocker: str | None
+    chips_bagged: int = 0  # the day-1 bags of its survivors
+    chips_in_play: int = 0  # every chip its entries bought, less any taken out of play
 
     @property
     def finished(self) -> bool:
         return self.blocker is None
+
+    @property
+    def difference(self) -> int:
+        """The bags less the chips in play, once the flight is bagged (0 before)."""
+        if self.status not in ("bagged", "combined"):
+            return 0
+        return self.chips_bagged - self.chips_in_play
 
     @property
     def status_label(self) -> str:
@@ -76,6 +85,12 @@ class Day2Preview:
     level_index: int  # the highest level any flight reached: Day 2 resumes there
     level: LevelShown
     blockers: list[str] = field(default_factory=list)
+
+    @property
+    def differences(self) -> list[FlightRow]:
+        """The bagged flights whose bags do not add up to their chips in play: the
+        combination waits for the director to confirm them."""
+        return [row for row in self.flights if row.difference]
 
     @property
     def combined(self) -> bool:
@@ -121,6 +136,18 @@ def _flight_rows(flights: list[Event], combined: bool) -> list[FlightRow]:
         d.event_id: d
         for d in DayEnd.objects.filter(event_id__in=ids, day=1).only("event", "closed_at")
     }
+    bagged_chips = dict(
+        Bag.objects.filter(event_id__in=ids, day=1, entry__status__in=SURVIVORS)
+        .values("event")
+        .annotate(chips=Sum("chips"))
+        .values_list("event", "chips")
+    )
+    in_play = {
+        row["event"]: (row["chips"] or 0) - (row["removed"] or 0)
+        for row in Entry.objects.filter(event_id__in=ids)
+        .values("event")
+        .annotate(chips=Sum("chips"), removed=Sum("chips_removed"))
+    }
     rows = []
     for flight in flights:
         c = counts.get(flight.pk, {"n": 0, "active": 0, "bagged": 0})
@@ -156,9 +183,14 @@ def _flight_rows(flights: list[Event], combined: bool) -> list[FlightRow]:
                 level_index=flight.clock.level_index if hasattr(flight, "clock") else 0,
                 status=status,
                 blocker=blocker,
+                chips_bagged=bagged_chips.get(flight.pk) or 0,
+                chips_in_play=in_play.get(flight.pk, 0),
             )
         )
     return rows
+
+
+SURVIVORS = (Entry.Status.ACTIVE, Entry.Status.CARRIED)
 
 
 def _bags(flights: list[Event]) -> list[BagRow]:

@@ -26,7 +26,7 @@ from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.events.models import Event
 
 from . import selectors, services
-from .entry_rules import buys_offered
+from .entry_rules import ChangesToConfirm, buys_offered
 from .errors import SeatingError
 from .forms import (
     DoNotMoveForm,
@@ -37,7 +37,7 @@ from .forms import (
     first_error,
 )
 from .forms_buys import BuyForm
-from .models import Entry
+from .models import Entry, Purchase
 
 CONSOLE = "seating/console.html"
 CONSOLE_PARTS = ("status", "tables", "slips", "register", "setup")
@@ -129,6 +129,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
     form = RegisterForm(request.POST)
     error = message = None
     duplicate = False
+    changes: list = []
     if form.is_valid():
         try:
             enrolment = services.player_register(
@@ -136,6 +137,8 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
             )
         except services.DuplicateName as exc:
             error, duplicate = str(exc), True
+        except ChangesToConfirm as exc:
+            error, changes = str(exc), exc.changes
         except SeatingError as exc:
             error = str(exc)
         else:
@@ -147,8 +150,24 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
         fresh.fields["name"].widget.attrs["autofocus"] = True  # ready for the next player
     elif duplicate:
         fresh.fields["note"].widget.attrs["autofocus"] = True  # the note tells them apart
+    confirm = None
+    if changes:
+        keep = ("name", "member_id", "note", "confirm_duplicate")
+        confirm = {
+            "changes": changes,
+            "url": reverse("seating:register", args=[event.pk]),
+            "hidden": [(k, request.POST.get(k, "")) for k in keep],
+            "button": _("Register anyway"),
+        }
     return answer(
-        request, event, "register", error, message, register_form=fresh, duplicate=duplicate
+        request,
+        event,
+        "register",
+        error,
+        message,
+        register_form=fresh,
+        duplicate=duplicate,
+        confirm=confirm,
     )
 
 
@@ -197,12 +216,21 @@ def _entry(event: Event, entry_id: int) -> Entry:
 
 
 def entry_panel_render(
-    request, event, entry_id: int, error=None, message=None, *, slips=(), changed=()
+    request,
+    event,
+    entry_id: int,
+    error=None,
+    message=None,
+    *,
+    slips=(),
+    changed=(),
+    changes: ChangesToConfirm | None = None,
 ) -> HttpResponse:
     """The entry panel fragment, with what an action did.
 
     `slips` are move slips the action caused; `changed` are client events to send
-    besides `seating-changed` when it succeeded.
+    besides `seating-changed` when it succeeded; `changes` is a re-entry or a buy waiting
+    for the desk to confirm what it changes among the players in the money.
     """
     entry = _entry(event, entry_id)
     purchases = list(entry.purchases.all())
@@ -223,6 +251,7 @@ def entry_panel_render(
         "reserve_form": ReserveForm(),
         "hold_form": DoNotMoveForm(),
         "reserved_cite": event.cite("reserved_seat"),
+        "to_confirm": _confirm(request, event, entry, changes) if changes is not None else None,
     }
     response = render(request, f"{CONSOLE}#entry", context)
     if error or not message:
@@ -230,6 +259,20 @@ def entry_panel_render(
     for name in (CHANGED, *changed):
         response = trigger_client_event(response, name)
     return response
+
+
+def _confirm(request, event: Event, entry: Entry, changes: ChangesToConfirm) -> dict:
+    """The question of a re-entry or a buy that changes prizes: what it changes, and the
+    form that sends it again, confirmed."""
+    reenter = request.POST.get("kind") is None
+    action = "reenter" if reenter else "buy"
+    hidden = [] if reenter else [(k, request.POST.get(k, "")) for k in ("kind", "stack")]
+    return {
+        "changes": changes.changes,
+        "url": reverse("seating:entry_action", args=[event.pk, entry.pk, action]),
+        "hidden": hidden,
+        "button": _("Re-enter anyway") if reenter else _("Buy anyway"),
+    }
 
 
 def entry_answer(request, event, entry_id: int, error, message, **panel) -> HttpResponse:
@@ -264,10 +307,17 @@ def entry_action(request: HttpRequest, event_id: int, entry_id: int, action: str
     if action in HOLD_ACTIONS:
         return _hold_action(request, event, entry, action, actor)
     if action == "reenter":
-        error, message = attempt(
-            lambda: services.entry_reenter(event_id=event.pk, entry_id=entry.pk, actor=actor),
-            enrolled,
-        )
+        confirmed = request.POST.get("confirm_changes") == "1"
+        try:
+            enrolment = services.entry_reenter(
+                event_id=event.pk, entry_id=entry.pk, confirm_changes=confirmed, actor=actor
+            )
+        except ChangesToConfirm as exc:
+            return entry_panel_render(request, event, entry.pk, error=str(exc), changes=exc)
+        except SeatingError as exc:
+            error, message = str(exc), None
+        else:
+            error, message = None, enrolled(enrolment)
     elif action == "buy":
         return _buy(request, event, entry, actor)
     else:
@@ -280,18 +330,28 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
     back to that page with the answer."""
     form = BuyForm(request.POST)
     valid = form.is_valid()
+    to_confirm: list[ChangesToConfirm] = []
     table = form.cleaned_data.get("table") if valid else None
     if not valid:
         error, message = first_error(form)[1], None
     else:
+
+        def buy() -> Purchase:
+            try:
+                return services.entry_purchase(
+                    event_id=event.pk,
+                    entry_id=entry.pk,
+                    kind=form.cleaned_data["kind"],
+                    stack=form.cleaned_data["stack"],
+                    confirm_changes=form.cleaned_data["confirm_changes"],
+                    actor=actor,
+                )
+            except ChangesToConfirm as exc:
+                to_confirm.append(exc)
+                raise
+
         error, message = attempt(
-            lambda: services.entry_purchase(
-                event_id=event.pk,
-                entry_id=entry.pk,
-                kind=form.cleaned_data["kind"],
-                stack=form.cleaned_data["stack"],
-                actor=actor,
-            ),
+            buy,
             lambda buy: (
                 _("%(kind)s for #%(number)s %(player)s: %(chips)s chips, %(amount)s")
                 % {
@@ -308,6 +368,8 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
         return redirect("results:table", event.pk, table)
     if not valid:
         return entry_panel_render(request, event, entry.pk, error=error)
+    if to_confirm:  # the question, with a button that buys anyway
+        return entry_panel_render(request, event, entry.pk, error=error, changes=to_confirm[0])
     return entry_answer(request, event, entry.pk, error, message)
 
 

@@ -18,7 +18,8 @@ from django_htmx.http import trigger_client_event
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
 
-from .forms_dayend import BagCorrectForm, TableBagsForm, form_error
+from .errors import SeatingError
+from .forms_dayend import BagCorrectForm, CloseForm, TableBagsForm, form_error
 from .selectors_dayend import bag_rows, day_end_state, day_report
 from .services import dayend
 from .table_access import table_access
@@ -58,6 +59,8 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
                 row.hands,
             )
             % {"count": row.hands}
+            if row.hands
+            else _("The day is over: every table bags its chips")
         ),
     )
     return _panel(request, event, error, message)
@@ -67,11 +70,20 @@ def start(request: HttpRequest, event_id: int) -> HttpResponse:
 @staff_required("seating")
 def close(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
-    error, message = attempt(
-        lambda: dayend.day_end_close(event_id=event.pk, actor=Actor.of(request.user)),
-        lambda row: _("Day %(day)s closed: the clock is stopped for the night") % {"day": row.day},
-    )
-    return _panel(request, event, error, message)
+    error = message = differ = None
+    try:
+        row = dayend.day_end_close(
+            event_id=event.pk,
+            actor=Actor.of(request.user),
+            confirm_difference=CloseForm(request.POST).difference(),
+        )
+    except dayend.BagsDiffer as exc:
+        error, differ = str(exc), exc
+    except SeatingError as exc:
+        error = str(exc)
+    else:
+        message = _("Day %(day)s closed: the clock is stopped for the night") % {"day": row.day}
+    return _panel(request, event, error, message, differ=differ)
 
 
 @require_POST

@@ -39,6 +39,8 @@ class CombineForm(forms.Form):
     confirm = forms.BooleanField(
         label=gettext_lazy("The bags are counted and checked: draw the Day 2 seats now")
     )
+    # Ticked beside the flights whose bags do not add up to their chips in play.
+    confirm_differences = forms.BooleanField(required=False)
 
 
 def _render(request, event, part: str | None, status: int = 200, **extra) -> HttpResponse:
@@ -92,11 +94,16 @@ def flight_add(request: HttpRequest, event_id: int) -> HttpResponse:
 @staff_required("events")
 def day2_combine(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
-    if not CombineForm(request.POST).is_valid():
+    form = CombineForm(request.POST)
+    if not form.is_valid():
         error = _("tick the box to confirm: the seats are drawn at once")
         return _answer(request, event, "day2", error, None)
     error, message = attempt(
-        lambda: services.day2_combine(event_id=event.pk, actor=Actor.of(request.user)),
+        lambda: services.day2_combine(
+            event_id=event.pk,
+            actor=Actor.of(request.user),
+            confirm_differences=form.cleaned_data["confirm_differences"],
+        ),
         _combined,
     )
     event.refresh_from_db()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -15,6 +16,8 @@ from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import TextField
 
+from .entry_rules import ChangesToConfirm
+from .errors import SeatingError
 from .forms import RegisterForm, first_error
 from .selectors_tickets import ticket_players as ticket_players_found
 from .services.tickets import NOTE_MAX, ticket_issue, ticket_register
@@ -68,13 +71,24 @@ def ticket_give(request: HttpRequest, event_id: int) -> HttpResponse:
 @staff_required("seating")
 def ticket_use(request: HttpRequest, event_id: int, ticket_id: int) -> HttpResponse:
     event = event_or_404(event_id)
-    error, message = attempt(
-        lambda: ticket_register(
-            ticket_id=ticket_id, event_id=event.pk, actor=Actor.of(request.user)
-        ),
-        lambda used: enrolled(used.enrolment),
-    )
-    return _panel(request, event, error, message)
+    try:
+        used = ticket_register(
+            ticket_id=ticket_id,
+            event_id=event.pk,
+            confirm_changes=request.POST.get("confirm_changes") == "1",
+            actor=Actor.of(request.user),
+        )
+    except ChangesToConfirm as exc:
+        confirm = {
+            "changes": exc.changes,
+            "url": reverse("seating:ticket_use", args=[event.pk, ticket_id]),
+            "hidden": [],
+            "button": _("Register anyway"),
+        }
+        return _panel(request, event, str(exc), None, confirm=confirm)
+    except SeatingError as exc:
+        return _panel(request, event, str(exc), None)
+    return _panel(request, event, None, enrolled(used.enrolment))
 
 
 def _panel(

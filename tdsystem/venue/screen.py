@@ -13,14 +13,20 @@ from decimal import Decimal
 from django.db.models import Q
 from django.utils import timezone
 
+from tdsystem.engine import entry_rules
+from tdsystem.engine import payouts as payout_rules
 from tdsystem.events.models import Event
 from tdsystem.results.errors import ResultsError
-from tdsystem.results.models import ChipCount
+from tdsystem.results.models import ChipCount, Finish
 from tdsystem.results.selectors import money
 from tdsystem.results.services import standings
+from tdsystem.results.services.deals import deal_amounts
+from tdsystem.results.templatetags.results_tags import ordinal
+from tdsystem.seating.balancing import final_table_size
+from tdsystem.seating.entry_rules import refusal_text
 from tdsystem.seating.models import Entry, Move
 from tdsystem.seating.selectors import SLIP_MINUTES, slip_row
-from tdsystem.seating.selectors_dayend import last_hands_panel
+from tdsystem.seating.selectors_dayend import last_hands_screen
 
 LAYOUTS = ("clock", "payouts", "draw")
 RECENT_SLIPS = 20
@@ -90,11 +96,66 @@ def chip_leader(event: Event) -> dict | None:
     }
 
 
+def final_standings(event: Event) -> dict | None:
+    """The last screen of a finished event: its final table's places with the players and
+    what each won (a standing deal's amounts where one was made), the winner first. None
+    while the event plays, and for a flight (its players go on to Day 2)."""
+    if event.status != Event.Status.FINISHED or event.parent_id is not None:
+        return None
+    size = final_table_size(event) or event.seats_per_table
+    rows = list(
+        Finish.objects.filter(event=event, undone_at__isnull=True, place__lte=size)
+        .order_by("place", "slot", "entry_id")
+        .values_list("place", "place_to", "entry__player__name", "entry__number", "prize")
+    )
+    if not rows:
+        return None
+    dealt = deal_amounts(event)
+    places = [
+        {
+            "place": place,
+            "label": ordinal(place) if place == to else payout_rules.place_label(place, to),
+            "player": name,
+            "entry": number,
+            "prize": money(dealt.get(number, prize)),
+        }
+        for place, to, name, number, prize in rows
+    ]
+    winners = [p for p, (place, to, *_) in zip(places, rows, strict=True) if place == to == 1]
+    return {"winner": winners[0] if winners else None, "places": places, "deal": bool(dealt)}
+
+
+def closed_entries(event: Event, figures: dict, paid: int, last_hands: bool) -> dict | None:
+    """Why the field takes no entry nor re-entry now whatever its level ({"code", "text"}:
+    the day's last hands, heads-up, the money or the final table by the rule set), or None:
+    registration's own rule (`seating.entry_rules.entries_closed`) on the figures the panel
+    has read already. The screens then show neither late registration nor re-entries."""
+    if event.status == Event.Status.FINISHED:
+        return None  # the clock's own answer says it all
+    left = figures["players_left"]
+    now = entry_rules.FieldNow(
+        left=left,
+        out=figures["entries"] - left,
+        paid=0 if event.parent_id is not None else paid,  # a flight pays no prizes
+        final_table=final_table_size(event) or event.seats_per_table,
+        last_hands=last_hands,
+    )
+    refusal = entry_rules.field_refusal(event.rules.entries_close, now)
+    if refusal is None:
+        return None
+    return {"code": refusal.code, "text": refusal_text(refusal)}
+
+
 def screen_panel(event: Event, figures: dict) -> dict:
     """The side panel's part of the clock JSON (`figures` from events' field_figures)."""
+    prizes = payouts(event, figures)
+    last_hands, ending = last_hands_screen(event)
+    paid = sum(1 for p in prizes if Decimal(p["amount"]) > 0)
     return {
         "moves": screen_moves(event.pk),
-        "payouts": payouts(event, figures),
+        "payouts": prizes,
         "chip_leader": chip_leader(event),
-        "last_hands": last_hands_panel(event),
+        "last_hands": last_hands,
+        "entries_closed": closed_entries(event, figures, paid, ending),
+        "final": final_standings(event),
     }

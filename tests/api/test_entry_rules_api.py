@@ -119,14 +119,14 @@ def test_it_refuses_a_reentry_the_event_does_not_allow(client, rebuy_event, floo
 
 def test_it_reenters_within_the_rules(client, floor_token):
     event = make_event(600, 600, late_registration_end_level=2, reentry_allowed=True, reentry_max=1)
-    for name in ("Ana", "Bob", "Cy"):
+    for name in ("Ana", "Bob", "Cy", "Di"):  # three left when Ana is out: not heads-up
         services.player_register(event=event, name=name, actor=ACTOR)
     services.tables_setup(event=event, numbers=[1], seats=9, actor=ACTOR)
     services.seats_draw(event=event, seed=1, actor=ACTOR)
     ana = Entry.objects.get(event=event, number=1)
     bustout_record(event_id=event.pk, entry_ids=[ana.pk], actor=ACTOR)
     response = post(client, f"/api/events/{event.pk}/entries/1/reentry", floor_token)
-    assert response.status_code == 201 and response.json()["entry"] == 4
-    bustout_record(event_id=event.pk, entry_ids=[Entry.objects.get(number=4).pk], actor=ACTOR)
-    limit = post(client, f"/api/events/{event.pk}/entries/4/reentry", floor_token)
-    assert limit.json()["error"] == "#4 Ana has 1 re-entry: the limit is 1"
+    assert response.status_code == 201 and response.json()["entry"] == 5
+    bustout_record(event_id=event.pk, entry_ids=[Entry.objects.get(number=5).pk], actor=ACTOR)
+    limit = post(client, f"/api/events/{event.pk}/entries/5/reentry", floor_token)
+    assert limit.json()["error"] == "#5 Ana has 1 re-entry: the limit is 1"

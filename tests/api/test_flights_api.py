@@ -34,6 +34,9 @@ def test_it_lists_adds_and_combines_flights(client, director_token, floor_token)
         "bagged": 2,
         "level": 3,
         "blocker": None,
+        "chips_bagged": 25_000,
+        "chips_in_play": 40_000,
+        "difference": -15_000,
     }
     assert (listed["entries"], listed["day2_players"], listed["day2_chips"]) == (6, 3, 47_000)
     assert listed["bagged_twice"] == [
@@ -52,7 +55,11 @@ def test_it_lists_adds_and_combines_flights(client, director_token, floor_token)
     refused = post(client, f"/api/events/{main.pk}/day2", director_token)
     assert refused.status_code == 409 and "1C has not been played" in refused.json()["error"]
     Event.objects.filter(parent=main, flight="1C").delete()
-    done = post(client, f"/api/events/{main.pk}/day2", director_token, {"seed": 5})
+    # The fixture's bags do not add up to the flights' chips in play: confirmed, not silent.
+    differ = post(client, f"/api/events/{main.pk}/day2", director_token, {"seed": 5})
+    assert differ.status_code == 409 and "Confirm the differences" in differ.json()["error"]
+    confirmed = {"seed": 5, "confirm_differences": True}
+    done = post(client, f"/api/events/{main.pk}/day2", director_token, confirmed)
     assert done.status_code == 200
     assert done.json() == {
         "event": main.pk,

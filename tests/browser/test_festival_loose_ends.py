@@ -77,7 +77,7 @@ def test_a_combined_flight_reads_as_finished_and_points_to_day_2(live_server, ne
 
     director = make_user("dana", "director")
     main, a, _b, _ = played()
-    day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     ann = Entry.objects.get(event=a, player__name="Ann")
     for size, viewport in SIZES.items():
         page = new_page(viewport)

@@ -44,7 +44,9 @@ def test_without_the_locks_two_combinations_both_pass_the_checks(monkeypatch):
     monkeypatch.setattr(flights, "day2_preview", preview_then_wait)
     results = run_together(
         *[
-            lambda seed=seed: flights.day2_combine(event_id=main.pk, actor=ACTOR, seed=seed)
+            lambda seed=seed: flights.day2_combine(
+                event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=seed
+            )
             for seed in (1, 2)
         ]
     )
@@ -59,7 +61,9 @@ def test_two_combinations_at_once_make_day_2_once():
     main, *_ = played()
     results = run_together(
         *[
-            lambda seed=seed: seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=seed)
+            lambda seed=seed: seating.day2_combine(
+                event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=seed
+            )
             for seed in (1, 2, 3)
         ]
     )
@@ -74,7 +78,9 @@ def test_two_combinations_at_once_make_day_2_once():
 def test_a_flight_added_while_the_flights_combine_is_never_left_out_silently():
     main, *_ = played()
     results = run_together(
-        lambda: seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1),
+        lambda: seating.day2_combine(
+            event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1
+        ),
         lambda: seating.flight_add(event_id=main.pk, name="1C", actor=ACTOR),
     )
     combined, added = results

@@ -63,3 +63,17 @@ def test_it_reaches_the_bags_after_exactly_the_hands_drawn(hands):
     while dayend.countdown(left).state != dayend.BAG:
         left, played = dayend.hand_played(left), played + 1
     assert played == hands
+
+
+@pytest.mark.parametrize("tables", [1, 2, 3])
+def test_a_day_on_three_tables_or_fewer_ends_with_no_hands_every_table_bagging(tables):
+    hands = dayend.day_end_hands(seats_per_table=9, tables_in_play=tables, rng=random.Random(1))
+    assert hands == 0 and dayend.countdown(hands).state == dayend.BAG
+
+
+def test_a_day_on_more_tables_ends_with_its_last_hands_drawn():
+    rng = random.Random(2)
+    drawn = {dayend.day_end_hands(seats_per_table=6, tables_in_play=4, rng=rng) for _ in range(200)}
+    assert drawn == {2, 3, 4, 5}
+    with pytest.raises(RuleError, match="a table seats 2 or more"):
+        dayend.day_end_hands(seats_per_table=1, tables_in_play=1, rng=rng)

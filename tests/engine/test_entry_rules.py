@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tdsystem.engine import entry_rules as r
+from tdsystem.engine import rulesets
 
 # level 1, level 2, break 1, level 3, level 4, break 2, level 5, level 6, level 7
 SCHEDULE = [True, True, False, True, True, False, True, True, True]
@@ -151,3 +152,38 @@ def test_property_limits_refuse_only_when_reached(limit, used, index):
     for refusal in (reentry, rebuy):
         if refusal is not None:
             assert refusal.params["limit"] == limit and str(limit) in refusal.message
+
+
+# Where the field is: what closes late registration and re-entries before their level ends.
+MONEY, FINAL, LEVEL = (
+    rulesets.CLOSE_AT_MONEY,
+    rulesets.CLOSE_AT_FINAL_TABLE,
+    rulesets.CLOSE_BY_LEVEL,
+)
+
+
+@pytest.mark.parametrize(
+    ("close", "field", "code"),
+    [
+        (MONEY, r.FieldNow(left=6, out=18, paid=5, final_table=9), None),  # on the bubble
+        (MONEY, r.FieldNow(left=5, out=19, paid=5, final_table=9), "closed-in-the-money"),
+        (MONEY, r.FieldNow(left=4, out=20, paid=0, final_table=9), None),  # nothing paid
+        (FINAL, r.FieldNow(left=4, out=20, paid=5, final_table=9), "closed-final-table"),
+        (FINAL, r.FieldNow(left=10, out=14, paid=5, final_table=9), None),
+        (LEVEL, r.FieldNow(left=4, out=20, paid=5, final_table=9), None),
+        (LEVEL, r.FieldNow(left=2, out=22, paid=5, final_table=9), "closed-heads-up"),
+        (LEVEL, r.FieldNow(left=2, out=0, paid=1, final_table=9), None),  # nobody out yet
+        (LEVEL, r.FieldNow(left=30, out=0, last_hands=True), "last-hands"),
+    ],
+)
+def test_the_field_closes_entries_by_the_rule_set_heads_up_and_in_the_last_hands(
+    close, field, code
+):
+    refusal = r.field_refusal(close, field)
+    assert (refusal.code if refusal else None) == code
+
+
+def test_the_money_refusal_says_how_many_places_are_paid():
+    refusal = r.field_refusal(MONEY, r.FieldNow(left=4, out=20, paid=5, final_table=9))
+    assert refusal is not None and refusal.params == {"paid": 5}
+    assert str(refusal) == "the field is in the money (5 places paid)"

@@ -19,6 +19,8 @@ def test_each_set_decides_where_the_texts_differ():
     assert wsop.balance_from_large == rs.BALANCE_FROM_NEXT_FULL
     assert wsop.balance_from_small == rs.BALANCE_FROM_BREAK_ORDER
     assert (tda24.balance_within_one_at, wsop.balance_within_one_at) == (0, 12)
+    # Late entries close once the field is in the money, whichever set.
+    assert {tda24.entries_close, tda26.entries_close, wsop.entries_close} == {rs.CLOSE_AT_MONEY}
 
 
 @pytest.mark.parametrize(
@@ -67,6 +69,7 @@ def test_overrides_apply_in_turn_and_are_checked():
         {"bubble_share": "yes"},
         {"redraws": [{"tables": [3]}]},
         {"redraws": [{"min_entries": 10, "tables": [12]}]},
+        {"entries_close": "never"},
     ],
 )
 def test_a_bad_override_is_refused_with_its_reason(bad):

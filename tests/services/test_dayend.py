@@ -54,14 +54,27 @@ def bags_of(event, number: int, prefix: str = "A") -> list[tuple[int, int, str]]
     return [(e.seat, 10_000 + e.number, f"{prefix}{e.number}") for e in seated]
 
 
+def in_play(event) -> int:
+    return sum(e.chips - e.chips_removed for e in Entry.objects.filter(event=event))
+
+
 def bag_everyone(event, day_end) -> None:
-    for number in hands_left(event):
+    """Every table played out and bagged; the last bag makes the bags add up to the chips
+    in play, as a counted room's do."""
+    seated = Entry.objects.filter(event=event, status="active").values_list("table__number")
+    tables = [n for n in hands_left(event) if (n,) in set(seated)]
+    for number in tables:
         if Bag.objects.filter(event=event, table_number=number).exists():
             continue
         play_out(event, number, EventTable.objects.get(event=event, number=number).hands_left)
-        bags_record(
-            event_id=event.pk, table_number=number, bags=bags_of(event, number), actor=ACTOR
-        )
+        bags = bags_of(event, number)
+        if number == tables[-1]:
+            seat, _chips, bag = bags[-1]
+            so_far = sum(Bag.objects.filter(event=event).values_list("chips", flat=True))
+            rest = in_play(event) - so_far - sum(c for _s, c, _n in bags[:-1])
+            assert rest > 0
+            bags[-1] = (seat, rest, bag)
+        bags_record(event_id=event.pk, table_number=number, bags=bags, actor=ACTOR)
 
 
 def test_it_draws_the_last_hands_in_range_and_gives_every_table_them(event):
@@ -78,11 +91,60 @@ def test_it_draws_the_last_hands_in_range_and_gives_every_table_them(event):
     assert 2 <= day_end_start(event_id=short.pk, actor=ACTOR, seed=5).hands <= 5
 
 
-def test_it_refuses_the_last_hands_with_three_tables_or_fewer(event):
+def test_with_three_tables_or_fewer_the_day_ends_at_once_and_every_table_bags(event):
     field(event, players=27, tables=4)  # the draw opens three tables
-    with pytest.raises(SeatingError, match="3 tables in play: with three tables or fewer"):
+    day_end = day_end_start(event_id=event.pk, actor=ACTOR, seed=3)
+    assert day_end.hands == 0 and set(hands_left(event).values()) == {0}
+    assert (
+        "at 3 tables: the clock has run out"
+        in LogEntry.objects.get(action="day.last_hands").summary
+    )
+    with pytest.raises(SeatingError, match="day 1 is ending already"):
         day_end_start(event_id=event.pk, actor=ACTOR)
-    assert not DayEnd.objects.exists() and set(hands_left(event).values()) == {None}
+    with pytest.raises(SeatingError, match="played its last hand of the day"):
+        play_out(event, 1, 1)
+    with pytest.raises(SeatingError, match="the day's last hands are being played"):
+        services.player_register(event=event, name="Late Larry", actor=ACTOR)
+    bag_everyone(event, day_end)
+    assert day_end_close(event_id=event.pk, actor=ACTOR).closed_at is not None
+
+
+def test_a_one_table_flight_bags_and_closes_its_day(event):
+    main = make_event(600, name="Main event")
+    Event.objects.filter(pk=event.pk).update(parent=main, flight="1A")
+    field(event, players=7, tables=1)
+    day_end = day_end_start(event_id=event.pk, actor=ACTOR)
+    assert day_end.hands == 0
+    bag_everyone(event, day_end)
+    day_end_close(event_id=event.pk, actor=ACTOR)
+    assert Bag.objects.filter(event=event, day=1).count() == 7
+
+
+def test_bags_that_do_not_add_up_close_the_day_only_with_the_difference_confirmed(event):
+    field(event, players=14, tables=2)
+    day_end = day_end_start(event_id=event.pk, actor=ACTOR)
+    bag_everyone(event, day_end)
+    bag = Bag.objects.filter(event=event).first()
+    bag_correct(
+        event_id=event.pk,
+        entry_number=bag.entry.number,
+        chips=bag.chips + 20_000,
+        number=bag.number,
+        actor=ACTOR,
+    )
+    with pytest.raises(services.dayend.BagsDiffer) as differ:
+        day_end_close(event_id=event.pk, actor=ACTOR)
+    assert differ.value.difference == 20_000
+    assert str(differ.value).startswith(
+        "The bags hold 20,000 chips more than the chips in play (160,000 against 140,000)"
+    )
+    with pytest.raises(services.dayend.BagsDiffer):  # another difference than the one shown
+        day_end_close(event_id=event.pk, actor=ACTOR, confirm_difference=10_000)
+    assert DayEnd.objects.get(event=event).closed_at is None
+    day_end_close(event_id=event.pk, actor=ACTOR, confirm_difference=20_000)
+    log = LogEntry.objects.get(action="day.close")
+    assert log.data["difference"] == 20_000
+    assert "against 140,000 in play (the difference confirmed)" in log.summary
 
 
 def test_it_counts_down_each_table_and_refuses_a_hand_after_the_last(event):

@@ -38,9 +38,11 @@ def register(event, name: str = "Ana"):
 
 
 def draw(event) -> None:
-    """Two others in the field and the seats drawn, so Ana can bust and come back."""
+    """Three others in the field and the seats drawn, so Ana can bust and come back (with
+    two left the event is heads-up: no entry comes back)."""
     register(event, "Bob")
     register(event, "Cy")
+    register(event, "Di")
     services.tables_setup(event=event, numbers=[1], seats=9, actor=ACTOR)
     services.seats_draw(event=event, seed=1, actor=ACTOR)
 
@@ -76,7 +78,7 @@ def test_it_refuses_a_reentry_past_the_limit():
     bust(event, entry)
     message = refused("reentry-limit", reenter, event, entry)
     assert message == f"#{entry.number} Ana has 2 re-entries: the limit is 2"
-    assert Entry.objects.filter(event=event).count() == 5
+    assert Entry.objects.filter(event=event).count() == 6
 
 
 def test_it_refuses_a_reentry_after_its_level():
@@ -179,20 +181,20 @@ def test_the_prize_pool_follows_every_purchase_and_the_fees_stay_apart():
     ana = register(event)
     assert field_read(event).pool == Decimal("100")
     draw(event)
-    assert field_read(event).pool == Decimal("300")
+    assert field_read(event).pool == Decimal("400")
     bob = Entry.objects.get(event=event, player__name="Bob")
     bust(event, ana)
     ana = reenter(event, ana)
-    assert field_read(event).pool == Decimal("400")
+    assert field_read(event).pool == Decimal("500")
     rebuy = buy(event, ana, "rebuy", stack=100)
     assert (rebuy.amount, rebuy.fee, rebuy.chips) == (Decimal("50"), Decimal("5"), 8000)
-    assert field_read(event).pool == Decimal("450")
+    assert field_read(event).pool == Decimal("550")
     clock_at(event, 2)
     addon = buy(event, bob, "addon")
     assert (addon.amount, addon.fee, addon.chips) == (Decimal("30"), Decimal("3"), 12_000)
-    assert field_read(event).pool == Decimal("480")
+    assert field_read(event).pool == Decimal("580")
     fees = Purchase.objects.filter(event=event).aggregate(s=Sum("fee"))["s"]
-    assert fees == Decimal("10") * 4 + Decimal("5") + Decimal("3")
+    assert fees == Decimal("10") * 5 + Decimal("5") + Decimal("3")
     kinds = dict(Purchase.objects.filter(event=event).values_list("kind", "fee"))
     assert kinds["reentry"] == Decimal("10") and kinds["entry"] == Decimal("10")
     log = LogEntry.objects.filter(event=event, action="entry.addon").get()

@@ -69,7 +69,8 @@ def players(*names: str) -> list[Player]:
 
 def played(**rule) -> tuple[Event, Event, Event, dict[str, Player]]:
     """Two flights: Ann bags in both (20,000 in 1A, 30,000 in 1B), Bob bags 5,000 in 1A,
-    Cy busts in 1A and re-enters 1A (bust again), Dee bags 12,000 in 1B."""
+    Cy busts in 1A and re-enters 1A (bust again), Dee bags 12,000 in 1B. The bags do not
+    add up to the flights' chips in play (40,000 and 20,000): combining confirms it."""
     main, (a, b) = festival("1A", "1B", **rule)
     ann, bob, cy, dee = players("Ann", "Bob", "Cy", "Dee")
     bag(enter(a, ann), 20_000)
@@ -136,7 +137,7 @@ def test_it_previews_day_2_with_the_player_who_bagged_twice():
 
 def test_it_combines_the_flights_keeping_the_larger_stack():
     main, _a, b, people = played()
-    done = seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=7)
+    done = seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=7)
     assert (done.players, done.chips, done.dropped) == (3, 47_000, 1)
     assert day2(main) == {"Ann": 30_000, "Bob": 5_000, "Dee": 12_000}
     ann = Entry.objects.get(event=main, player=people["ann"])
@@ -158,13 +159,13 @@ def test_it_combines_the_flights_keeping_the_larger_stack():
 
 def test_it_keeps_the_first_flights_bag_under_the_first_rule():
     main, *_ = played(bag_rule=Event.BagRule.FIRST)
-    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     assert day2(main) == {"Ann": 20_000, "Bob": 5_000, "Dee": 12_000}
 
 
 def test_it_resumes_the_clock_at_the_level_the_flights_reached_with_its_full_time():
     main, *_ = played()
-    done = seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    done = seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     clock = Clock.objects.get(pk=main.pk)
     level = main.structure.levels.get(position=4)
     assert done.level_index == 4
@@ -187,7 +188,7 @@ def test_it_gives_the_flights_tables_to_day_2():
     table = EventTable.objects.get(event=a, number=2)
     for seat, entry in enumerate(Entry.objects.filter(event=a, status="active"), start=4):
         Entry.objects.filter(pk=entry.pk).update(table=table, seat=seat)
-    done = seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    done = seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     assert done.tables == [1]
     assert not EventTable.objects.filter(event__in=[a, b], in_play=True).exists()
     assert not Entry.objects.filter(event=a, table__isnull=False).exists()
@@ -197,7 +198,7 @@ def test_it_refuses_while_a_flight_has_not_bagged_and_changes_nothing():
     main, _a, b, _ = played()
     enter(b, Player.objects.create(name="Eve"))
     with pytest.raises(SeatingError, match="1B has not finished its day: 2 of 3 players bagged"):
-        seating.day2_combine(event_id=main.pk, actor=ACTOR)
+        seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR)
     main.refresh_from_db()
     assert main.day == 1 and not Entry.objects.filter(event=main).exists()
     assert not LogEntry.objects.filter(event=main, action__startswith="day2").exists()
@@ -205,17 +206,17 @@ def test_it_refuses_while_a_flight_has_not_bagged_and_changes_nothing():
 
 def test_it_refuses_a_second_combination_and_a_flight():
     main, a, *_ = played()
-    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     with pytest.raises(SeatingError, match="combined already"):
-        seating.day2_combine(event_id=main.pk, actor=ACTOR)
+        seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR)
     with pytest.raises(SeatingError, match="is a flight"):
-        seating.day2_combine(event_id=a.pk, actor=ACTOR)
+        seating.day2_combine(event_id=a.pk, confirm_differences=True, actor=ACTOR)
     assert Entry.objects.filter(event=main).count() == 3
 
 
 def test_the_whole_event_counts_every_flights_entries_and_buy_ins():
     main, a, _b, _ = played()
-    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     # Six entries (Cy's re-entry one of them), 100 each; Day 2's three are not entries again.
     assert standings.field_read(main) == standings.Field(6, 3, D(600), 3)
     assert standings.field_read(main).places_from == 3
@@ -229,7 +230,7 @@ def test_a_combined_flight_is_finished_its_survivors_carried_and_its_clock_stopp
     for flight in (a, b):  # the flights' days closed: clocks paused for the night
         Clock.objects.filter(pk=flight.pk).update(status=Clock.Status.PAUSED, remaining_ms=60_000)
         Event.objects.filter(pk=flight.pk).update(status=Event.Status.PAUSED)
-    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     for flight, carried in ((a, 2), (b, 2)):
         flight.refresh_from_db()
         assert flight.status == Event.Status.FINISHED
@@ -251,7 +252,7 @@ def test_a_combined_flight_is_finished_its_survivors_carried_and_its_clock_stopp
 
 def test_a_day_2_bust_out_takes_the_place_of_the_players_left_in_the_whole_event():
     main, *_ = played()
-    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     bob = Entry.objects.get(event=main, player__name="Bob")
     done = results.bustout_record(event_id=main.pk, entry_ids=[bob.pk], actor=ACTOR, rng_seed=1)
     assert [(f.place, f.place_to) for f in done.finishes] == [(3, 3)]
@@ -279,7 +280,7 @@ def test_the_clock_figures_show_the_whole_event_and_a_flights_own_field(client):
         "whole_event": None,
     }
     assert field_figures(a)["whole_event"] == {"flight": "1A", "entries": 6}
-    seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
     figures = field_figures(main)
     assert (figures["entries"], figures["players_left"], figures["chips_in_play"]) == (6, 3, 47_000)
     assert D(figures["prize_pool"]) == D(600) and "whole_event" not in figures
@@ -294,7 +295,7 @@ def test_the_preview_and_the_field_cost_the_same_queries_with_more_flights(
     main, *_ = played()
     with django_assert_num_queries(1):
         standings.field_read(main)
-    with django_assert_num_queries(5) as two:
+    with django_assert_num_queries(7) as two:
         day2_preview(main)
     for name in ("1C", "1D"):
         flight = seating.flight_add(event_id=main.pk, name=name, actor=ACTOR)
@@ -304,3 +305,40 @@ def test_the_preview_and_the_field_cost_the_same_queries_with_more_flights(
         assert day2_preview(main).players == 7
     with django_assert_num_queries(1):
         assert standings.field_read(main).entries == 10
+
+
+def test_it_combines_bags_that_do_not_add_up_only_with_the_differences_confirmed():
+    main, _a, _b, _ = played()
+    preview = day2_preview(main)
+    assert [(r.event.flight, r.chips_bagged, r.chips_in_play) for r in preview.differences] == [
+        ("1A", 25_000, 40_000),
+        ("1B", 42_000, 20_000),
+    ]
+    assert preview.may_combine  # nothing stops it but the director's word
+    with pytest.raises(SeatingError) as refused:
+        seating.day2_combine(event_id=main.pk, actor=ACTOR, seed=1)
+    assert str(refused.value) == (
+        "Flight 1A: The bags hold 15,000 chips fewer than the chips in play (25,000 against "
+        "40,000); Flight 1B: The bags hold 22,000 chips more than the chips in play (42,000 "
+        "against 20,000). Confirm the differences to combine."
+    )
+    assert not Entry.objects.filter(event=main).exists()
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
+    log = LogEntry.objects.get(event=main, action="day2.combine")
+    assert log.data["differences"] == {"1A": -15_000, "1B": 22_000}
+
+
+def test_day_2_knows_the_bag_dropped_is_no_bust_out():
+    from tdsystem.results.selectors import overview
+
+    main, _a, _b, _ = played()
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
+    main.refresh_from_db()
+    seen = overview(main)
+    assert seen.unrecorded == 0  # Cy went out in 1A, Ann's 1A bag was dropped: neither here
+    assert [(d.name, d.flight, d.chips) for d in seen.dropped] == [("Ann", "1A", 20_000)]
+    # A Day 2 player out with no bust-out recorded (a row changed by hand) is still told.
+    Entry.objects.filter(event=main, player__name="Bob").update(
+        status=Entry.Status.BUSTED, table=None, seat=None
+    )
+    assert overview(main).unrecorded == 1

@@ -256,15 +256,22 @@ def test_a_bust_out_costs_the_same_queries_whatever_the_field_size():
 def test_a_late_entry_works_the_prizes_out_again_as_soon_as_it_commits(
     django_capture_on_commit_callbacks,
 ):
-    event = make_event(600, 600, late_registration_end_level=2, buy_in=D(100))
-    people = arrange(event, {1: [1, 2, 3, 4]})
-    services.payout_plan_update(event_id=event.pk, table="top-3", unit=D(1), actor=ACTOR)
+    # Late entries in the money, as a room that allows them (the sets close there).
+    event = make_event(
+        600,
+        600,
+        late_registration_end_level=2,
+        buy_in=D(100),
+        rule_overrides={"entries_close": "level"},
+    )
+    people = arrange(event, {1: [1, 2, 3, 4, 5, 6]})
+    services.payout_plan_update(event_id=event.pk, table="top-5", unit=D(1), actor=ACTOR)
     bust(event, people["T1S1"])
     bust(event, people["T1S2"])
-    assert Finish.objects.get(entry=people["T1S2"]).prize == D(80)  # 3rd of 400
+    assert Finish.objects.get(entry=people["T1S2"]).prize == D(48)  # 5th of 600
     with django_capture_on_commit_callbacks(execute=True):
-        seating.player_register(event=event, name="Late Larry", actor=ACTOR)
+        seating.player_register(event=event, name="Late Larry", confirm_changes=True, actor=ACTOR)
     second = Finish.objects.get(entry=people["T1S2"])
-    assert (second.place, second.prize) == (4, D(0))
-    assert Finish.objects.get(entry=people["T1S1"]).place == 5
+    assert (second.place, second.prize) == (6, D(0))
+    assert Finish.objects.get(entry=people["T1S1"]).place == 7
     assert LogEntry.objects.filter(action="payouts.refresh").count() == 1

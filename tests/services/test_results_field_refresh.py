@@ -25,13 +25,20 @@ D = Decimal
 
 @pytest.fixture
 def paid(db):
-    """Four players at 100 each, top 3 paid; two out (the 4th, then the 3rd: 80 of 400)."""
-    event = make_event(600, 600, late_registration_end_level=2, buy_in=D(100))
-    people = arrange(event, {1: [1, 2, 3, 4]})
-    services.payout_plan_update(event_id=event.pk, table="top-3", unit=D(1), actor=ACTOR)
+    """Six players at 100 each, top 5 paid; two out (the 6th, then the 5th: 48 of 600). The
+    room takes late entries in the money (the sets close there), the desk confirming."""
+    event = make_event(
+        600,
+        600,
+        late_registration_end_level=2,
+        buy_in=D(100),
+        rule_overrides={"entries_close": "level"},
+    )
+    people = arrange(event, {1: [1, 2, 3, 4, 5, 6]})
+    services.payout_plan_update(event_id=event.pk, table="top-5", unit=D(1), actor=ACTOR)
     for name in ("T1S1", "T1S2"):
         services.bustout_record(event_id=event.pk, entry_ids=[people[name].pk], actor=ACTOR)
-    assert Finish.objects.get(entry=people["T1S2"]).prize == D(80)
+    assert Finish.objects.get(entry=people["T1S2"]).prize == D(48)
     return event, people
 
 
@@ -52,7 +59,9 @@ def refresh_fails(monkeypatch, exc: Exception) -> list:
 
 def register_late(event, django_capture_on_commit_callbacks) -> Entry:
     with django_capture_on_commit_callbacks(execute=True):
-        return seating.player_register(event=event, name="Late Larry", actor=ACTOR).entry
+        return seating.player_register(
+            event=event, name="Late Larry", confirm_changes=True, actor=ACTOR
+        ).entry
 
 
 def test_a_busy_event_after_a_purchase_queues_the_refresh_and_the_task_does_it(
@@ -65,10 +74,10 @@ def test_a_busy_event_after_a_purchase_queues_the_refresh_and_the_task_does_it(
     assert Entry.objects.filter(pk=late.pk).exists()  # the purchase stands
     assert "busy after a purchase" in caplog.text
     assert queued == [[event.pk]]
-    assert Finish.objects.get(entry=people["T1S2"]).prize == D(80)  # not yet
+    assert Finish.objects.get(entry=people["T1S2"]).prize == D(48)  # not yet
     assert tasks.standings_update.apply(args=[event.pk]).get() == 2
     second = Finish.objects.get(entry=people["T1S2"])
-    assert (second.place, second.prize) == (4, D(0))
+    assert (second.place, second.prize) == (6, D(0))
     # A duplicate delivery finds the prizes current and changes nothing.
     assert tasks.standings_update.apply(args=[event.pk]).get() == 0
     assert LogEntry.objects.filter(action="payouts.refresh").count() == 1
@@ -82,12 +91,12 @@ def test_a_refused_refresh_after_a_purchase_is_logged_and_the_next_bust_out_does
     with caplog.at_level(logging.WARNING, logger="tdsystem.results.signals"):
         register_late(event, django_capture_on_commit_callbacks)
     assert "prizes not worked out after a purchase" in caplog.text and not queued
-    assert Finish.objects.get(entry=people["T1S2"]).place == 3  # not yet
+    assert Finish.objects.get(entry=people["T1S2"]).place == 5  # not yet
     services.bustout_record(event_id=event.pk, entry_ids=[people["T1S3"].pk], actor=ACTOR)
     places = {f.entry_id: (f.place, f.prize) for f in Finish.objects.all()}
-    assert places[people["T1S1"].pk] == (5, D(0))
-    assert places[people["T1S2"].pk] == (4, D(0))
-    assert places[people["T1S3"].pk] == (3, D(100))  # 3rd of 500 with top 3: 20%
+    assert places[people["T1S1"].pk] == (7, D(0))
+    assert places[people["T1S2"].pk] == (6, D(0))
+    assert places[people["T1S3"].pk] == (5, D(56))  # 5th of 700 with top 5: 8%
 
 
 def test_the_task_tries_again_while_the_event_is_busy(paid, monkeypatch):

@@ -117,10 +117,10 @@ def test_the_api_starts_bags_closes_and_draws_the_next_day(client, event, direct
         seats = Entry.objects.filter(event=event, table__number=number).values_list(
             "seat", "number"
         )
-        bags = [{"seat": s, "chips": 1000 * n, "number": f"N{n}"} for s, n in seats]
+        bags = [{"seat": s, "chips": 10_000, "number": f"N{n}"} for s, n in seats]
         answer = post_json(client, base + f"/tables/{number}/bags", token, {"bags": bags})
         assert answer.status_code == 200 and len(answer.json()) == 3
-    closed = post_json(client, base + "/day-end/close", token)
+    closed = post_json(client, base + "/day-end/close", token)  # 12 stacks of 10,000: they add up
     assert closed.status_code == 200 and closed.json()["closed_at"]
     drawn = post_json(client, base + "/day-end/next", token, {"seed": 1})
     assert drawn.json() == {"day": 2, "seated": 12}

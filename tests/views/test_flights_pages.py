@@ -23,6 +23,8 @@ def test_it_shows_adds_and_combines_the_flights(client, director):
     page = client.get(url(main)).content.decode()
     assert "Flights and Day 2" in page and "Bagged in two flights" in page
     assert "Combine into Day 2: 3 players" in page and "keeps the larger stack" in page
+    assert "The bags do not add up to the chips in play:" in page
+    assert "Flight 1A: bags 25,000, chips in play 40,000" in page and "(-15,000)" in page
     added = client.post(url(main, "add"), {"name": "1C"}, **HTMX).content.decode()
     assert "Flight 1C added" in added and "not started" in added
     taken = client.post(url(main, "add"), {"name": "1c"}, **HTMX).content.decode()
@@ -32,7 +34,11 @@ def test_it_shows_adds_and_combines_the_flights(client, director):
     main.flights.filter(flight="1C").delete()
     unconfirmed = client.post(url(main, "day2"), {}, **HTMX).content.decode()
     assert "tick the box" in unconfirmed and not Entry.objects.filter(event=main).exists()
-    done = client.post(url(main, "day2"), {"confirm": "1"}, **HTMX)
+    differ = client.post(url(main, "day2"), {"confirm": "1"}, **HTMX).content.decode()
+    assert "Confirm the differences to combine." in differ
+    assert not Entry.objects.filter(event=main).exists()
+    confirmed = {"confirm": "1", "confirm_differences": "1"}
+    done = client.post(url(main, "day2"), confirmed, **HTMX)
     body = done.content.decode()
     assert "Day 2: 3 players drawn at 1 table<" in body
     assert f"/events/{main.pk}/seats/draw/" in body and f"/events/{main.pk}/seats/" in body
@@ -66,7 +72,7 @@ def test_the_floor_sees_the_flights_but_may_not_add_or_combine(client, floor_per
 def test_a_combined_flight_reads_as_finished_and_points_to_day_2(client, director):
     main, a, _b, _ = played()
     client.force_login(director)
-    client.post(url(main, "day2"), {"confirm": "1"}, **HTMX)
+    client.post(url(main, "day2"), {"confirm": "1", "confirm_differences": "1"}, **HTMX)
     console = client.get(f"/console/events/{a.pk}/").content.decode()
     assert "Combined into Day 2" in console and "Its event's console" not in console
     assert 'id="flight-day2">' in console and f'href="/console/events/{main.pk}/"' in console
@@ -91,7 +97,7 @@ def test_a_combined_flights_results_list_its_players_through_to_day_2(client, di
     before = client.get(f"/events/{a.pk}/results/").content.decode()
     assert 'id="carried"' not in before  # not combined yet: nobody is through
     client.force_login(director)
-    client.post(url(main, "day2"), {"confirm": "1"}, **HTMX)
+    client.post(url(main, "day2"), {"confirm": "1", "confirm_differences": "1"}, **HTMX)
     client.logout()
     page = " ".join(client.get(f"/events/{a.pk}/results/").content.decode().split())
     assert "2 players through to Day 2" in page and f'href="/events/{main.pk}/results/"' in page

@@ -162,6 +162,7 @@ def test_results_are_public_json(client, room):
             "player": "T1S1",
             "entry": people["T1S1"].number,
             "prize": "0.00",
+            "paid": False,
         }
     ]
     assert client.get(reverse("api:results", args=[999])).status_code == 404

@@ -262,10 +262,17 @@ def write_changes(
     update_rows(Entry, ["place", "prize"], [(r.entry_id, r.place, r.prize) for r in rows])
 
 
-def standings_refresh(
+# A standing finish as read: (pk, entry, place, place_to, slot, prize, paid_at).
+StoredRow = tuple[int, int, int, int, int | None, Decimal, object]
+# What the rules give it now: (place, place_to, slot, prize).
+WorkedOut = tuple[int, int, int, Decimal]
+
+
+def standings_work_out(
     *, event: Event, plan: PayoutPlan, field: Field, since: int | None = None
-) -> int:
-    """Work out every standing finish again; write those that changed. Returns how many.
+) -> tuple[list[StoredRow], dict[int, WorkedOut]]:
+    """Every standing finish worked out again for `field`, nothing written: the rows as
+    stored and, by entry, what the rules give each now.
 
     The finishes are read as tuples: a re-entry in a flight works every place out again,
     and reading 2,000 finishes as model rows with their groups and reports cost 45 ms of
@@ -282,25 +289,40 @@ def standings_refresh(
     if since is not None and is_current(plan, field):
         before = standing.filter(is_winner=False, group__seq__lt=since).count()
         standing = standing.filter(Q(group__seq__gte=since) | Q(is_winner=True))
-    rows = list(
-        standing.values_list(
-            "pk",
-            "entry_id",
-            "group_id",
-            "group__seq",
-            "group__hfh_hand",
-            "bustout__table_number",
-            "starting_stack",
-            "place",
-            "place_to",
-            "slot",
-            "prize",
-            "is_winner",
-        )
+    read = standing.values_list(
+        "pk",
+        "entry_id",
+        "group_id",
+        "group__seq",
+        "group__hfh_hand",
+        "bustout__table_number",
+        "starting_stack",
+        "place",
+        "place_to",
+        "slot",
+        "prize",
+        "is_winner",
+        "paid_at",
     )
     groups: dict[int, tuple[bool, list[Out]]] = {}
     winners = []
-    for _pk, entry, group, seq, hfh_hand, table, stack, *_, is_winner in rows:
+    rows: list[StoredRow] = []
+    for (
+        pk,
+        entry,
+        group,
+        seq,
+        hfh_hand,
+        table,
+        stack,
+        place,
+        place_to,
+        slot,
+        prize,
+        is_winner,
+        paid_at,
+    ) in read:
+        rows.append((pk, entry, place, place_to, slot, prize, paid_at))
         if is_winner:
             winners.append(entry)
             continue
@@ -329,13 +351,62 @@ def standings_refresh(
         won |= placed_group.prizes(prizes, plan.unit)
         slots |= placed_group.slots
         by_entry |= {f.entry: f for f in placed_group.finishes}
+    worked = {e: (f.place, f.place_to, slots[e], won[e]) for e, f in by_entry.items()}
+    return rows, worked
+
+
+def paid_changed(rows: Sequence[StoredRow], worked: Mapping[int, WorkedOut]) -> list[int]:
+    """The entries whose prize is marked paid and whose place or prize would change."""
+    return [
+        entry
+        for _pk, entry, place, place_to, _slot, prize, paid_at in rows
+        if paid_at is not None
+        and entry in worked
+        and (place, place_to, prize) != (worked[entry][0], worked[entry][1], worked[entry][3])
+    ]
+
+
+def paid_refusal(event: Event, entries: Sequence[int]) -> ResultsError:
+    """The refusal of a change to prizes already paid, naming them."""
+    rows = (
+        Finish.objects.filter(event=event, undone_at__isnull=True, entry_id__in=list(entries))
+        .select_related("entry__player")
+        .order_by("place", "entry_id")
+    )
+    named = "; ".join(
+        gettext("#%(number)s %(name)s, place %(place)s, %(prize)s")
+        % {
+            "number": f.entry.number,
+            "name": f.entry.player.name,
+            "place": f.place_label,
+            "prize": _amount(f.prize),
+        }
+        for f in rows[:5]
+    )
+    return ResultsError(
+        gettext("it would change a prize already paid (%(paid)s): a paid prize is never changed")
+        % {"paid": named + ("; …" if len(entries) > 5 else "")}
+    )
+
+
+def standings_refresh(
+    *, event: Event, plan: PayoutPlan, field: Field, since: int | None = None
+) -> int:
+    """Work out every standing finish again; write those that changed. Returns how many.
+
+    Refused (ResultsError, nothing written) when a prize already marked paid would change.
+    See `standings_work_out` for `since`.
+    """
+    rows, worked = standings_work_out(event=event, plan=plan, field=field, since=since)
+    paid = paid_changed(rows, worked)
+    if paid:
+        raise paid_refusal(event, paid)
     changed = []
     shifted: dict[int, list[tuple[int, int]]] = {}
-    for pk, entry, *_, place, place_to, slot, prize, _winner in rows:
-        f = by_entry.get(entry)
-        if f is None:
+    for pk, entry, place, place_to, slot, prize, _paid_at in rows:
+        new = worked.get(entry)
+        if new is None:
             continue
-        new = (f.place, f.place_to, slots[f.entry], won[f.entry])
         if (place, place_to, slot, prize) == new:
             continue
         by = new[0] - place
@@ -356,6 +427,71 @@ def standings_refresh(
     )
     plan.figured_entries, plan.figured_pool = field.entries, field.pool
     return len(changed) + sum(map(len, shifted.values()))
+
+
+@dataclass(frozen=True)
+class PrizeMove:
+    """A finish in the money whose place or prize a change of the field would change."""
+
+    number: int
+    name: str
+    place_before: str
+    place_after: str
+    prize_before: Decimal
+    prize_after: Decimal
+    paid: bool
+
+
+def field_change_preview(event: Event, *, entries: int, pool: Decimal) -> list[PrizeMove]:
+    """What `entries` more entries and `pool` more in the prize pool would change among the
+    finishes in the money (a prize before or after), nothing written: the places and
+    prizes moved, paid ones marked. Empty while nobody is out. A payout plan the new field
+    cannot use changes nothing here (the payouts page says why). A flight pays no prizes:
+    nothing of its changes."""
+    if event.parent_id is not None:
+        return []
+    if not Finish.objects.filter(event=event, undone_at__isnull=True).exists():
+        return []
+    now = field_read(event)
+    start = None if now.start is None else now.start + entries
+    added = pool - bounty_pool(event, entries)  # the places' part: a bounty's head is not
+    after = Field(
+        now.entries + entries, now.active + entries, max(now.pool + added, Decimal(0)), start
+    )
+    plan = plan_or_default(event)
+    try:
+        rows, worked = standings_work_out(event=event, plan=plan, field=after)
+    except ResultsError:
+        return []
+    moved = {}
+    for _pk, entry, place, place_to, _slot, prize, paid_at in rows:
+        new = worked.get(entry)
+        if new is None or (place, place_to, prize) == (new[0], new[1], new[3]):
+            continue
+        if not prize and not new[3]:
+            continue  # out of the money before and after: only its place moves
+        moved[entry] = (place, place_to, prize, new, paid_at is not None)
+    if not moved:
+        return []
+    who = {
+        pk: (number, name)
+        for pk, number, name in Entry.objects.filter(pk__in=list(moved)).values_list(
+            "pk", "number", "player__name"
+        )
+    }
+    ordered = sorted(moved.items(), key=lambda item: (item[1][0], who[item[0]][0]))
+    return [
+        PrizeMove(
+            number=who[entry][0],
+            name=who[entry][1],
+            place_before=rules.place_label(place, place_to),
+            place_after=rules.place_label(new[0], new[1]),
+            prize_before=Decimal(prize),
+            prize_after=Decimal(new[3]),
+            paid=paid,
+        )
+        for entry, (place, place_to, prize, new, paid) in ordered
+    ]
 
 
 # Above any place: the rows shifted are lifted clear of every other place first.

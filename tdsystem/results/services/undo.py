@@ -68,6 +68,9 @@ def bustout_undo(*, event_id: int, bustout_id: int, actor: Actor) -> Undone:
                 "entry__player", "from_table"
             )
         )
+        paid = [f for f in finishes if f.paid_at is not None]
+        if paid:
+            raise standings.paid_refusal(event, [f.entry_id for f in paid])
         moves = list(bustout.moves.select_related("entry__player").order_by("pk"))
         snapshot = bustout.rebalance.get("tables", {})
         broken = [int(n) for n in bustout.rebalance.get("broken", [])]

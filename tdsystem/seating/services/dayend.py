@@ -25,11 +25,13 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Grouped, Text, log_record
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import dayend as rules
 from tdsystem.engine.errors import RuleError
 from tdsystem.events import services as event_services
 from tdsystem.events.models import Clock, Event
+from tdsystem.events.selectors import field_figures
 
 from ..errors import SeatingError
 from ..models import Bag, DayEnd, Entry, EventTable
@@ -53,37 +55,36 @@ def bag_hook_register(hook: BagHook) -> None:
 
 
 def day_end_start(*, event_id: int, actor: Actor, seed: int | None = None) -> DayEnd:
-    """Draw the day's last hands (3 to 7 at 9-handed events, 2 to 5 at others) and give
-    every table in play that many. Refused with three tables or fewer in play (the day
-    runs the clock out), or when this day's last hands were drawn already. The seed is
-    logged."""
+    """End the day: draw the day's last hands (3 to 7 at 9-handed events, 2 to 5 at others)
+    and give every table in play that many; with three tables or fewer in play the day
+    runs the clock out (R125): no hands are drawn (`hands` 0) and every table bags at once.
+    Refused when this day's end was started already. The seed is logged."""
     seed = new_seed(seed)
     with transaction.atomic():
         event = event_lock(event_id)
         if event.status == Event.Status.FINISHED:
             raise SeatingError(gettext("the event is finished"))
-        if DayEnd.objects.filter(event=event, day=event.day).exists():
+        started = DayEnd.objects.filter(event=event, day=event.day).first()
+        if started is not None:
             raise SeatingError(
-                gettext("the last hands of day %(day)s are drawn already") % {"day": event.day}
+                (
+                    gettext("the last hands of day %(day)s are drawn already")
+                    if started.hands
+                    else gettext("day %(day)s is ending already: every table bags")
+                )
+                % {"day": event.day}
             )
         playing = [table for table in head_counts(event) if table.players]
+        if not playing:
+            raise SeatingError(gettext("nobody is seated: there is no day to end"))
         try:
-            hands = rules.last_hands_draw(
+            hands = rules.day_end_hands(
                 seats_per_table=event.seats_per_table,
                 tables_in_play=len(playing),
                 rng=random.Random(seed),
             )
         except RuleError as exc:
-            raise SeatingError(
-                ngettext(
-                    "%(count)s table in play: with three tables or fewer the day runs the "
-                    "clock out, no last hands are drawn",
-                    "%(count)s tables in play: with three tables or fewer the day runs the "
-                    "clock out, no last hands are drawn",
-                    len(playing),
-                )
-                % {"count": len(playing)}
-            ) from exc
+            raise SeatingError(str(exc)) from exc
         day_end = DayEnd.objects.create(
             event=event, day=event.day, hands=hands, actor_label=actor.label
         )
@@ -93,11 +94,15 @@ def day_end_start(*, event_id: int, actor: Actor, seed: int | None = None) -> Da
             actor=actor,
             action="day.last_hands",
             summary=Text(
-                gettext_noop(
-                    "Last hands of day %(day)s: %(hands)s hands at every table (%(rule)s)"
+                gettext_noop("Last hands of day %(day)s: %(hands)s hands at every table (%(rule)s)")
+                if hands
+                else gettext_noop(
+                    "Day %(day)s ends at %(tables)s tables: the clock has run out, every table "
+                    "bags (%(rule)s)"
                 ),
                 day=event.day,
                 hands=hands,
+                tables=len(playing),
                 rule=rules.RULE,
             ),
             data={"day": event.day, "hands": hands, "seed": seed, "tables": len(playing)},
@@ -256,9 +261,48 @@ def bag_correct(*, event_id: int, entry_number: int, chips: int, number: str, ac
     return bag
 
 
-def day_end_close(*, event_id: int, actor: Actor) -> DayEnd:
+class BagsDiffer(SeatingError):
+    """The bags of the day do not add up to the chips in play: the day closes (or the
+    flights combine) only once the director confirms the difference, as shown."""
+
+    def __init__(self, message: str, *, bagged: int, in_play: int) -> None:
+        super().__init__(message)
+        self.bagged, self.in_play = bagged, in_play
+
+    @property
+    def difference(self) -> int:
+        return self.bagged - self.in_play
+
+
+def bags_difference_text(bagged: int, in_play: int) -> str:
+    """ "The bags hold 20,000 chips more than the chips in play (1,020,000 against
+    1,000,000)": the figures a director checks before going on."""
+    figures = {
+        "difference": grouped(abs(bagged - in_play)),
+        "bagged": grouped(bagged),
+        "in_play": grouped(in_play),
+    }
+    text = (
+        gettext(
+            "The bags hold %(difference)s chips more than the chips in play (%(bagged)s "
+            "against %(in_play)s)"
+        )
+        if bagged > in_play
+        else gettext(
+            "The bags hold %(difference)s chips fewer than the chips in play (%(bagged)s "
+            "against %(in_play)s)"
+        )
+    )
+    return text % figures
+
+
+def day_end_close(*, event_id: int, actor: Actor, confirm_difference: int | None = None) -> DayEnd:
     """Close the day once every player still in has a bag: the clock stops for the night
-    (paused, with its time left) and the day's end is dated. A flight ends here."""
+    (paused, with its time left) and the day's end is dated. A flight ends here.
+
+    Bags that do not add up to the chips in play raise BagsDiffer, unless the director
+    confirms that very difference (`confirm_difference`, the bags' total less the chips in
+    play, as the panel showed it); the log keeps it."""
     with transaction.atomic():
         event = event_lock(event_id)
         day_end = _day_end_open(event)
@@ -282,6 +326,15 @@ def day_end_close(*, event_id: int, actor: Actor) -> DayEnd:
                 )
                 % {"count": len(missing), "seats": shown + (", …" if len(missing) > 8 else "")}
             )
+        chips = sum(Bag.objects.filter(event=event, day=event.day).values_list("chips", flat=True))
+        in_play = field_figures(event)["chips_in_play"] or 0
+        if chips != in_play and confirm_difference != chips - in_play:
+            raise BagsDiffer(
+                gettext("%(figures)s. Count them again, or close the day with the difference.")
+                % {"figures": bags_difference_text(chips, in_play)},
+                bagged=chips,
+                in_play=in_play,
+            )
         clock = Clock.objects.filter(event=event).first()
         if clock is not None and clock.status == Clock.Status.RUNNING:
             try:
@@ -290,19 +343,31 @@ def day_end_close(*, event_id: int, actor: Actor) -> DayEnd:
                 raise SeatingError(str(exc)) from exc
         day_end.closed_at = timezone.now()
         day_end.save(update_fields=["closed_at"])
-        chips = sum(Bag.objects.filter(event=event, day=event.day).values_list("chips", flat=True))
         bagged = Bag.objects.filter(event=event, day=event.day).count()
         log_record(
             event=event,
             actor=actor,
             action="day.close",
             summary=Text(
-                gettext_noop("Day %(day)s closed: %(players)s players bagged, %(chips)s chips"),
+                gettext_noop("Day %(day)s closed: %(players)s players bagged, %(chips)s chips")
+                if chips == in_play
+                else gettext_noop(
+                    "Day %(day)s closed: %(players)s players bagged, %(chips)s chips against "
+                    "%(in_play)s in play (the difference confirmed)"
+                ),
                 day=event.day,
                 players=bagged,
                 chips=Grouped(chips),
+                in_play=Grouped(in_play),
             ),
-            data={"day": event.day, "players": bagged, "chips": chips, "flight": event.flight},
+            data={
+                "day": event.day,
+                "players": bagged,
+                "chips": chips,
+                "in_play": in_play,
+                "difference": chips - in_play,
+                "flight": event.flight,
+            },
         )
     return day_end
 
@@ -415,8 +480,10 @@ def _number_checked(number: str, seat: int | None) -> None:
 __all__ = [
     "BAG_CHIPS_MAX",
     "BAG_NUMBER_MAX",
+    "BagsDiffer",
     "bag_correct",
     "bag_hook_register",
+    "bags_difference_text",
     "bags_record",
     "day_end_close",
     "day_end_start",

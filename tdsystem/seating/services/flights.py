@@ -29,6 +29,7 @@ from ..errors import SeatingError
 from ..models import Entry, EventTable, Purchase
 from ..seatmap import event_lock, new_seed
 from ..selectors_flights import Day2Preview, day2_preview
+from .dayend import bags_difference_text
 from .draw import seats_draw
 from .tables import tables_seats, tables_setup, tables_taken
 
@@ -113,10 +114,18 @@ class Combined:
     seed: int
 
 
-def day2_combine(*, event_id: int, actor: Actor, seed: int | None = None) -> Combined:
+def day2_combine(
+    *,
+    event_id: int,
+    actor: Actor,
+    seed: int | None = None,
+    confirm_differences: bool = False,
+) -> Combined:
     """Combine the flights into the event's Day 2.
 
-    Refused (nothing changes) while a flight has not finished its day, or once combined.
+    Refused (nothing changes) while a flight has not finished its day, or once combined;
+    and while a flight's bags do not add up to its chips in play, unless the director
+    confirms the differences the preview shows (`confirm_differences`; the log keeps them).
     Under the locks (the venue's tables, then the event, then its flights by id, then
     the event's clock) the preview is read again and carried out: one entry per player
     from the bag the event's rule keeps (each dropped bag logged), numbered in flight
@@ -152,6 +161,11 @@ def day2_combine(*, event_id: int, actor: Actor, seed: int | None = None) -> Com
             raise SeatingError(
                 gettext("Day 2 cannot start yet: %(reasons)s")
                 % {"reasons": "; ".join(preview.blockers)}
+            )
+        if preview.differences and not confirm_differences:
+            raise SeatingError(
+                gettext("%(flights)s. Confirm the differences to combine.")
+                % {"flights": differences_text(preview)}
             )
         if _tables_for(main, preview.players) != (numbers, released):
             raise SeatingError(gettext("the tables changed meanwhile: try again"))
@@ -199,6 +213,7 @@ def day2_combine(*, event_id: int, actor: Actor, seed: int | None = None) -> Com
                 "dropped": [bag.pk for t in preview.twice for bag in t.dropped],
                 "level": level,
                 "seed": seed,
+                "differences": {row.event.flight: row.difference for row in preview.differences},
             },
         )
     return Combined(
@@ -209,6 +224,19 @@ def day2_combine(*, event_id: int, actor: Actor, seed: int | None = None) -> Com
         tables=tables,
         level_index=level,
         seed=seed,
+    )
+
+
+def differences_text(preview: Day2Preview) -> str:
+    """ "Flight 1A: the bags hold 20,000 chips more than the chips in play (…)", one
+    flight after the other."""
+    return "; ".join(
+        gettext("Flight %(flight)s: %(figures)s")
+        % {
+            "flight": row.event.flight,
+            "figures": bags_difference_text(row.chips_bagged, row.chips_in_play),
+        }
+        for row in preview.differences
     )
 
 

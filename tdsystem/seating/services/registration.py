@@ -21,7 +21,9 @@ from ..balancing import button_options, rebalance_plan
 from ..entry_rules import (
     EntryRefused,
     bought,
+    entries_closed,
     moment_read,
+    money_check,
     price_of,
     reentries_of,
     refusal_text,
@@ -41,7 +43,6 @@ from ..seatmap import (
     plan_apply,
 )
 from ..selectors import seats_being_left
-from ..selectors_dayend import last_hands_on
 
 
 def registration_closed_reason(event: Event, *, now: datetime | None = None) -> str | None:
@@ -150,6 +151,7 @@ def player_register(
     member_id: str = "",
     note: str = "",
     confirm_duplicate: bool = False,
+    confirm_changes: bool = False,
     rng_seed: int | None = None,
 ) -> Enrolment:
     """Register a player's entry. After the draw the entry is seated at once (TDA 8-A).
@@ -157,7 +159,9 @@ def player_register(
     A member id finds the player again; a member who busted may only come back as a
     re-entry (see entry_reenter). A new player whose name (and note) is already in the
     field raises DuplicateName unless `confirm_duplicate`; a `note` ("from Lyon") that
-    differs from the others' tells them apart and needs no confirmation.
+    differs from the others' tells them apart and needs no confirmation. An entry that
+    would change the places or prizes of players in the money raises ChangesToConfirm
+    unless `confirm_changes` (see `_enrol`).
     """
     name = " ".join(name.split())
     member_id = member_id.strip()
@@ -198,7 +202,9 @@ def player_register(
                 if refusal is None:
                     raise
                 raise refusal from exc
-        return _enrol(event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed))
+        return _enrol(
+            event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed), confirm_changes
+        )
 
 
 def import_duplicates(event: Event, names: list[str]) -> list[str]:
@@ -301,9 +307,16 @@ def players_import(
 
 
 def entry_reenter(
-    *, event_id: int, entry_id: int, actor: Actor, rng_seed: int | None = None
+    *,
+    event_id: int,
+    entry_id: int,
+    actor: Actor,
+    confirm_changes: bool = False,
+    rng_seed: int | None = None,
 ) -> Enrolment:
-    """A busted player buys a new entry, seated by a new random draw (TDA 8-A)."""
+    """A busted player buys a new entry, seated by a new random draw (TDA 8-A); as a new
+    entry, it is refused once the field closes and confirmed when it would change the
+    places or prizes of players in the money (see `_enrol`)."""
     with transaction.atomic():
         event = event_lock(event_id)
         old = Entry.objects.select_related("player").filter(pk=entry_id, event=event).first()
@@ -332,7 +345,9 @@ def entry_reenter(
                 reentries=reentries_of(event, old.player_id),
             )
         )
-        return _enrol(event, old.player, Purchase.Kind.REENTRY, actor, new_seed(rng_seed))
+        return _enrol(
+            event, old.player, Purchase.Kind.REENTRY, actor, new_seed(rng_seed), confirm_changes
+        )
 
 
 def _check_open(event: Event) -> None:
@@ -342,10 +357,25 @@ def _check_open(event: Event) -> None:
         raise EntryRefused(refusal, text)
 
 
-def _enrol(event: Event, player: Player, kind: str, actor: Actor, seed: int) -> Enrolment:
-    """Create the entry, seat it if the seats are drawn, and rebalance around it."""
-    if last_hands_on(event):  # a new entry, a re-entry or a ticket: none in the last hands
-        raise SeatingError(gettext("No new entries: the day's last hands are being played."))
+def _enrol(
+    event: Event,
+    player: Player,
+    kind: str,
+    actor: Actor,
+    seed: int,
+    confirm_changes: bool = False,
+) -> Enrolment:
+    """Create the entry, seat it if the seats are drawn, and rebalance around it.
+
+    A new entry, a re-entry or a ticket alike: none once the field has closed whatever the
+    level (the day's last hands, heads-up, the money or the final table by the rule set:
+    `entries_closed`); none that would change a prize already paid; and one that would
+    change the places or prizes of players in the money only once the desk confirms it."""
+    closed = entries_closed(event)
+    if closed is not None:
+        text = gettext("No new entries: %(reason)s.") % {"reason": refusal_text(closed)}
+        raise EntryRefused(closed, text)
+    money_check(event, entries=1, amount=Decimal(event.buy_in), confirmed=confirm_changes)
     rng = random.Random(seed)
     # Read lazily: the seat is drawn at the tables with the fewest players, read in full;
     # the rebalance after it reads the tables it touches (a flight of 600 tables).
@@ -440,13 +470,16 @@ def entry_purchase(
     stack: int | None = None,
     chips: int | None = None,
     amount: Decimal | None = None,
+    confirm_changes: bool = False,
 ) -> Purchase:
     """A rebuy or an add-on, as the event's entry rules allow: chips for the entry, its
     price to the prize pool and its fee to the house.
 
     `stack` is what the player has now, counted at the table: a rebuy needs the event's
     threshold or fewer. The chips and the price are the event's rebuy (or add-on) figures;
-    `chips` and `amount` override them for a house that agreed otherwise (logged).
+    `chips` and `amount` override them for a house that agreed otherwise (logged). Money
+    into the prize pool once players are in the money changes their prizes: never a prize
+    paid, and others only with `confirm_changes` (`money_check`).
     """
     if kind not in (Purchase.Kind.REBUY, Purchase.Kind.ADDON):
         raise SeatingError(gettext("a buy is a rebuy or an add-on"), field="kind")
@@ -485,6 +518,7 @@ def entry_purchase(
             )
         else:
             refuse(buyrules.addon_refusal(event.entry_rules, at, who=who(entry), addons=count))
+        money_check(event, entries=0, amount=amount, confirmed=confirm_changes)
         Entry.objects.filter(pk=entry.pk).update(chips=F("chips") + chips, paid=F("paid") + amount)
         purchase = Purchase.objects.create(
             event=event,

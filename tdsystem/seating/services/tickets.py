@@ -148,7 +148,12 @@ class TicketEntry:
 
 
 def ticket_register(
-    *, ticket_id: int, actor: Actor, event_id: int | None = None, rng_seed: int | None = None
+    *,
+    ticket_id: int,
+    actor: Actor,
+    event_id: int | None = None,
+    confirm_changes: bool = False,
+    rng_seed: int | None = None,
 ) -> TicketEntry:
     """Register a ticket's holder in its event (or in a flight of it, `event_id`).
 
@@ -179,7 +184,9 @@ def ticket_register(
         player = ticket.player
         if Entry.objects.filter(event=event, player=player).exists():
             raise SeatingError(gettext("%(name)s has entered already") % {"name": player.name})
-        enrolment = _enrol(event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed))
+        enrolment = _enrol(
+            event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed), confirm_changes
+        )
         ticket.used_by = enrolment.entry
         ticket.used_at = timezone.now()
         ticket.save(update_fields=["used_by", "used_at"])
