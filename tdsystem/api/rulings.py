@@ -18,7 +18,7 @@ from tdsystem.engine.ruling import rule_on
 from tdsystem.rulings.shares import ruling_share, shared_ruling
 
 from .auth import AuthedRequest, StaffToken
-from .common import event_found
+from .common import WRITE_ERRORS, event_found
 from .errors import NotFound
 from .schemas import INT64, Error, Out
 
@@ -95,7 +95,7 @@ class SharedOut(Out):
 @router.post(
     "/rulings",
     auth=StaffToken("ruling"),
-    response={200: RulingOut, 400: Error, 401: Error, 403: Error, 404: Error, 409: Error},
+    response={200: RulingOut, **WRITE_ERRORS},
     url_name="rulings",
     summary="Rule on a hand",
     description="The rules engine's answer on `hand` with the reasons and notes a floor "

@@ -117,6 +117,8 @@ LEFT_OUT = {
     "seating.tabledevice": "the room's devices",
     # Accounts never travel with an event: the person who imports it directs it here.
     "core.eventstaff": "the accounts of the installation",
+    # A shared ruling is a public link of this installation: its address stays here.
+    "rulings.sharedruling": "links of this installation",
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}
