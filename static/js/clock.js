@@ -32,8 +32,7 @@
 
   const $ = (id) => document.getElementById(id);
   // The numbers and the time left as every clock counts them (clock-time.js, loaded first).
-  const { fmt, fmt1, hms } = window.tdClockTime;
-  const money = (a) => fmt(a);
+  const { fmt, fmt1, hms, money } = window.tdClockTime;
   // The time of day in the page's language, Western digits.
   const LOCALE = `${document.documentElement.lang || "en"}-u-nu-latn`;
   function setText(id, text) { const el = $(id); if (el && el.textContent !== text) el.textContent = text; }

@@ -22,11 +22,12 @@ from django_htmx.http import push_url, trigger_client_event
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.forms import form_errors_text
+from tdsystem.core.templatetags.humanize_td import grouped, money
 from tdsystem.events.models import Event
 
 from . import selectors, services
-from .entry_rules import buys_offered
+from .entry_rules import buys_offered, reentry_offered
 from .errors import SeatingError
 from .forms import (
     DoNotMoveForm,
@@ -34,7 +35,6 @@ from .forms import (
     RegisterForm,
     ReserveForm,
     TablesForm,
-    first_error,
 )
 from .forms_buys import BuyForm
 from .models import Entry
@@ -141,7 +141,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
         else:
             message = enrolled(enrolment)
     else:
-        error = first_error(form)[1]
+        error = form_errors_text(form)
     fresh = RegisterForm() if message else form
     if message:
         fresh.fields["name"].widget.attrs["autofocus"] = True  # ready for the next player
@@ -170,7 +170,7 @@ def register_many(request: HttpRequest, event_id: int) -> HttpResponse:
     form = ImportForm(request.POST)
     error = message = None
     if not form.is_valid():
-        error = first_error(form)[1]
+        error = form_errors_text(form)
     else:
         error, message = attempt(
             lambda: services.players_import(
@@ -197,15 +197,17 @@ def _entry(event: Event, entry_id: int) -> Entry:
 
 
 def entry_panel_render(
-    request, event, entry_id: int, error=None, message=None, *, slips=(), changed=()
+    request, event, entry_id: int, error=None, message=None, *, slips=(), changed=(), **forms
 ) -> HttpResponse:
     """The entry panel fragment, with what an action did.
 
     `slips` are move slips the action caused; `changed` are client events to send
-    besides `seating-changed` when it succeeded.
+    besides `seating-changed` when it succeeded; `forms` a refused form, shown as typed
+    (`reserve_form=...`).
     """
     entry = _entry(event, entry_id)
     purchases = list(entry.purchases.all())
+    reentry, reentry_refused = reentry_offered(event, entry)
     context = {
         "event": event,
         "entry": entry,
@@ -215,6 +217,8 @@ def entry_panel_render(
         "message": message,
         "slips": slips,
         "buys": buys_offered(event, entry),
+        "reentry": reentry,
+        "reentry_refused": reentry_refused,
         "entry_fees": sum((p.fee for p in purchases), Decimal(0)),
         # In a bounty event one bounty of the entry's buy-in is its head, not the places'.
         "entry_head": Decimal(event.bounty_amount) if event.has_bounties else None,
@@ -223,6 +227,7 @@ def entry_panel_render(
         "reserve_form": ReserveForm(),
         "hold_form": DoNotMoveForm(),
         "reserved_cite": event.cite("reserved_seat"),
+        **forms,
     }
     response = render(request, f"{CONSOLE}#entry", context)
     if error or not message:
@@ -282,7 +287,7 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
     valid = form.is_valid()
     table = form.cleaned_data.get("table") if valid else None
     if not valid:
-        error, message = first_error(form)[1], None
+        error, message = form_errors_text(form), None
     else:
         error, message = attempt(
             lambda: services.entry_purchase(
@@ -299,7 +304,7 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
                     "number": entry.number,
                     "player": entry.player.name,
                     "chips": grouped(buy.chips),
-                    "amount": buy.amount + buy.fee,
+                    "amount": money(buy.amount + buy.fee),
                 }
             ),
         )
@@ -319,7 +324,9 @@ def _hold_action(request, event: Event, entry: Entry, action: str, actor: Actor)
     form = {"reserve": ReserveForm, "hold": DoNotMoveForm}.get(action)
     bound = form(request.POST) if form else None
     if bound is not None and not bound.is_valid():
-        return entry_panel_render(request, event, entry.pk, error=first_error(bound)[1])
+        return entry_panel_render(
+            request, event, entry.pk, error=form_errors_text(bound), **{f"{action}_form": bound}
+        )
     data = bound.cleaned_data if bound is not None else {}
     ids = {"event_id": event.pk, "entry_id": entry.pk, "actor": actor}
     slips: list = []
