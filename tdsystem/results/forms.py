@@ -198,8 +198,12 @@ class PayoutPlanForm(forms.Form):
         min_value=Decimal("0.01"),
         max_digits=10,
         decimal_places=2,
+        required=False,
         label=_("Round prizes to"),
-        help_text=_("e.g. 1, 5 or 0.01; the odd amount goes to the best places"),
+        help_text=_(
+            "e.g. 1, 5 or 0.01; the odd amount goes to the best places. Empty: automatic, a "
+            "tenth of the buy-in in a round unit."
+        ),
     )
 
     @classmethod
@@ -208,9 +212,15 @@ class PayoutPlanForm(forms.Form):
             initial={
                 "table": plan.table,
                 "percentages": ", ".join(plan.percentages),
-                "unit": Decimal(plan.unit).normalize(),
+                "unit": None if plan.unit is None else Decimal(plan.unit).normalize(),
             }
         )
+
+    def automatic_shown(self, unit: Decimal) -> None:
+        """The automatic unit in the empty box, so the director sees what empty means."""
+        self.fields["unit"].widget.attrs["placeholder"] = gettext("automatic: %(unit)s") % {
+            "unit": money(unit)
+        }
 
     def clean(self):
         data = super().clean()

@@ -392,6 +392,7 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
     plan = standings.plan_or_default(event)
     posted = request.method == "POST"
     form = PayoutPlanForm(request.POST) if posted else PayoutPlanForm.for_plan(plan)
+    form.automatic_shown(auto_unit(event.buy_in))
     error = None
     if posted and form.is_valid():
         try:
