@@ -256,6 +256,8 @@
     setText("status", STATUS[d.status] || d.status);
     setText("banner", banner(d));
     $("status").className = "badge " + d.status;
+    // The bubble has burst: the room sees it (gone again at the end, or after an undo).
+    $("in-the-money").hidden = !(d.in_the_money && d.status !== "finished");
     setText("level-label", d.on_break ? gettext("Break") : tr(gettext("Level %(n)s"), { n: d.level }));
     setText("sb", fmt(d.small_blind)); setText("bb", fmt(d.big_blind));
     setText("ante", d.ante ? fmt(d.ante) : "–");

@@ -392,6 +392,9 @@ class Clock(Out):
         description="Slips not yet acknowledged and those of the last minutes, newest first."
     )
     payouts: list[Payout] = Field(description="Each paid place's prize for the field now.")
+    in_the_money: bool = Field(
+        False, description="The bubble has burst: every player still in is paid."
+    )
     chip_leader: ChipLeader | None
     last_hands: LastHands | None = Field(
         None, description="The end of the day: from its last hands until the day closes."

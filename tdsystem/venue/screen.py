@@ -90,11 +90,20 @@ def chip_leader(event: Event) -> dict | None:
     }
 
 
+def in_the_money(event: Event, figures: dict, paid: int) -> bool:
+    """The bubble has burst: every player still in is paid (a flight's players are not
+    paid before the event's Day 2, so a flight never says so)."""
+    left = figures["players_left"]
+    return event.parent_id is None and paid > 0 and 1 < left <= paid
+
+
 def screen_panel(event: Event, figures: dict) -> dict:
     """The side panel's part of the clock JSON (`figures` from events' field_figures)."""
+    paid = payouts(event, figures)
     return {
         "moves": screen_moves(event.pk),
-        "payouts": payouts(event, figures),
+        "payouts": paid,
+        "in_the_money": in_the_money(event, figures, len(paid)),
         "chip_leader": chip_leader(event),
         "last_hands": last_hands_panel(event),
     }
