@@ -62,10 +62,16 @@ def short_levels(*durations: int | str) -> list[dict]:
 def make_event(*durations: int | str, name: str = "Test event", **settings):
     from tdsystem.core.actors import Actor
     from tdsystem.events.services import event_create
-    from tdsystem.structures.services import structure_create
+    from tdsystem.structures.services import structure_create, template_named
 
+    # Template names are unique: a test's second event of the same name gets its own.
+    template_name = f"{name} structure"
+    suffix = 1
+    while template_named(template_name):
+        suffix += 1
+        template_name = f"{name} structure ({suffix})"
     template, _ = structure_create(
-        name=f"{name} structure", levels=short_levels(*durations), confirm_warnings=True
+        name=template_name, levels=short_levels(*durations), confirm_warnings=True
     )
     settings.setdefault("buy_in", Decimal("100"))
     return event_create(name=name, template=template, actor=Actor(label="test"), **settings)

@@ -414,7 +414,7 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "results/payouts.html", context)
 
 
-@require_GET
+@require_safe
 def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     screen_language(request, event.screen_language)
@@ -434,7 +434,7 @@ def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

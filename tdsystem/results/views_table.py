@@ -31,7 +31,7 @@ from tdsystem.seating.table_access import table_access
 
 from . import services
 from .errors import ResultsError
-from .forms import HandFinishedForm, first_error
+from .forms import HandFinishedForm
 from .forms_chips import TableCountsForm, typed_counts
 from .selectors import hand_for_hand
 from .selectors_chips import chip_total, count_rows
