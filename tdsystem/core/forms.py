@@ -26,6 +26,12 @@ def whole_number(raw: object, *, low: int = 1, high: int) -> int | None:
     return value if low <= value <= high else None
 
 
+def quoted(raw: str) -> str:
+    """What a person typed, quoted and cut short for a message: “12x”, “99999999999…”."""
+    text = " ".join(str(raw).split())
+    return f"“{text[:12]}…”" if len(text) > 12 else f"“{text}”"
+
+
 _NUMBERS = re.compile(r"^([0-9]+)(?:-([0-9]+))?$")
 
 
@@ -60,7 +66,7 @@ def parse_numbers(text: str, *, limit: int = 500) -> list[int]:
                 "to high like 1-12"
             )
             % {
-                "parts": ", ".join(f"“{part[:12]}{'…' if len(part) > 12 else ''}”" for part in bad),
+                "parts": ", ".join(quoted(part) for part in bad),
                 "low": grouped(TABLE_NUMBER.low),
                 "high": grouped(TABLE_NUMBER.high),
             }

@@ -10,7 +10,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tdsystem.core.forms import WholeNumberField, whole_number
+from tdsystem.core.forms import WholeNumberField, quoted, whole_number
 from tdsystem.core.numbers import ENTRY_NUMBER, MINUTES_PER_HAND, ROW_ID, TABLE_NUMBER
 from tdsystem.core.templatetags.humanize_td import grouped_lazy, money
 from tdsystem.engine.payouts import PayoutError, check_custom
@@ -35,12 +35,6 @@ TABLE_LABELS = {
 CHIPS_RULE = format_lazy(_("a whole number of chips, 0 to {max}"), max=grouped_lazy(MAX_CHIPS))
 
 
-def typed(raw: str) -> str:
-    """What a person typed, quoted and cut short for a message: “12x”, “99999999999…”."""
-    text = " ".join(str(raw).split())
-    return f"“{text[:12]}…”" if len(text) > 12 else f"“{text}”"
-
-
 def chips_value(raw: str | None) -> int | None:
     """ "12,500", "12 500" or "12500" -> 12500; "" -> None; anything else -> ValueError.
 
@@ -51,7 +45,7 @@ def chips_value(raw: str | None) -> int | None:
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_CHIPS)):
         raise ValueError(
             _("%(raw)s is not a number of chips: %(rule)s")
-            % {"raw": typed(raw or ""), "rule": CHIPS_RULE}
+            % {"raw": quoted(raw or ""), "rule": CHIPS_RULE}
         )
     return int(text)
 

@@ -15,7 +15,7 @@ from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
-from tdsystem.core.forms import whole_number
+from tdsystem.core.forms import quoted, whole_number
 from tdsystem.core.numbers import TABLE_NUMBER
 
 from . import selectors, services
@@ -33,8 +33,8 @@ def moves_page(request: HttpRequest, event_id: int) -> HttpResponse:
     number = whole_number(table, high=TABLE_NUMBER_MAX)
     # A filter that is not a table number says so, and shows every table's slips.
     refused = (
-        _("“%(typed)s” is not a table number: %(rule)s; every table's slips are shown.")
-        % {"typed": table[:12], "rule": TABLE_NUMBER.rule()}
+        _("%(typed)s is not a table number: %(rule)s; every table's slips are shown.")
+        % {"typed": quoted(table), "rule": TABLE_NUMBER.rule()}
         if table and number is None
         else ""
     )
