@@ -77,3 +77,20 @@ def test_a_grown_field_that_a_stored_unit_no_longer_pays_is_reported(five):
     assert message is not None and "place 5 with nothing" in message
     assert "round to 50 or less" in message
     assert standings.unpaid_message(plan, 5, D(5000)) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_made_before_automatic_rounding_keep_the_unit_of_one():
+    from django.core.management import call_command
+
+    from tests.fixtures import make_event
+
+    call_command("migrate", "results", "0005", verbosity=0)
+    planless = make_event(600, name="Old Friday")
+    planned = make_event(600, name="Old Saturday")
+    PayoutPlan.objects.create(event=planned, table="top-3", unit=D(5))
+    call_command("migrate", "results", verbosity=0)
+    assert PayoutPlan.objects.get(event=planless).unit == D(1)
+    assert PayoutPlan.objects.get(event=planned).unit == D(5)
+    # Made after: automatic.
+    assert standings.plan_or_default(make_event(600, name="New Friday")).unit is None
