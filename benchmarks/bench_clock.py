@@ -34,7 +34,7 @@ def lateness(env: dict) -> None:
     ]
     levels.append({"small_blind": 1000, "big_blind": 2000, "duration_seconds": 3600})
     template, _ = structure_create(
-        name="bench one-second levels", levels=levels, confirm_warnings=True
+        name="bench one-second levels", levels=levels, is_template=False, confirm_warnings=True
     )
     event = services.event_create(
         name="bench lateness", template=template, actor=Actor(label="bench")

@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/events/<int:event_id>/clock", clock_read_first(api_urls), name="clock_json"),
     path("", events_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("language", views_language.language_choose, name="language"),
     path("jsi18n/<str:code>.js", views_catalog.js_catalog, name="js_catalog"),
     path("health/banner", core_views.health_banner, name="health_banner"),

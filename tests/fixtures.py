@@ -64,12 +64,18 @@ def make_event(*durations: int | str, name: str = "Test event", staff: bool = Tr
     staff (tests/personas.py) unless `staff=False`."""
     from tdsystem.core.actors import Actor
     from tdsystem.events.services import event_create
-    from tdsystem.structures.services import structure_create
+    from tdsystem.structures.services import structure_create, template_named
 
     from .personas import staff_everyone
 
+    # Template names are unique: a test's second event of the same name gets its own.
+    template_name = f"{name} structure"
+    suffix = 1
+    while template_named(template_name):
+        suffix += 1
+        template_name = f"{name} structure ({suffix})"
     template, _ = structure_create(
-        name=f"{name} structure", levels=short_levels(*durations), confirm_warnings=True
+        name=template_name, levels=short_levels(*durations), confirm_warnings=True
     )
     settings.setdefault("buy_in", Decimal("100"))
     event = event_create(name=name, template=template, actor=Actor(label="test"), **settings)

@@ -25,6 +25,14 @@
     const whole = Math.round(Number(n));
     return (whole < 0 ? "-" : "") + grouped(String(Math.abs(whole)));
   }
+  // Money as the server's `money` filter writes it: "1,200" for a whole amount, "1,234.50"
+  // with cents (an amount comes as a decimal string, "15000.00").
+  function money(a) {
+    if (a === null || a === undefined || a === "" || Number.isNaN(Number(a))) return "–";
+    const [whole, cents] = Math.abs(Number(a)).toFixed(2).split(".");
+    const sign = Number(a) < 0 ? "-" : "";
+    return sign + grouped(whole) + (cents === "00" ? "" : DECIMAL + cents);
+  }
   function fmt1(x) {
     const [whole, tenth] = Math.abs(x).toFixed(1).split(".");
     return (x < 0 ? "-" : "") + grouped(whole) + DECIMAL + tenth;
@@ -71,5 +79,5 @@
       get stale() { return failures >= 2 || Date.now() - lastGood > staleMs; },
     };
   }
-  window.tdClockTime = { grouped: grouped, fmt: fmt, fmt1: fmt1, hms: hms, remaining: remaining, fetchClock: fetchClock, link: link };
+  window.tdClockTime = { grouped: grouped, fmt: fmt, money: money, fmt1: fmt1, hms: hms, remaining: remaining, fetchClock: fetchClock, link: link };
 })();

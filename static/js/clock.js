@@ -32,8 +32,7 @@
 
   const $ = (id) => document.getElementById(id);
   // The numbers and the time left as every clock counts them (clock-time.js, loaded first).
-  const { fmt, fmt1, hms } = window.tdClockTime;
-  const money = (a) => fmt(a);
+  const { fmt, fmt1, hms, money } = window.tdClockTime;
   // The time of day in the page's language, Western digits.
   const LOCALE = `${document.documentElement.lang || "en"}-u-nu-latn`;
   function setText(id, text) { const el = $(id); if (el && el.textContent !== text) el.textContent = text; }
@@ -281,6 +280,8 @@
     setText("status", STATUS[d.status] || d.status);
     setText("banner", banner(d));
     $("status").className = "badge " + d.status;
+    // The bubble has burst: the room sees it (gone again at the end, or after an undo).
+    $("in-the-money").hidden = !(d.in_the_money && d.status !== "finished");
     setText("level-label", d.on_break ? gettext("Break") : tr(gettext("Level %(n)s"), { n: d.level }));
     setText("sb", fmt(d.small_blind)); setText("bb", fmt(d.big_blind));
     setText("ante", d.ante ? fmt(d.ante) : "–");

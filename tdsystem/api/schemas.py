@@ -24,17 +24,24 @@ from ninja import Field, Schema
 from pydantic import BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
+from tdsystem.core.numbers import (
+    CHIP_AMOUNT,
+    ENTRY_NUMBER,
+    HAND,
+    ROW_ID,
+    RULE_COUNT,
+    STACK,
+    TABLE_NUMBER,
+)
 from tdsystem.core.text import TextRefused, text_normal
-from tdsystem.events.forms import RULE_COUNT_MAX as ENTRY_RULE_COUNT_MAX
-from tdsystem.events.forms import STACK_MAX as ENTRY_RULE_STACK_MAX
-from tdsystem.results.services import MAX_CHIPS
-from tdsystem.seating.forms import TABLE_NUMBER_MAX
-from tdsystem.seating.forms_buys import STACK_MAX as BUY_STACK_MAX
-from tdsystem.seating.services import HAND_MAX
 
 from .errors import TEXT_ERROR
 
-INT64 = 2**63 - 1
+# The ranges are core.numbers', the pages' forms' too: one statement of each.
+INT64 = ROW_ID.high  # a row's id or a draw's seed: what the column holds
+MAX_CHIPS, HAND_MAX, TABLE_NUMBER_MAX = STACK.high, HAND.high, TABLE_NUMBER.high
+ENTRY_RULE_COUNT_MAX, ENTRY_RULE_STACK_MAX = RULE_COUNT.high, CHIP_AMOUNT.high
+BUY_STACK_MAX = CHIP_AMOUNT.high
 DAY_SECONDS = 24 * 3600
 TIME_ACTIONS = ("add_time", "set_time")
 CLOCK_ACTIONS = ("start", "pause", "resume", "next", "previous", *TIME_ACTIONS)
@@ -181,7 +188,7 @@ class HandIn(Schema):
     model_config = ConfigDict(json_schema_extra={"examples": [{"hand": 12}]})
 
 
-EntryNumber = Annotated[int, Field(strict=True, ge=1, le=INT64)]
+EntryNumber = Annotated[int, Field(strict=True, ge=ENTRY_NUMBER.low, le=ENTRY_NUMBER.high)]
 Chips = Annotated[int, Field(strict=True, ge=0, le=MAX_CHIPS)]
 NumberKey = Annotated[str, Field(pattern=r"^[0-9]{1,19}$")]
 
@@ -191,8 +198,8 @@ class BustOutIn(Schema):
         min_length=1,
         max_length=MAX_ON_ONE_HAND,
         description=gettext_noop(
-            "a list of the entry numbers who are out on this hand (whole numbers, 1 or "
-            "more), at most 10 players on one hand"
+            "a list of the entry numbers who are out on this hand (whole numbers from 1 to "
+            "1,000,000,000), at most 10 players on one hand"
         ),
     )
     table: int | None = Field(
@@ -419,6 +426,9 @@ class Clock(Out):
         description="Slips not yet acknowledged and those of the last minutes, newest first."
     )
     payouts: list[Payout] = Field(description="Each paid place's prize for the field now.")
+    in_the_money: bool = Field(
+        False, description="The bubble has burst: every player still in is paid."
+    )
     chip_leader: ChipLeader | None
     last_hands: LastHands | None = Field(
         None, description="The end of the day: from its last hands until the day closes."
@@ -593,7 +603,9 @@ MAX_COUNTS = 1000
 
 class ChipCountIn(Schema):
     entry: EntryNumber = Field(
-        description=gettext_noop("the entry number of a player still in, a whole number 1 or more")
+        description=gettext_noop(
+            "the entry number of a player still in, a whole number from 1 to 1,000,000,000"
+        )
     )
     chips: CountChips = Field(
         description=gettext_noop("the player's chips, a whole number from 1 to 999,999,999,999,999")
@@ -730,26 +742,38 @@ class Refused(Out):
 class LevelRowIn(Schema):
     kind: Literal["level", "break"] = Field("level", description=gettext_noop("level or break"))
     small_blind: int = Field(
-        0, strict=True, ge=0, le=10**12, description=gettext_noop("a whole number of chips")
+        0,
+        strict=True,
+        ge=0,
+        le=CHIP_AMOUNT.high,
+        description=gettext_noop("a whole number of chips"),
     )
     big_blind: int = Field(
-        0, strict=True, ge=0, le=10**12, description=gettext_noop("a whole number of chips")
+        0,
+        strict=True,
+        ge=0,
+        le=CHIP_AMOUNT.high,
+        description=gettext_noop("a whole number of chips"),
     )
     ante: int = Field(
-        0, strict=True, ge=0, le=10**12, description=gettext_noop("a whole number of chips")
+        0,
+        strict=True,
+        ge=0,
+        le=CHIP_AMOUNT.high,
+        description=gettext_noop("a whole number of chips"),
     )
     small_bet: int | None = Field(
         None,
         strict=True,
         ge=0,
-        le=10**12,
+        le=CHIP_AMOUNT.high,
         description=gettext_noop("fixed-limit only: the small bet, a whole number of chips"),
     )
     big_bet: int | None = Field(
         None,
         strict=True,
         ge=0,
-        le=10**12,
+        le=CHIP_AMOUNT.high,
         description=gettext_noop("fixed-limit only: the big bet, a whole number of chips"),
     )
     duration_seconds: int = Field(
@@ -847,22 +871,22 @@ def _flag(what: str) -> Any:
 class EntryRulesIn(Schema):
     late_registration_end_level: int = _rule_count(
         gettext_noop(
-            "new entries until this level ends, a whole number from 0 to 32,767 (0: entries "
+            "new entries until this level ends, a whole number from 0 to 1,000 (0: entries "
             "until the clock starts)"
         )
     )
     reentry_allowed: bool = _flag(gettext_noop("true or false: may a busted player re-enter"))
     reentry_max: int = _rule_count(
-        gettext_noop("re-entries per player, a whole number from 0 to 32,767 (0: no limit)")
+        gettext_noop("re-entries per player, a whole number from 0 to 1,000 (0: no limit)")
     )
     reentry_until_level: int = _rule_count(
         gettext_noop(
-            "re-entries until this level ends, a whole number from 0 to 32,767 (0: while late "
+            "re-entries until this level ends, a whole number from 0 to 1,000 (0: while late "
             "registration is open)"
         )
     )
     rebuy_until_level: int = _rule_count(
-        gettext_noop("rebuys until this level ends, a whole number from 0 to 32,767 (0: no rebuys)")
+        gettext_noop("rebuys until this level ends, a whole number from 0 to 1,000 (0: no rebuys)")
     )
     rebuy_threshold: int | None = Field(
         None,
@@ -890,12 +914,12 @@ class EntryRulesIn(Schema):
         gettext_noop("the rebuy's fee kept by the house, 0 or more, at most 2 decimals")
     )
     rebuy_max: int = _rule_count(
-        gettext_noop("rebuys per player, a whole number from 0 to 32,767 (0: no limit)")
+        gettext_noop("rebuys per player, a whole number from 0 to 1,000 (0: no limit)")
     )
     addon_break: int = _rule_count(
         gettext_noop(
             "the add-on is taken at this break (1: the first), a whole number from 0 to "
-            "32,767 (0: no add-on)"
+            "1,000 (0: no add-on)"
         )
     )
     addon_chips: int | None = Field(

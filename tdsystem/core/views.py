@@ -6,8 +6,8 @@ from functools import wraps
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.http import require_GET, require_safe
 
 from .access import has_right, staff_required
 from .backup import backup_status
@@ -17,8 +17,22 @@ from .middleware import database_unreachable
 logger = logging.getLogger(__name__)
 
 
+# The spade of the pages' icon (templates/_favicon.html, a data: URL there), for what asks
+# /favicon.ico by itself: a browser showing the API's JSON, a bookmark, a monitor.
+FAVICON_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+    '<text y=".9em" font-size="90" fill="#f5c542">\u2660</text></svg>'
+)
+
+
+@require_safe
+@cache_control(max_age=86400, public=True)
+def favicon(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(FAVICON_SVG, content_type="image/svg+xml; charset=utf-8")
+
+
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     """Up or down for each part; with ?detail=1, console staff also get each part's detail."""
     report = health()

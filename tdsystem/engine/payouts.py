@@ -119,6 +119,15 @@ USUAL_UNITS = tuple(
 )
 
 
+def auto_unit(buy_in: Decimal) -> Decimal:
+    """The rounding unit a room would choose for an event of this buy-in: the largest
+    usual unit at most a tenth of it (15,000 -> 1,000; 100 -> 10; 55 -> 5; 5.50 -> 0.5), 1
+    for a free event. Prizes of a few buy-ins each then read as round amounts."""
+    tenth = Decimal(buy_in) / 10
+    fitting = [unit for unit in USUAL_UNITS if unit <= tenth]
+    return fitting[-1] if fitting and buy_in > 0 else Decimal(1)
+
+
 def unpaid_place(pool: Decimal, percentages: Sequence[Decimal], unit: Decimal) -> int | None:
     """The first paid place (1-based) that rounding to `unit` leaves with nothing, or None.
 

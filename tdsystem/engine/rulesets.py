@@ -376,7 +376,10 @@ def _checked(name: str, value: Any) -> Any:
                 )
             ) from None
         if any(r.min_entries < 0 or any(not 1 <= t <= 10 for t in r.tables) for r in rules):
-            raise RuleSetError(gettext_noop("redraws: entries 0 or more, table counts 1 to 10"))
+            raise RuleSetError(
+                gettext_noop("%(name)s: entries 0 or more, table counts 1 to 10"),
+                params={"name": "redraws"},
+            )
         return tuple(sorted(rules, key=lambda r: -r.min_entries))
     if isinstance(default, bool):
         if not isinstance(value, bool):

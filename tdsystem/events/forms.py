@@ -2,13 +2,13 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from tdsystem.core.forms import TextField, WholeNumberField
+from tdsystem.core.forms import AmountField, TextField, WholeNumberField, parse_numbers
 from tdsystem.core.moments import MomentField
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import CHIP_AMOUNT, RULE_COUNT, SEATS_PER_TABLE
+from tdsystem.core.templatetags.humanize_td import money
 from tdsystem.engine import rulesets
 from tdsystem.structures.models import Structure
 
@@ -17,8 +17,8 @@ from .models import Event, HouseRuleSet
 from .services_entry_rules import ENTRY_RULE_COLUMNS
 from .services_rules import BALANCE_THRESHOLD_MAX
 
-# Chip amounts end at a trillion, as the structures' blinds do.
-STACK_MAX = 10**12
+# Chip amounts end at a trillion, as the structures' blinds do (the API states them too).
+STACK_MAX = CHIP_AMOUNT.high
 
 
 HOUSE_PREFIX = "house:"
@@ -28,8 +28,8 @@ HOUSE_PREFIX = "house:"
 ENTRY_RULE_FIELDS = ENTRY_RULE_COLUMNS
 MONEY_FIELDS = ("rebuy_price", "rebuy_fee", "addon_price", "addon_fee")
 CHIP_FIELDS = ("rebuy_threshold", "rebuy_chips", "addon_chips")  # 0 chips: only for the threshold
-# Levels, breaks and counts: the small column's bound, on every database (SQLite has none).
-RULE_COUNT_MAX = 32767
+# Levels, breaks and counts per player (the API states them too).
+RULE_COUNT_MAX = RULE_COUNT.high
 ENTRY_RULE_LABELS = {
     "late_registration_end_level": _("Late registration until the end of level"),
     "reentry_allowed": _("Re-entries allowed"),
@@ -88,7 +88,8 @@ class RuleSetChoiceField(forms.ChoiceField):
 
 class EntryRuleFieldsMixin:
     """Each entry rule's label (ENTRY_RULE_LABELS), help and range, said once for the new
-    event form and the entry rules page of an existing event."""
+    event form and the entry rules page of an existing event: levels and counts are
+    RULE_COUNT, chips CHIP_AMOUNT (0 allowed for the rebuy limit), money AmountField."""
 
     fields: dict[str, forms.Field]
 
@@ -98,19 +99,39 @@ class EntryRuleFieldsMixin:
         )
         for name in ENTRY_RULE_FIELDS:
             field = self.fields[name]
+            common = {
+                "label": field.label,
+                "help_text": field.help_text,
+                "required": field.required,
+                "initial": field.initial,
+            }
             if name in MONEY_FIELDS:
-                field.validators.append(
-                    MinValueValidator(0, message=_("An amount cannot be negative."))
-                )
+                self.fields[name] = AmountField(**common)
             elif name in CHIP_FIELDS:
-                field.validators.append(MaxValueValidator(STACK_MAX))
-                if name != "rebuy_threshold":
-                    field.validators.append(MinValueValidator(1))
+                low = 0 if name == "rebuy_threshold" else CHIP_AMOUNT.low
+                self.fields[name] = WholeNumberField(
+                    min_value=low, max_value=CHIP_AMOUNT.high, **common
+                )
             elif name != "reentry_allowed":
-                field.validators.append(MaxValueValidator(RULE_COUNT_MAX))
+                self.fields[name] = WholeNumberField(span=RULE_COUNT, **common)
 
     def entry_rule_fields(self) -> list:
         return [self[name] for name in ENTRY_RULE_FIELDS]  # type: ignore[index]
+
+    def entry_rules_clean(self, data: dict) -> None:
+        """A re-entry rule set while re-entries are not allowed would do nothing: said
+        under the rule, so the director ticks "Re-entries allowed" or leaves it at 0."""
+        if data.get("reentry_allowed"):
+            return
+        for name in ("reentry_max", "reentry_until_level"):
+            if data.get(name):
+                self.add_error(  # type: ignore[attr-defined]
+                    name,
+                    _(
+                        "Re-entries are not allowed: tick “Re-entries allowed” for this to "
+                        "count, or leave it at 0."
+                    ),
+                )
 
 
 class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
@@ -187,15 +208,23 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
             *Event._meta.get_field("ante_type").choices,
         ]
         ante.initial = ""
-        self.fields["starting_stack"].required = False
-        self.fields["starting_stack"].initial = None
-        self.fields["starting_stack"].help_text = _("Empty: the template's starting stack.")
-        # In place of the column's 0..2**63 bounds: a stack of 0 chips is no stack.
-        message = _("The starting stack is 1 to %(most)s chips.") % {"most": grouped(STACK_MAX)}
-        self.fields["starting_stack"].validators = [
-            MinValueValidator(1, message=message),
-            MaxValueValidator(STACK_MAX, message=message),
-        ]
+        # In place of the columns' bounds (0..2**63, 32,767): the ranges people are told.
+        self.fields["starting_stack"] = WholeNumberField(
+            span=CHIP_AMOUNT,
+            required=False,
+            label=self.fields["starting_stack"].label,
+            help_text=_("Empty: the template's starting stack."),
+        )
+        self.fields["seats_per_table"] = WholeNumberField(
+            span=SEATS_PER_TABLE,
+            label=self.fields["seats_per_table"].label,
+            initial=self.fields["seats_per_table"].initial,
+        )
+        for name in ("buy_in", "fee", "bounty_amount"):
+            old = self.fields[name]
+            self.fields[name] = AmountField(
+                label=old.label, help_text=old.help_text, required=old.required, initial=old.initial
+            )
         self.fields["bb_must_cover_sb"].help_text = ""
         target = self.fields["satellite_target"]
         target.queryset = Event.objects.filter(archived_at__isnull=True).exclude(
@@ -217,20 +246,10 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
     def main_fields(self) -> list:
         return [field for field in self if field.name not in ENTRY_RULE_FIELDS]
 
-    def clean_seats_per_table(self) -> int:
-        seats = self.cleaned_data["seats_per_table"]
-        if not 6 <= seats <= 10:
-            raise forms.ValidationError(_("Tables have 6 to 10 seats."))
-        return seats
-
     def clean(self):
         super().clean()
         data = self.cleaned_data
-        buy_in, fee = data.get("buy_in"), data.get("fee")
-        if buy_in is not None and buy_in < 0:
-            self.add_error("buy_in", _("The buy-in cannot be negative."))
-        if fee is not None and fee < 0:
-            self.add_error("fee", _("The fee cannot be negative."))
+        self.entry_rules_clean(data)
         self._clean_bounty(data)
         target = data.get("satellite_target")
         if target is not None and target.buy_in + target.fee <= 0:
@@ -253,7 +272,8 @@ class EventForm(EntryRuleFieldsMixin, forms.ModelForm):
         elif buy_in is not None and amount > buy_in:
             self.add_error(
                 "bounty_amount",
-                _("The bounty is part of the buy-in: at most %(buy_in)s.") % {"buy_in": buy_in},
+                _("The bounty is part of the buy-in: at most %(buy_in)s.")
+                % {"buy_in": money(buy_in)},
             )
 
     def clean_rules(self) -> tuple[str, HouseRuleSet | None]:
@@ -280,6 +300,11 @@ class EntryRulesForm(EntryRuleFieldsMixin, forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.entry_rules_setup()
+
+    def clean(self):
+        data = super().clean()
+        self.entry_rules_clean(data)
+        return data
 
     def changes(self) -> dict:
         """Every entry rule as posted; the service keeps those that differ."""
@@ -309,24 +334,10 @@ class EventCopyForm(forms.Form):
         required=False,
         help_text=_("Separated by commas or spaces, ranges allowed: 1-3. Empty: no tables yet."),
     )
-    seats = forms.IntegerField(label=_("Seats per table"), min_value=6, max_value=10)
+    seats = WholeNumberField(span=SEATS_PER_TABLE, label=_("Seats per table"))
 
     def clean_numbers(self) -> list[int]:
-        numbers: set[int] = set()
-        for part in self.cleaned_data["numbers"].replace(",", " ").split():
-            low, sep, high = part.partition("-")
-            try:
-                first, last = int(low), int(high) if sep else int(low)
-            except ValueError:
-                raise forms.ValidationError(
-                    _("%(part)r is not a table number or a range like 1-3.") % {"part": part}
-                ) from None
-            if first < 1 or last < first or last - first > 200:
-                raise forms.ValidationError(
-                    _("%(part)r: give table numbers from 1 up, low to high.") % {"part": part}
-                )
-            numbers.update(range(first, last + 1))
-        return sorted(numbers)
+        return sorted(parse_numbers(self.cleaned_data["numbers"]))
 
 
 class SettingsForm(forms.Form):
@@ -352,11 +363,11 @@ class SettingsForm(forms.Form):
                 return forms.BooleanField(label=label, required=False, initial=value)
             case "int":
                 low, high = rulesets.RANGES.get(name, (0, 10_000))
-                # A CharField: the engine says the range, in the same words as elsewhere.
-                return forms.CharField(
+                return WholeNumberField(
+                    min_value=low,
+                    max_value=high,
                     label=label,
                     initial=value,
-                    max_length=6,
                     widget=forms.NumberInput(attrs={"min": low, "max": high}),
                 )
             case "redraws":
@@ -389,17 +400,11 @@ class SettingsForm(forms.Form):
         ]
 
     def _posted(self, name: str):
-        """A setting's posted value as the engine's overrides read it; ValueError when a
-        number or the redraws do not read."""
+        """A setting's posted value as the engine's overrides read it; ValueError when the
+        redraws do not read (a number's range is its field's)."""
         raw = self.cleaned_data.get(name)
-        match wording.kind(name):
-            case "int":
-                text = str(raw).strip()
-                if not (text.isascii() and text.isdigit()):
-                    raise ValueError(text)
-                return int(text)
-            case "redraws":
-                return wording.redraws_parse(raw or "")
+        if wording.kind(name) == "redraws":
+            return wording.redraws_parse(raw or "")
         return raw
 
     def _shown(self, name: str):
@@ -418,7 +423,11 @@ class SettingsForm(forms.Form):
             try:
                 value = self._posted(name)
             except ValueError as exc:
-                self.add_error(name, _("This does not read: %(part)s") % {"part": exc})
+                self.add_error(
+                    name,
+                    _("“%(part)s” is not a list of redraws like 100: 3 2 1; 50: 2 1")
+                    % {"part": str(exc)[:40]},
+                )
                 continue
             if value != self._shown(name):
                 wanted[name] = value

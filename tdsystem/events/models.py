@@ -245,6 +245,19 @@ class Event(models.Model):
         return self.parent_id is not None
 
     @property
+    def plays_over_days(self) -> bool:
+        """Whether the event may end a day and play on another: a festival's flight or
+        the event its flights feed, a day after the first, or a rule set with an
+        end-of-day rule (WSOP R125). A one-night event under TDA rules is none of these:
+        its console offers no end of day up front."""
+        return (
+            self.is_flight
+            or self.day > 1
+            or "end_of_day" in rulesets.rule_set(self.rule_set).citations
+            or self.flights.exists()
+        )
+
+    @property
     def is_satellite(self) -> bool:
         return self.satellite_target_id is not None
 

@@ -113,9 +113,15 @@ def label(name: str) -> str:
 
 
 def refusal(exc: rulesets.RuleSetError) -> str:
-    """What the engine refused, in the reader's language (a setting keeps its own name,
-    as the overrides' JSON spells it)."""
-    return gettext(exc.msgid) % exc.params if exc.params else gettext(exc.msgid)
+    """What the engine refused, in the reader's language; a setting is named by its label
+    ("Minutes each hand-for-hand hand takes off the clock: from 1 to 10"), not as the
+    overrides' JSON spells it."""
+    if not exc.params:
+        return gettext(exc.msgid)
+    params = dict(exc.params)
+    if params.get("name") in rulesets.SETTING_NAMES:
+        params["name"] = label(str(params["name"]))
+    return gettext(exc.msgid) % params
 
 
 def kind(name: str) -> str:
@@ -135,6 +141,11 @@ def redraws_text(redraws: tuple[rulesets.Redraw, ...]) -> str:
     return "; ".join(f"{r.min_entries}: {' '.join(map(str, r.tables))}" for r in redraws)
 
 
+def _digits(word: str) -> bool:
+    """A whole number as a page sends it: ASCII digits, at most six of them."""
+    return word.isascii() and word.isdigit() and len(word) <= 6
+
+
 def redraws_parse(text: str) -> list[dict[str, Any]]:
     """The redraws typed as '100: 3 2 1; 50: 2 1' as the engine's overrides read them.
     A ValueError names the part that does not read."""
@@ -144,9 +155,8 @@ def redraws_parse(text: str) -> list[dict[str, Any]]:
             continue
         entries, colon, tables = part.partition(":")
         numbers = tables.replace(",", " ").split()
-        if not colon or not entries.strip().isdigit() or not numbers:
-            raise ValueError(part.strip())
-        if not all(n.isdigit() for n in numbers):
+        words = [entries.strip(), *numbers]
+        if not colon or not numbers or not all(_digits(w) for w in words):
             raise ValueError(part.strip())
         rules.append({"min_entries": int(entries), "tables": [int(n) for n in numbers]})
     return rules

@@ -16,6 +16,7 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
+from tdsystem.core.models import LogEntry
 from tdsystem.core.moments import moment_stored
 from tdsystem.core.templatetags.humanize_td import shipped
 from tdsystem.engine import clock as clockrules
@@ -550,8 +551,41 @@ def _schedule_shaped(event: Event) -> tuple[list[Segment], Shape]:
     return rows, Shape.of(rows)
 
 
+# The clock's log entries that put a level in play, and the level each put there.
+_LEVEL_STARTS = ("clock.start", "clock.next", "clock.previous", "clock.level")
+
+
+def level_starts(event: Event) -> dict[int, datetime]:
+    """When each level and break the clock has played began, from the clock's log (an
+    undone action does not count): the first time it came into play."""
+    started: dict[int, datetime] = {}
+    entries = (
+        LogEntry.objects.filter(event=event, action__in=_LEVEL_STARTS, undone_at__isnull=True)
+        .order_by("at", "pk")
+        .values_list("action", "at", "data")
+    )
+    for action, at, data in entries:
+        before = (data or {}).get("before") or {}
+        if action == "clock.level":
+            index = (data or {}).get("to")
+        elif action == "clock.start":
+            index = before.get("level")
+        elif isinstance(before.get("level"), int):
+            index = before["level"] + (1 if action == "clock.next" else -1)
+        else:
+            index = None
+        if isinstance(index, int) and index >= 0:
+            started.setdefault(index, at)
+    return started
+
+
 def projected_starts(event: Event, clock: Clock, rows: list[Segment], now: datetime) -> list:
-    """When each segment starts, projected from the clock (None before the clock runs)."""
+    """When each segment starts: projected from the clock for the level in play and those
+    to come, as the log says for those played (None where neither says). A finished
+    event's are all the log's: nothing moves once it is over."""
+    if clock.status == Clock.Status.FINISHED:
+        played = level_starts(event)
+        return [played.get(seg.index) for seg in rows]
     if clock.status == Clock.Status.NOT_STARTED:
         if not event.scheduled_start:
             return [None] * len(rows)
@@ -565,7 +599,9 @@ def projected_starts(event: Event, clock: Clock, rows: list[Segment], now: datet
         clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
     )
     state, _ = clockrules.settle(state, [s.duration_seconds for s in rows], now)
-    out: list = [None] * len(rows)
+    played = level_starts(event)
+    out: list = [played.get(seg.index) for seg in rows[: state.level_index]]
+    out += [None] * (len(rows) - len(out))
     end = now + timedelta(milliseconds=clockrules.remaining_ms(state, now))
     out[state.level_index] = end - timedelta(seconds=rows[state.level_index].duration_seconds)
     for seg in rows[state.level_index + 1 :]:

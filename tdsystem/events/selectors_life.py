@@ -9,11 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Case, Count, IntegerField, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.models import LogEntry
+from tdsystem.structures.models import Level
 
 from .models import Clock, Event
 
@@ -65,13 +78,36 @@ def console_tabs(active: str, roles: dict[int, str] | None = None) -> list[Tab]:
 
 
 def console_events(show: str, roles: dict[int, str] | None = None) -> QuerySet[Event]:
-    """The user's events of a filter, running first, newest first within a status."""
+    """The user's events of a filter, running first, newest first within a status.
+
+    Each with what the list shows as the clock does: `level_number` (the levels played,
+    breaks not counted: "Level 3" on the clock is 3 here), `on_break`, and `started_at`,
+    when its clock first started (the scheduled start is a plan; once the event ran, the
+    list says when it did)."""
     condition = {key: q for key, _label, q in FILTERS}[show]
+    levels = Level.objects.filter(structure=OuterRef("structure"))
+    played = (
+        levels.filter(kind=Level.Kind.LEVEL, position__lte=OuterRef("clock__level_index"))
+        .order_by()
+        .values("structure")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    started = LogEntry.objects.filter(
+        event=OuterRef("pk"), action="clock.start", undone_at__isnull=True
+    ).order_by("at")
     return (
         staff_events(roles)
         .filter(condition)
         .select_related("clock")
-        .annotate(rank=_RUNNING_FIRST)
+        .annotate(
+            rank=_RUNNING_FIRST,
+            level_number=Coalesce(Subquery(played, output_field=IntegerField()), Value(0)),
+            on_break=Exists(
+                levels.filter(kind=Level.Kind.BREAK, position=OuterRef("clock__level_index"))
+            ),
+            started_at=Subquery(started.values("at")[:1]),
+        )
         .order_by("rank", "-scheduled_start", "-created_at")
     )
 

@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from tdsystem.core.access import has_right, refusal_record, staff_required
 from tdsystem.core.actors import Actor
@@ -30,14 +30,14 @@ from .views_staff import staff_context
 PAUSE_RIGHTS = {"pause", "resume"}
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The front page: the events not finished yet, with their public screens."""
     events = Event.objects.exclude(status=Event.Status.FINISHED).order_by("-created_at")[:50]
     return render(request, "core/home.html", {"events": events})
 
 
-@require_GET
+@require_safe
 def schedule(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("clock", "house_rules"), pk=event_id)
     screen_language(request, event.screen_language)

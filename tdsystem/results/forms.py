@@ -10,14 +10,14 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from tdsystem.core.forms import WholeNumberField, whole_number
-from tdsystem.core.templatetags.humanize_td import grouped_lazy
+from tdsystem.core.forms import WholeNumberField, quoted, whole_number
+from tdsystem.core.numbers import ENTRY_NUMBER, MINUTES_PER_HAND, ROW_ID, TABLE_NUMBER
+from tdsystem.core.templatetags.humanize_td import grouped_lazy, money
 from tdsystem.engine.payouts import PayoutError, check_custom
-from tdsystem.seating.forms import ENTRY_MAX, TABLE_NUMBER_MAX
 from tdsystem.seating.services import HAND_MAX
 
 from .models import CUSTOM, PayoutPlan
-from .services import MAX_CHIPS, MINUTES_PER_HAND_MAX, TABLE_NAMES
+from .services import MAX_CHIPS, TABLE_NAMES
 
 TABLE_LABELS = {
     "top-10-percent": _("Standard: top 10% paid"),
@@ -45,7 +45,7 @@ def chips_value(raw: str | None) -> int | None:
     if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_CHIPS)):
         raise ValueError(
             _("%(raw)s is not a number of chips: %(rule)s")
-            % {"raw": repr(raw)[:24], "rule": CHIPS_RULE}
+            % {"raw": quoted(raw or ""), "rule": CHIPS_RULE}
         )
     return int(text)
 
@@ -65,36 +65,60 @@ class BustOutForm(forms.Form):
     Every page that busts a player posts it; `answer` names the page that answers: the
     bust-out console (the default), the seating console's entry panel, or the table page.
     Without a table, the service takes the players' own.
+
+    A refused post says every problem at once, each bad stack under its player
+    (`stack_errors`), and the page shows the boxes as they were ticked and typed
+    (`ticked`, `typed`, `eliminators`, read from the post whatever its errors).
     """
 
     ANSWERS = ("console", "entry", "table")
 
-    table = WholeNumberField(min_value=1, max_value=TABLE_NUMBER_MAX, required=False)
-    hand = WholeNumberField(min_value=1, max_value=HAND_MAX, required=False)
+    table = WholeNumberField(span=TABLE_NUMBER, required=False, label=_("Table"))
+    hand = WholeNumberField(min_value=1, max_value=HAND_MAX, required=False, label=_("Hand"))
     answer = forms.ChoiceField(choices=[(a, a) for a in ANSWERS], required=False)
+
+    def __init__(self, data=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.stack_errors: dict[int, str] = {}
+
+    def _ids(self, name: str) -> list[int | None]:
+        return [whole_number(v, high=ROW_ID.high) for v in self.data.getlist(name)]
+
+    @property
+    def ticked(self) -> list[int]:
+        """The players ticked out, as posted (the boxes the page offered)."""
+        return [pk for pk in self._ids("entry") if pk is not None]
+
+    @property
+    def typed(self) -> dict[int, str]:
+        """Each ticked player's stack as typed."""
+        return {pk: self.data.get(f"stack-{pk}", "") for pk in self.ticked}
+
+    @property
+    def eliminators(self) -> list[int]:
+        return [pk for pk in self._ids("eliminated_by") if pk is not None]
 
     def clean(self):
         data = super().clean()
-        raw = self.data.getlist("entry")
-        entries = [whole_number(v, high=ENTRY_MAX) for v in raw]
+        entries = self._ids("entry")
         if not entries:
-            raise forms.ValidationError(_("Tick the players who are out."))
-        if None in entries:
-            raise forms.ValidationError(_("Tick the players who are out (from the list)."))
+            self.add_error(None, _("Tick the players who are out."))
+        elif None in entries:
+            self.add_error(None, _("Tick the players who are out (from the list)."))
         stacks = {}
-        for entry in entries:
+        for entry in self.ticked:
             try:
                 value = chips_value(self.data.get(f"stack-{entry}"))
             except ValueError as exc:
+                self.stack_errors[entry] = str(exc)
                 self.add_error(None, str(exc))
                 continue
             if value is not None:
                 stacks[entry] = value
-        data["entries"], data["stacks"] = entries, stacks
-        eliminators = [whole_number(v, high=ENTRY_MAX) for v in self.data.getlist("eliminated_by")]
-        if None in eliminators:
-            raise forms.ValidationError(_("Tick who eliminated them (from the list)."))
-        data["eliminated_by"] = [e for e in eliminators if e]
+        data["entries"], data["stacks"] = self.ticked, stacks
+        if None in self._ids("eliminated_by"):
+            self.add_error(None, _("Tick who eliminated them (from the list)."))
+        data["eliminated_by"] = self.eliminators
         return data
 
 
@@ -127,7 +151,7 @@ class HandFinishedForm(forms.Form):
 
 
 class ShortBigBlindForm(forms.Form):
-    entry = WholeNumberField(min_value=1, max_value=ENTRY_MAX, label=_("Entry number"))
+    entry = WholeNumberField(span=ENTRY_NUMBER, label=_("Entry number"))
     chips = ChipsField(label=_("Chips the big blind has"))
 
     def clean_chips(self):
@@ -137,7 +161,7 @@ class ShortBigBlindForm(forms.Form):
 
 
 class ChipCountForm(forms.Form):
-    entry = WholeNumberField(min_value=1, max_value=ENTRY_MAX, label=_("Entry number"))
+    entry = WholeNumberField(span=ENTRY_NUMBER, label=_("Entry number"))
     chips = ChipsField(label=_("Chips"))
 
     def clean_chips(self):
@@ -148,8 +172,7 @@ class ChipCountForm(forms.Form):
 
 class HandForHandForm(forms.Form):
     minutes = WholeNumberField(
-        min_value=1,
-        max_value=MINUTES_PER_HAND_MAX,
+        span=MINUTES_PER_HAND,
         initial=2,
         label=_("Minutes off the clock per hand (at most)"),
     )
@@ -169,8 +192,12 @@ class PayoutPlanForm(forms.Form):
         min_value=Decimal("0.01"),
         max_digits=10,
         decimal_places=2,
+        required=False,
         label=_("Round prizes to"),
-        help_text=_("e.g. 1, 5 or 0.01; the odd amount goes to the best places"),
+        help_text=_(
+            "e.g. 1, 5 or 0.01; the odd amount goes to the best places. Empty: automatic, a "
+            "tenth of the buy-in in a round unit."
+        ),
     )
 
     @classmethod
@@ -179,9 +206,15 @@ class PayoutPlanForm(forms.Form):
             initial={
                 "table": plan.table,
                 "percentages": ", ".join(plan.percentages),
-                "unit": Decimal(plan.unit).normalize(),
+                "unit": None if plan.unit is None else Decimal(plan.unit).normalize(),
             }
         )
+
+    def automatic_shown(self, unit: Decimal) -> None:
+        """The automatic unit in the empty box, so the director sees what empty means."""
+        self.fields["unit"].widget.attrs["placeholder"] = gettext("automatic: %(unit)s") % {
+            "unit": money(unit)
+        }
 
     def clean(self):
         data = super().clean()
@@ -197,14 +230,3 @@ class PayoutPlanForm(forms.Form):
                 except PayoutError as exc:
                     self.add_error("percentages", f"{str(exc)[:1].upper()}{str(exc)[1:]}.")
         return data
-
-
-def first_error(form: forms.Form) -> tuple[str | None, str]:
-    """The first error of a form as (field, message)."""
-    for name, errors in form.errors.items():
-        label = form.fields[name].label if name in form.fields else None
-        text = errors[0]
-        if label:
-            text = gettext("%(field)s: %(error)s") % {"field": label, "error": text}
-        return (None if name == "__all__" else name), text
-    return None, gettext("check the form")

@@ -42,16 +42,30 @@ class PayoutPlan(models.Model):
     percentages = models.JSONField(
         default=list, blank=True, help_text=_("Custom percentages by place, as strings.")
     )
-    unit = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal(1))
+    # The unit prizes are rounded to; empty: automatic, a tenth of the buy-in in a usual
+    # unit (`rounding`). Events made before automatic rounding keep the 1 they had.
+    unit = models.DecimalField(max_digits=10, decimal_places=2, null=True, blank=True, default=None)
     figured_entries = models.PositiveIntegerField(default=0)
     figured_pool = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal(0))
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
-        constraints = [models.CheckConstraint(condition=Q(unit__gt=0), name="payout_unit_positive")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(unit__isnull=True) | Q(unit__gt=0), name="payout_unit_positive"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Payouts of event {self.event_id}: {self.table}"
+
+    @property
+    def rounding(self) -> Decimal:
+        """The unit the prizes are rounded to: the director's, or automatic (the event's
+        buy-in's tenth in a usual unit, engine/payouts.auto_unit)."""
+        if self.unit is not None:
+            return Decimal(self.unit)
+        return payout_rules.auto_unit(Decimal(self.event.buy_in))
 
     def table_percentages(self, entries: int) -> tuple[Decimal, ...]:
         if self.table == CUSTOM:

@@ -435,7 +435,7 @@ def payout_preview(plan: PayoutPlan, entries: int, pool: Decimal) -> list[tuple[
     if entries < 1:
         return []
     percentages = plan.table_percentages(entries)
-    amounts = rules.split_pool(pool, percentages, Decimal(plan.unit))
+    amounts = rules.split_pool(pool, percentages, plan.rounding)
     return [
         (i + 1, grouped(p.normalize()), a)
         for i, (p, a) in enumerate(zip(percentages, amounts, strict=True))

@@ -12,16 +12,21 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext, ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django_htmx.http import trigger_client_event
 
 from tdsystem.core import csv as export_csv
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
-from tdsystem.core.forms import whole_number
+from tdsystem.core.forms import form_errors_text, whole_number
 from tdsystem.core.languages import screen_language
 from tdsystem.core.templatetags.humanize_td import grouped
-from tdsystem.engine.payouts import PayoutError
+from tdsystem.engine.payouts import PayoutError, auto_unit
 from tdsystem.events.models import Event
 from tdsystem.seating.forms import TABLE_NUMBER_MAX
 from tdsystem.seating.services import TableHalted
@@ -37,7 +42,6 @@ from .forms import (
     HandForHandForm,
     PayoutPlanForm,
     ShortBigBlindForm,
-    first_error,
 )
 from .selectors_chips import chip_total, count_rows
 from .services import deals, standings
@@ -127,16 +131,20 @@ def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
         except ResultsError as exc:
             error = str(exc)
     else:
-        error = first_error(form)[1]
+        error = form_errors_text(form)
     slips = list(done.bustout.moves.select_related("entry__player").order_by("pk")) if done else []
     data = form.cleaned_data
-    if data.get("answer") == "entry" and data.get("entries"):
+    if data.get("answer") == "entry" and form.ticked:
         message = _out_note(done, slips) if done else None
         return entry_answer(
-            request, event, data["entries"][0], error, message, slips=slips, changed=[CHANGED]
+            request, event, form.ticked[0], error, message, slips=slips, changed=[CHANGED]
         )
     if data.get("answer") == "table" and data.get("table"):
-        return table_answer(request, event, data["table"], error, done and _out_note(done, slips))
+        response = table_answer(
+            request, event, data["table"], error, done and _out_note(done, slips)
+        )
+        # The table's chip counts follow: the player out leaves them.
+        return trigger_client_event(response, CHANGED) if done and request.htmx else response
     return _console_bustout_answer(request, event, form, error, done, slips)
 
 
@@ -144,18 +152,17 @@ def _console_bustout_answer(request, event, form, error, done, slips) -> HttpRes
     table = request.POST.get("table", "")
     if done:
         return _answer(request, event, "record", None, _recorded(done), table=table, slips=slips)
-    ticked = form.cleaned_data.get("entries", []) if form.is_valid() else []
-    typed = {pk: request.POST.get(f"stack-{pk}", "") for pk in ticked}
-    eliminators = form.cleaned_data.get("eliminated_by", []) if form.is_valid() else []
+    # Refused: the boxes as they were ticked and typed, each bad stack said under it.
     return _answer(
         request,
         event,
         "record",
         error,
         table=table,
-        ticked=ticked,
-        typed=typed,
-        eliminators=eliminators,
+        ticked=form.ticked,
+        typed=form.typed,
+        eliminators=form.eliminators,
+        stack_errors=form.stack_errors,
     )
 
 
@@ -264,7 +271,7 @@ def short_big_blind(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     form = ShortBigBlindForm(request.POST)
     if not form.is_valid():
-        return _answer(request, event, "tools", first_error(form)[1], bb_form=form)
+        return _answer(request, event, "tools", form_errors_text(form), bb_form=form)
     entry = event.entries.filter(number=form.cleaned_data["entry"]).first()
     try:
         if entry is None:
@@ -289,7 +296,7 @@ def chip_count(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     form = ChipCountForm(request.POST)
     if not form.is_valid():
-        return _answer(request, event, "tools", first_error(form)[1], chips_form=form)
+        return _answer(request, event, "tools", form_errors_text(form), chips_form=form)
     try:
         count = services.chip_count_record(
             event_id=event.pk,
@@ -325,7 +332,7 @@ def hand_for_hand(request: HttpRequest, event_id: int) -> HttpResponse:
     try:
         if action == "start":
             if not form.is_valid():
-                raise ResultsError(first_error(form)[1])
+                raise ResultsError(form_errors_text(form))
             hfh = services.handforhand_start(
                 event_id=event.pk, actor=actor, minutes_per_hand=form.cleaned_data["minutes"]
             )
@@ -349,7 +356,7 @@ def hand_finished(request: HttpRequest, event_id: int, number: int) -> HttpRespo
     event = _event(event_id)
     form = HandFinishedForm(request.POST)
     if not form.is_valid():
-        return _answer(request, event, "hfh", first_error(form)[1])
+        return _answer(request, event, "hfh", form_errors_text(form))
     try:
         report = services.handforhand_hand_finish(
             event_id=event.pk,
@@ -411,6 +418,7 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
     plan = standings.plan_or_default(event)
     posted = request.method == "POST"
     form = PayoutPlanForm(request.POST) if posted else PayoutPlanForm.for_plan(plan)
+    form.automatic_shown(auto_unit(event.buy_in))
     error = None
     if posted and form.is_valid():
         try:
@@ -432,7 +440,7 @@ def payouts(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, "results/payouts.html", context)
 
 
-@require_GET
+@require_safe
 def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     screen_language(request, event.screen_language)
@@ -452,7 +460,7 @@ def results_page(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-@require_GET
+@require_safe
 def results_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

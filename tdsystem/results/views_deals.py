@@ -14,11 +14,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.forms import form_errors_text
 from tdsystem.engine import deals as rules
 from tdsystem.events.models import Event
 
 from .errors import ResultsError
-from .forms import chips_value, first_error
+from .forms import chips_value
 from .models import Deal
 from .services import deals as service
 
@@ -82,7 +83,7 @@ def deal_page(request: HttpRequest, event_id: int) -> HttpResponse:
         except ResultsError as exc:
             error = str(exc)
     elif posted:
-        error = first_error(form)[1]
+        error = form_errors_text(form)
     counts = {**service.latest_counts(entries), **form.cleaned_data.get("chips", {})}
     context = {
         "event": event,

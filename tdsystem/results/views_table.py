@@ -22,6 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tdsystem.core.access import has_right
 from tdsystem.core.actors import Actor
+from tdsystem.core.forms import form_errors_text
 from tdsystem.events.models import Event
 from tdsystem.seating import selectors as seating_selectors
 from tdsystem.seating.selectors_dayend import bag_rows
@@ -30,7 +31,7 @@ from tdsystem.seating.table_access import table_access
 
 from . import services
 from .errors import ResultsError
-from .forms import HandFinishedForm, first_error
+from .forms import HandFinishedForm
 from .forms_chips import TableCountsForm, typed_counts
 from .selectors import hand_for_hand
 from .selectors_chips import chip_total, count_rows
@@ -102,7 +103,7 @@ def table_hand(request: HttpRequest, event: Event, number: int) -> HttpResponse:
     hand-for-hand, the table reports the hand)."""
     form = HandFinishedForm(request.POST)
     if not form.is_valid():
-        return table_answer(request, event, number, first_error(form)[1], None)
+        return table_answer(request, event, number, form_errors_text(form), None)
     try:
         report = services.handforhand_hand_finish(
             event_id=event.pk,
@@ -149,12 +150,17 @@ def table_chips(request: HttpRequest, event: Event, number: int) -> HttpResponse
     A GET reads the fragment again (players who sat down since)."""
     rows = count_rows(event, table=number)
     if request.method == "GET":
-        return render(request, CHIPS, {"event": event, "number": number, "chip_rows": rows})
+        # After a bust-out here the fragment reads itself again with what was typed in it
+        # (hx-include): the player out leaves the list, the others keep their counts.
+        context = {"event": event, "number": number, "chip_rows": rows}
+        return render(request, CHIPS, context | {"typed": typed_counts(request.GET)})
     form = TableCountsForm(request.POST, rows)
-    error = message = total = bad = None
+    error = message = total = None
+    bad: list[int] = []
     if not form.is_valid():
-        field, error = first_error(form)
-        bad = int(field.removeprefix("count-")) if field else None  # the input at fault
+        error = form_errors_text(form)
+        # Every input at fault is marked; the first takes the focus.
+        bad = [int(f.removeprefix("count-")) for f in form.errors if f.startswith("count-")]
     else:
         counts = form.cleaned_data["counts"]
         try:

@@ -331,3 +331,29 @@ def buys_offered(event: Event, entry: Entry | None, *, counts: bool = True) -> l
             )
         )
     return offers
+
+
+def reentry_offered(event: Event, entry: Entry) -> tuple[Offer | None, str]:
+    """For the panel of a player out: the re-entry the rules allow now (the price of an
+    entry), or why there is none. A re-entry is offered on the player's latest entry only:
+    once they have re-entered, the old entry says where they are now."""
+    if entry.status != Entry.Status.BUSTED:
+        return None, ""
+    later = (
+        Entry.objects.filter(event=event, player_id=entry.player_id, number__gt=entry.number)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    if later is not None:
+        return None, gettext("Re-entered as #%(number)s.") % {"number": later}
+    refusal = rules.reentry_refusal(
+        event.entry_rules,
+        moment_cached(event),
+        who=who(entry),
+        reentries=reentries_of(event, entry.player_id),
+    )
+    if refusal is not None:
+        text = refusal_text(refusal)
+        return None, gettext("No re-entry: %(reason)s.") % {"reason": text}
+    return Offer(Purchase.Kind.REENTRY, gettext("Re-entry"), price_of(event, ""), None), ""

@@ -7,10 +7,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import WholeNumberField
+from tdsystem.core.numbers import CHIP_AMOUNT, TABLE_NUMBER
 
 from .models import Purchase
 
-STACK_MAX = 10**12  # as the event form's chip amounts
+STACK_MAX = CHIP_AMOUNT.high  # as the event form's chip amounts
 
 
 class BuyForm(forms.Form):
@@ -27,6 +28,6 @@ class BuyForm(forms.Form):
         ),
     )
     # The table page's number, to go back to it after the buy.
-    table = WholeNumberField(min_value=1, max_value=99_999, required=False)
+    table = WholeNumberField(span=TABLE_NUMBER, required=False)
     # Sent once the console has shown what the buy changes among the players in the money.
     confirm_changes = forms.BooleanField(required=False)

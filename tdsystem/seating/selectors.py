@@ -167,6 +167,16 @@ def move_slips(event_id: int, *, table: int | None = None, done_minutes: int = 3
     return pending + done
 
 
+def slip_groups(slips: Iterable[Move]) -> list[tuple[int, list[Move]]]:
+    """The slips still waiting by the table the players walk to, lowest number first: the
+    floor carries out a table's at once (after a break or a redraw)."""
+    groups: dict[int, list[Move]] = {}
+    for slip in slips:
+        if slip.acknowledged_at is None:
+            groups.setdefault(slip.to_table, []).append(slip)
+    return sorted(groups.items(), key=lambda group: group[0])
+
+
 # Halting (TDA 11-D, WSOP R67: the event's rule set) ---------------------------------------
 
 
@@ -597,7 +607,7 @@ def seating_overview(
     flags = {t.number: t for t in shown}
     for card in page_cards:
         card.halt, card.short = flags[card.number].halt, flags[card.number].short
-        card.breaks_next = bool(sequence) and card.number == sequence[0]
+        card.breaks_next = card.number == next_break
     return Overview(
         cards=page_cards,
         tables=len(tallies),
@@ -615,7 +625,8 @@ def seating_overview(
         short=[t.number for t in playing if t.short],
         redraws={k: redraw_refusal(event, in_break_order, k) for k in (3, 2, 1)},
         final_table_size=final_table_size(event),
-        breaking=sequence[0] if sequence else None,
+        # The last table in play breaks for nobody: it is not marked.
+        breaking=next_break,
         page=page,
         pages=pages,
         pager=_pager(tallies, page, pages, size) if pages > 1 else [],

@@ -55,6 +55,7 @@ urlpatterns = [
     ),
     path(CONSOLE + "moves/", views_moves.moves_page, name="moves"),
     path(CONSOLE + "moves/<int:move_id>/ack", views_moves.move_ack, name="move_ack"),
+    path(CONSOLE + "moves/ack", views_moves.moves_ack, name="moves_ack"),
     path(CONSOLE + "flights/", views_flights.flights_page, name="flights"),
     path(CONSOLE + "flights/add", views_flights.flight_add, name="flight_add"),
     path(CONSOLE + "flights/day2", views_flights.day2_combine, name="day2"),

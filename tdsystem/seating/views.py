@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tdsystem.core.forms import whole_number
 from tdsystem.core.languages import screen_language
@@ -22,7 +22,7 @@ from .forms import ENTRY_MAX
 DRAW_PAGE_SECONDS = 10
 
 
-@require_GET
+@require_safe
 def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
     """Search by name or entry number; a single match (or a tapped one) shows in full.
     The seats are read fresh on every request (lookup: plain statements, as fifty phones
@@ -59,7 +59,7 @@ def qr_svg(data: str) -> str:
     return image.to_string(encoding="unicode")
 
 
-@require_GET
+@require_safe
 def seat_poster(request: HttpRequest, event_id: int) -> HttpResponse:
     """A page to print and stick on the wall: scan to find your seat."""
     event = get_object_or_404(Event, pk=event_id)
@@ -80,7 +80,7 @@ def poster_page(request: HttpRequest, event, path: str) -> HttpResponse:
     return render(request, "seating/poster.html", context)
 
 
-@require_GET
+@require_safe
 def draw_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     """The table draw for venue TVs: every player A to Z, paging by itself."""
     event = get_object_or_404(Event, pk=event_id)

@@ -22,11 +22,12 @@ from django_htmx.http import push_url, trigger_client_event
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.forms import form_errors_text
+from tdsystem.core.templatetags.humanize_td import grouped, money
 from tdsystem.events.models import Event
 
 from . import selectors, services
-from .entry_rules import ChangesToConfirm, buys_offered
+from .entry_rules import ChangesToConfirm, buys_offered, reentry_offered
 from .errors import SeatingError
 from .forms import (
     DoNotMoveForm,
@@ -34,7 +35,6 @@ from .forms import (
     RegisterForm,
     ReserveForm,
     TablesForm,
-    first_error,
 )
 from .forms_buys import BuyForm
 from .models import Entry, Purchase
@@ -144,7 +144,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
         else:
             message = enrolled(enrolment)
     else:
-        error = first_error(form)[1]
+        error = form_errors_text(form)
     fresh = RegisterForm() if message else form
     if message:
         fresh.fields["name"].widget.attrs["autofocus"] = True  # ready for the next player
@@ -189,7 +189,7 @@ def register_many(request: HttpRequest, event_id: int) -> HttpResponse:
     form = ImportForm(request.POST)
     error = message = None
     if not form.is_valid():
-        error = first_error(form)[1]
+        error = form_errors_text(form)
     else:
         error, message = attempt(
             lambda: services.players_import(
@@ -225,15 +225,18 @@ def entry_panel_render(
     slips=(),
     changed=(),
     changes: ChangesToConfirm | None = None,
+    **forms,
 ) -> HttpResponse:
     """The entry panel fragment, with what an action did.
 
     `slips` are move slips the action caused; `changed` are client events to send
     besides `seating-changed` when it succeeded; `changes` is a re-entry or a buy waiting
-    for the desk to confirm what it changes among the players in the money.
+    for the desk to confirm what it changes among the players in the money; `forms` a
+    refused form, shown as typed (`reserve_form=...`).
     """
     entry = _entry(event, entry_id)
     purchases = list(entry.purchases.all())
+    reentry, reentry_refused = reentry_offered(event, entry)
     context = {
         "event": event,
         "entry": entry,
@@ -243,6 +246,8 @@ def entry_panel_render(
         "message": message,
         "slips": slips,
         "buys": buys_offered(event, entry),
+        "reentry": reentry,
+        "reentry_refused": reentry_refused,
         "entry_fees": sum((p.fee for p in purchases), Decimal(0)),
         # In a bounty event one bounty of the entry's buy-in is its head, not the places'.
         "entry_head": Decimal(event.bounty_amount) if event.has_bounties else None,
@@ -252,6 +257,7 @@ def entry_panel_render(
         "hold_form": DoNotMoveForm(),
         "reserved_cite": event.cite("reserved_seat"),
         "to_confirm": _confirm(request, event, entry, changes) if changes is not None else None,
+        **forms,
     }
     response = render(request, f"{CONSOLE}#entry", context)
     if error or not message:
@@ -333,7 +339,7 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
     to_confirm: list[ChangesToConfirm] = []
     table = form.cleaned_data.get("table") if valid else None
     if not valid:
-        error, message = first_error(form)[1], None
+        error, message = form_errors_text(form), None
     else:
 
         def buy() -> Purchase:
@@ -359,7 +365,7 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
                     "number": entry.number,
                     "player": entry.player.name,
                     "chips": grouped(buy.chips),
-                    "amount": buy.amount + buy.fee,
+                    "amount": money(buy.amount + buy.fee),
                 }
             ),
         )
@@ -381,7 +387,9 @@ def _hold_action(request, event: Event, entry: Entry, action: str, actor: Actor)
     form = {"reserve": ReserveForm, "hold": DoNotMoveForm}.get(action)
     bound = form(request.POST) if form else None
     if bound is not None and not bound.is_valid():
-        return entry_panel_render(request, event, entry.pk, error=first_error(bound)[1])
+        return entry_panel_render(
+            request, event, entry.pk, error=form_errors_text(bound), **{f"{action}_form": bound}
+        )
     data = bound.cleaned_data if bound is not None else {}
     ids = {"event_id": event.pk, "entry_id": entry.pk, "actor": actor}
     slips: list = []

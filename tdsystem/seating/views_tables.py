@@ -10,9 +10,10 @@ from django.views.decorators.http import require_POST
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.forms import form_errors_text
 
 from . import balancing, services
-from .forms import BreakOrderForm, RedrawForm, TablesForm, first_error
+from .forms import BreakOrderForm, RedrawForm, TablesForm
 from .views_console import answer, attempt, event_or_404
 
 
@@ -26,7 +27,7 @@ def tables(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     form = TablesForm(request.POST)
     if not form.is_valid():
-        return answer(request, event, "setup", first_error(form)[1], None, tables_form=form)
+        return answer(request, event, "setup", form_errors_text(form), None, tables_form=form)
     error, message = attempt(
         lambda: services.tables_setup(
             event=event, actor=Actor.of(request.user), **form.cleaned_data
@@ -43,8 +44,10 @@ def release(request: HttpRequest, event_id: int) -> HttpResponse:
     form = BreakOrderForm(request.POST)
     numbers = form.cleaned_data["numbers"] if form.is_valid() else []
     if not numbers:
-        error = _("give the numbers of empty tables")
-        return answer(request, event, "setup", error, None, tables_form=TablesForm())
+        error = form_errors_text(form) if form.errors else _("give the numbers of empty tables")
+        return answer(
+            request, event, "setup", error, None, tables_form=TablesForm(), release_form=form
+        )
     error, message = attempt(
         lambda: services.tables_release(
             event_id=event.pk, numbers=numbers, actor=Actor.of(request.user)
@@ -60,14 +63,14 @@ def break_order(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     form = BreakOrderForm(request.POST)
     if not form.is_valid():
-        return answer(request, event, "status", first_error(form)[1], None)
+        return answer(request, event, "status", form_errors_text(form), None, break_form=form)
     error, message = attempt(
         lambda: services.tables_reorder(
             event_id=event.pk, numbers=form.cleaned_data["numbers"], actor=Actor.of(request.user)
         ),
         lambda order: _("Break order: %(tables)s") % {"tables": _numbers(order)},
     )
-    return answer(request, event, "status", error, message)
+    return answer(request, event, "status", error, message, break_form=form if error else None)
 
 
 @require_POST
@@ -119,7 +122,7 @@ def redraw(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     form = RedrawForm(request.POST)
     if not form.is_valid():
-        return answer(request, event, "status", first_error(form)[1], None)
+        return answer(request, event, "status", form_errors_text(form), None)
     error, message = attempt(
         lambda: balancing.tables_redraw(
             event_id=event.pk,

@@ -14,11 +14,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
-from tdsystem.core.forms import TextField
+from tdsystem.core.forms import TextField, form_errors_text
 
 from .entry_rules import ChangesToConfirm
 from .errors import SeatingError
-from .forms import RegisterForm, first_error
+from .forms import RegisterForm
 from .selectors_tickets import ticket_players as ticket_players_found
 from .services.tickets import NOTE_MAX, ticket_issue, ticket_register
 from .views_console import answer, attempt, enrolled, event_or_404
@@ -50,7 +50,7 @@ def ticket_give(request: HttpRequest, event_id: int) -> HttpResponse:
     event = event_or_404(event_id)
     form = TicketForm(request.POST)
     if not form.is_valid():
-        return _panel(request, event, first_error(form)[1], None, ticket_form=form)
+        return _panel(request, event, form_errors_text(form), None, ticket_form=form)
     data = form.cleaned_data
     error, message = attempt(
         lambda: ticket_issue(

@@ -11,13 +11,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import TextField, WholeNumberField
+from tdsystem.core.numbers import CHIP_AMOUNT
 from tdsystem.core.templatetags.humanize_td import grouped
 
 from .services import NAME_MAX
 
 CHIPS_MAX = 12  # denominations in one chip set
 CHIP_MAX = 10**9
-STACK_MAX = 10**9
 ENTRIES_MAX = 100_000
 
 ANTE_CHOICES = [
@@ -33,7 +33,7 @@ def parse_chips(text: str) -> list[int]:
     smallest first, each a multiple of the one below so a colour-up never strands a value."""
     parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
     if not parts:
-        raise forms.ValidationError(_("name the chips in play, e.g. 25 100 500 1000 5000"))
+        raise forms.ValidationError(_("give the chip values, e.g. 25 100 500 1000 5000"))
     if len(parts) > CHIPS_MAX:
         raise forms.ValidationError(_("at most %(n)s chip values") % {"n": CHIPS_MAX})
     chips: set[int] = set()
@@ -62,7 +62,7 @@ class ChipsField(forms.CharField):
 class GeneratorForm(forms.Form):
     """The generator's inputs. A target length in hours, or a start and a finishing time."""
 
-    starting_stack = WholeNumberField(min_value=1, max_value=STACK_MAX, label=_("Starting stack"))
+    starting_stack = WholeNumberField(span=CHIP_AMOUNT, label=_("Starting stack"))
     entries = WholeNumberField(min_value=2, max_value=ENTRIES_MAX, label=_("Expected entries"))
     target_hours = forms.DecimalField(
         required=False,
@@ -75,7 +75,8 @@ class GeneratorForm(forms.Form):
     finish_time = forms.TimeField(required=False, label=_("Finishing time"))
     level_minutes = WholeNumberField(min_value=1, max_value=240, label=_("Level length (minutes)"))
     ante_type = forms.ChoiceField(choices=ANTE_CHOICES, label=_("Ante"))
-    chips = ChipsField(max_length=200, label=_("Chips in play"))
+    # The chip values on the tables (25, 100, 500...), not the chips in play (a total).
+    chips = ChipsField(max_length=200, label=_("Chip values"))
     break_every = WholeNumberField(
         min_value=0, max_value=50, initial=4, label=_("A break every (levels, 0 for none)")
     )

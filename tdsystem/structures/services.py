@@ -536,6 +536,11 @@ def to_csv(structure: Structure) -> str:
     return out.getvalue()
 
 
+def template_named(name: str) -> bool:
+    """Whether a template of this name exists (letter case aside)."""
+    return Structure.objects.filter(is_template=True, name__iexact=name.strip()).exists()
+
+
 @transaction.atomic
 def structure_create(
     *,
@@ -556,6 +561,13 @@ def structure_create(
     elif len(name.strip()) > NAME_MAX:
         problems.insert(
             0, gettext("the name is longer than %(most)s characters") % {"most": NAME_MAX}
+        )
+    elif is_template and template_named(name):
+        # Two templates of one name cannot be told apart in the new event form's list.
+        problems.insert(
+            0,
+            gettext("a template named “%(name)s” exists already: give this one another name")
+            % {"name": name.strip()},
         )
     if ante_type not in AnteType.values:
         problems.append(

@@ -146,6 +146,13 @@ def closed_entries(event: Event, figures: dict, paid: int, last_hands: bool) -> 
     return {"code": refusal.code, "text": refusal_text(refusal)}
 
 
+def in_the_money(event: Event, figures: dict, paid: int) -> bool:
+    """The bubble has burst: every player still in is paid (a flight's players are not
+    paid before the event's Day 2, so a flight never says so)."""
+    left = figures["players_left"]
+    return event.parent_id is None and paid > 0 and 1 < left <= paid
+
+
 def screen_panel(event: Event, figures: dict) -> dict:
     """The side panel's part of the clock JSON (`figures` from events' field_figures)."""
     prizes = payouts(event, figures)
@@ -154,6 +161,7 @@ def screen_panel(event: Event, figures: dict) -> dict:
     return {
         "moves": screen_moves(event.pk),
         "payouts": prizes,
+        "in_the_money": in_the_money(event, figures, paid),
         "chip_leader": chip_leader(event),
         "last_hands": last_hands,
         "entries_closed": closed_entries(event, figures, paid, ending),

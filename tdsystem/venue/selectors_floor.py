@@ -16,21 +16,23 @@ from django.db.models import Count, Q
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable, VenueTable
 
-# The events' colours: distinct on the dark theme, and told apart by the tile's short name
-# too (a colour alone says nothing to a colour-blind floor manager).
+# The events' colours: twelve hues apart on the dark theme, neighbours in the list far apart
+# (events made one after another take neighbouring colours), no two the same family; and
+# told apart by the tile's short name too (a colour alone says nothing to a colour-blind
+# floor manager).
 COLOURS = (
-    "#58a6ff",
-    "#f5c542",
-    "#3fb950",
-    "#f778ba",
-    "#a371f7",
-    "#f0883e",
-    "#39c5cf",
-    "#d29922",
-    "#8ddb8c",
-    "#ff7b72",
-    "#b0b8ff",
-    "#e3b341",
+    "#58a6ff",  # blue
+    "#f5c542",  # yellow
+    "#f778ba",  # pink
+    "#3fb950",  # green
+    "#f0883e",  # orange
+    "#a371f7",  # violet
+    "#39c5cf",  # cyan
+    "#ff5f56",  # red
+    "#c6e35a",  # lime
+    "#e6edf3",  # white
+    "#b08968",  # brown
+    "#6e7bff",  # indigo
 )
 # The events a table may be given to, and the legend's: all but the finished and archived.
 OPEN = Q(archived_at__isnull=True) & ~Q(status=Event.Status.FINISHED)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tdsystem.core.forms import whole_number
 from tdsystem.core.languages import screen_language
@@ -64,7 +64,7 @@ def board(event: Event, top: int | None = None) -> dict:
     }
 
 
-@require_GET
+@require_safe
 def chips_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     screen_language(request, event.screen_language)

@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tdsystem.core.languages import screen_language
 from tdsystem.events import selectors
@@ -40,7 +40,7 @@ def in_play() -> list[Event]:
 
 
 @never_cache
-@require_GET
+@require_safe
 def clocks_screen(request: HttpRequest) -> HttpResponse:
     ids = asked_ids(request.GET.get("events", ""))
     if ids:

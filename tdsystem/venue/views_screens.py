@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from tdsystem.core.languages import screen_language
 from tdsystem.events import selectors
@@ -24,7 +24,7 @@ from tdsystem.seating.views import poster_page
 from .screen import layout_of
 
 
-@require_GET
+@require_safe
 def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     """The venue TV: `?layout=clock` (default), `payouts` or `draw` beside the clock."""
     event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
@@ -55,7 +55,7 @@ NO_EVENT_RELOAD_SECONDS = 30
 
 
 @never_cache
-@require_GET
+@require_safe
 def current(request: HttpRequest, page: str) -> HttpResponse:
     """302 to the current event's page, keeping the query (`?layout=draw`)."""
     event_id = current_event_id()
@@ -70,7 +70,7 @@ def current(request: HttpRequest, page: str) -> HttpResponse:
     return redirect(f"{url}?{query.urlencode()}" if query else url)
 
 
-@require_GET
+@require_safe
 def poster(request: HttpRequest) -> HttpResponse:
     """The seat lookup's poster with the stable /seats/ address: printed once, it leads
     to whichever event is on, week after week (the event's own poster names its lookup)."""

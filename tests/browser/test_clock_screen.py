@@ -222,7 +222,9 @@ def test_a_paused_clock_shows_a_banner_across_the_screen(live_server, new_page):
     box = banner.bounding_box()
     assert box["width"] >= TV["width"] - 1 and box["height"] >= 60
     assert page.locator("#status").inner_text() == "Paused"
-    assert float(page.eval_on_selector("#time", "e => getComputedStyle(e).opacity")) < 0.6
+    # Stopped time reads across the room: full strength, in the band's orange.
+    style = "e => [getComputedStyle(e).opacity, getComputedStyle(e).color]"
+    assert page.eval_on_selector("#time", style) == ["1", "rgb(240, 136, 62)"]
     clock_action(event, "resume")
     page.wait_for_function("!document.body.classList.contains('paused')", timeout=3000)
     assert not banner.is_visible()

@@ -26,16 +26,27 @@ def five(event):
     return event
 
 
-def test_prizes_are_rounded_to_one_by_default(five):
+def test_prizes_are_rounded_to_a_tenth_of_the_buy_in_by_default(five):
     plan = standings.plan_or_default(five)
-    assert plan.unit == D(1)
-    services.payout_plan_update(event_id=five.pk, table="top-3", percentages=(), actor=ACTOR)
-    # 500 by 50/30/20 at the unit 1: whole amounts that add up to the pool.
+    assert plan.unit is None and plan.rounding == D(10)  # automatic: a buy-in of 100
+    services.payout_plan_update(event_id=five.pk, table="top-4", percentages=(), actor=ACTOR)
+    # 500 by 40/30/20/10 at the unit 10: round amounts that add up to the pool.
     assert standings.prizes_by_place(PayoutPlan.objects.get(event=five), 5, D(500)) == (
-        D(250),
+        D(200),
         D(150),
         D(100),
+        D(50),
     )
+
+
+@pytest.mark.parametrize(
+    ("buy_in", "unit"),
+    [("15000", "1000"), ("100", "10"), ("55", "5"), ("5.50", "0.5"), ("0", "1"), ("0.05", "1")],
+)
+def test_the_automatic_unit_is_a_usual_one_at_most_a_tenth_of_the_buy_in(buy_in, unit):
+    from tdsystem.engine.payouts import auto_unit
+
+    assert auto_unit(D(buy_in)) == D(unit)
 
 
 def test_a_unit_that_leaves_a_place_with_nothing_is_refused_with_the_reason(five):
@@ -66,3 +77,20 @@ def test_a_grown_field_that_a_stored_unit_no_longer_pays_is_reported(five):
     assert message is not None and "place 5 with nothing" in message
     assert "round to 50 or less" in message
     assert standings.unpaid_message(plan, 5, D(5000)) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_events_made_before_automatic_rounding_keep_the_unit_of_one():
+    from django.core.management import call_command
+
+    from tests.fixtures import make_event
+
+    call_command("migrate", "results", "0005", verbosity=0)
+    planless = make_event(600, name="Old Friday")
+    planned = make_event(600, name="Old Saturday")
+    PayoutPlan.objects.create(event=planned, table="top-3", unit=D(5))
+    call_command("migrate", "results", verbosity=0)
+    assert PayoutPlan.objects.get(event=planless).unit == D(1)
+    assert PayoutPlan.objects.get(event=planned).unit == D(5)
+    # Made after: automatic.
+    assert standings.plan_or_default(make_event(600, name="New Friday")).unit is None

@@ -23,7 +23,7 @@ D = Decimal
 def four(event):
     """Four players left, all four paid: 160 / 120 / 80 / 40 (top-4 of a 400 pool)."""
     people = arrange(event, {1: [1, 2, 3, 4]})
-    services.payout_plan_update(event_id=event.pk, table="top-4", actor=ACTOR)
+    services.payout_plan_update(event_id=event.pk, table="top-4", unit=1, actor=ACTOR)
     return event, people
 
 

@@ -214,13 +214,15 @@ def test_it_refuses_payout_percentages_out_of_range(client, director, event, tex
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("starting_stack", "0", "The starting stack is 1 to 1,000,000,000,000 chips."),
-        ("starting_stack", str(10**30), "The starting stack is 1 to"),
-        ("starting_stack", "-1", "The starting stack is 1 to"),
-        ("seats_per_table", str(10**30), ""),
-        ("buy_in", "1e400", ""),
-        ("fee", "NaN", ""),
-        ("late_registration_end_level", str(10**30), ""),
+        ("starting_stack", "0", "a whole number from 1 to 1,000,000,000,000"),
+        ("starting_stack", str(10**30), "a whole number from 1 to 1,000,000,000,000"),
+        ("starting_stack", "-1", "a whole number from 1 to 1,000,000,000,000"),
+        ("seats_per_table", str(10**30), "a whole number from 6 to 10"),
+        ("buy_in", "1e400", "an amount from 0 to 9,999,999,999.99"),
+        ("fee", "NaN", "an amount from 0 to 9,999,999,999.99"),
+        ("fee", "-5", "an amount from 0 to 9,999,999,999.99"),
+        ("late_registration_end_level", str(10**30), "a whole number from 0 to 1,000"),
+        ("reentry_max", "40000", "a whole number from 0 to 1,000"),
     ],
 )
 def test_it_refuses_an_event_form_number_out_of_range(client, director, field, value, message):

@@ -56,4 +56,4 @@ def test_the_entry_panel_keeps_the_head_apart_from_the_prize_pool(client, floor_
     client.force_login(floor_person)
     url = reverse("seating:entry", args=[event.pk, people["T1S2"].pk])
     html = client.get(url, HTTP_HX_REQUEST="true").content.decode()
-    assert "80.00 to the prize pool, 20.00 on the head (bounty)" in html
+    assert "80 to the prize pool, 20 on the head (bounty)" in html

@@ -112,7 +112,8 @@ def test_bad_table_numbers_get_a_message(client, director, event):
     response = client.post(
         f"/console/events/{event.pk}/copy/", {"name": "Next", "numbers": "1, two", "seats": "9"}
     )
-    assert "&#x27;two&#x27; is not a table number" in response.content.decode()
+    said = "“two”: give table numbers from 1 to 99,999, or a range from low to high like 1-12"
+    assert said in response.content.decode()
     assert Event.objects.count() == 1
 
 

@@ -95,7 +95,7 @@ def test_the_import_refuses_duplicates_and_keeps_the_list_to_confirm(client, eve
     client.force_login(director)
     names = "Ann Lee\nBob Fry\nann lee"
     body = htmx(client, console_url(event, "register-many"), {"names": names}).content.decode()
-    assert "Nothing imported: 1 duplicate names" in body and "repeats line 1" in body
+    assert "Nothing imported: 1 duplicate name (" in body and "repeats line 1" in body
     assert "Ann Lee\nBob Fry\nann lee</textarea>" in body
     assert not Entry.objects.exists()
     data = {"names": names, "confirm_duplicates": "1"}

@@ -87,11 +87,16 @@ def test_saving_the_rules_as_they_are_changes_nothing(client, director):
 @pytest.mark.parametrize(
     ("changes", "field", "words"),
     [
-        ({"rebuy_chips": "0"}, "rebuy_chips", "greater than or equal to 1"),
-        ({"addon_price": "-5"}, "addon_price", "An amount cannot be negative."),
+        ({"rebuy_chips": "0"}, "rebuy_chips", "a whole number from 1 to 1,000,000,000,000"),
+        ({"addon_price": "-5"}, "addon_price", "an amount from 0 to 9,999,999,999.99"),
         ({"reentry_max": ""}, "reentry_max", "This field is required."),
-        ({"rebuy_until_level": "40000"}, "rebuy_until_level", "less than or equal to 32767"),
-        ({"rebuy_fee": "abc"}, "rebuy_fee", "Enter a number."),
+        ({"rebuy_until_level": "40000"}, "rebuy_until_level", "a whole number from 0 to 1,000"),
+        ({"rebuy_fee": "abc"}, "rebuy_fee", "an amount from 0 to 9,999,999,999.99"),
+        (
+            {"reentry_allowed": "", "reentry_max": "1"},
+            "reentry_max",
+            "Re-entries are not allowed: tick “Re-entries allowed”",
+        ),
     ],
 )
 def test_bad_input_is_said_under_its_field_and_changes_nothing(

@@ -3,6 +3,7 @@ the clock JSON's notices and the clock screen."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from decimal import Decimal
 
@@ -130,7 +131,7 @@ def test_the_event_form_takes_the_entry_rules(client, director):
     assert rules.rebuy_threshold == event.starting_stack  # left empty: the starting stack
     assert (event.addon_chips, event.addon_price) == (20000, Decimal("25"))
     bad = client.post("/console/events/new/", data | {"name": "Bad", "rebuy_price": "-1"})
-    assert bad.status_code == 400 and "An amount cannot be negative." in bad.content.decode()
+    assert bad.status_code == 400 and "an amount from 0 to 9,999,999,999.99" in bad.content.decode()
     assert not Event.objects.filter(name="Bad").exists()
 
 
@@ -144,17 +145,17 @@ def test_the_console_rebuys_at_the_event_price_and_refuses_with_the_reason(clien
     run_at(night, 0, 300)
     panel = client.get(reverse("seating:entry", args=[night.pk, ana.pk]), HTTP_HX_REQUEST="true")
     html = panel.content.decode()
-    assert "Rebuy · 10,000 chips · 44.00" in html and "at most 5,000" in html
+    assert re.search(r"Rebuy · 10,000 chips · 44(?![\d.])", html) and "at most 5,000" in html
     assert "Add-on" not in html  # not at the add-on's break
     over = client.post(
         buy_url(night, ana), {"kind": "rebuy", "stack": "8200"}, HTTP_HX_REQUEST="true"
     )
     assert "a rebuy needs 5,000 chips or fewer: #1 Ana has 8,200" in over.content.decode()
     ok = client.post(buy_url(night, ana), {"kind": "rebuy", "stack": "300"}, HTTP_HX_REQUEST="true")
-    assert "Rebuy for #1 Ana: 10,000 chips, 44.00" in ok.content.decode()
+    assert re.search(r"Rebuy for #1 Ana: 10,000 chips, 44(?![\d.])", ok.content.decode())
     purchase = Purchase.objects.get(entry=ana, kind="rebuy")
     assert (purchase.amount, purchase.fee) == (Decimal("40"), Decimal("4"))
-    assert "140.00 to the prize pool, 4.00 in fees" in ok.content.decode()
+    assert "140 to the prize pool, 4 in fees" in ok.content.decode()
 
 
 def test_the_table_page_offers_buys_to_seating_staff_only(client, director, table_device, night):
@@ -166,7 +167,7 @@ def test_the_table_page_offers_buys_to_seating_staff_only(client, director, tabl
     bob = Entry.objects.get(event=night, number=2)
     answer = client.post(buy_url(night, bob), {"kind": "addon", "table": "1"}, follow=True)
     assert answer.redirect_chain[-1][0] == reverse("results:table", args=[night.pk, 1])
-    assert "Add-on for #2 Bob: 15,000 chips, 22.00" in answer.content.decode()
+    assert re.search(r"Add-on for #2 Bob: 15,000 chips, 22(?![\d.])", answer.content.decode())
     again = client.post(buy_url(night, bob), {"kind": "addon", "table": "1"}, follow=True)
     assert "#2 Bob has taken the add-on already" in again.content.decode()
     assert Purchase.objects.filter(kind="addon").count() == 1

@@ -20,7 +20,7 @@ HTMX = {"HTTP_HX_REQUEST": "true"}
 @pytest.fixture
 def four(event):
     people = arrange(event, {1: [1, 2, 3, 4]})
-    services.payout_plan_update(event_id=event.pk, table="top-4", actor=ACTOR)
+    services.payout_plan_update(event_id=event.pk, table="top-4", unit=1, actor=ACTOR)
     for name, chips in (("T1S1", 40_000), ("T1S2", 30_000), ("T1S3", 20_000)):
         services.chip_count_record(
             event_id=event.pk, entry_number=people[name].number, chips=chips, actor=ACTOR

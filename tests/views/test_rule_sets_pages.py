@@ -156,11 +156,11 @@ def test_the_rules_form_saves_only_what_differs_from_the_set(client, director):
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("halt_short_by", "12", "halt_short_by: from 2 to 9"),
-        ("hfh_minutes_per_hand", "0", "hfh_minutes_per_hand: from 1 to 10"),
-        ("redraws", "100: 3 2 11", "redraws: entries 0 or more, table counts 1 to 10"),
-        ("redraws", "lots", "This does not read: lots"),
-        ("final_table_size", "²", "This does not read: ²"),
+        ("halt_short_by", "12", "a whole number from 2 to 9"),
+        ("hfh_minutes_per_hand", "0", "a whole number from 1 to 10"),
+        ("redraws", "100: 3 2 11", "Automatic redraws: entries 0 or more, table counts 1 to 10"),
+        ("redraws", "lots", "“lots” is not a list of redraws like 100: 3 2 1; 50: 2 1"),
+        ("final_table_size", "²", "a whole number from 0 to 10"),
         ("halting", "whenever", "Select a valid choice"),
         ("balance_threshold", "9", "a whole number from 1 to 5"),
     ],
@@ -261,7 +261,8 @@ def test_a_bad_house_setting_is_refused_with_the_engines_message(client, directo
     data["large_field_tables"] = "0"
     response = client.post(f"/console/house-rules/{house.pk}/", data)
     assert response.status_code == 400
-    assert "large_field_tables: from 1 to 10000" in response.content.decode()
+    assert "a whole number from 1 to 10,000" in response.content.decode()
+    assert "large_field_tables" not in response.context["form"].errors["large_field_tables"][0]
     house.refresh_from_db()
     assert house.overrides == {}
 

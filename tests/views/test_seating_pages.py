@@ -89,7 +89,7 @@ def test_it_registers_a_player_and_answers_with_the_form_fragment(client, event,
 def test_it_explains_a_bad_registration_and_changes_nothing(client, event, floor_person):
     client.force_login(floor_person)
     response = htmx(client, console_url(event, "register"), {"name": ""})
-    assert "name: This field is required." in response.content.decode()
+    assert "Name: This field is required." in response.content.decode()
     assert "HX-Trigger" not in response
     clock_action(event_id=event.pk, action="start", actor=ACTOR)
     response = htmx(client, console_url(event, "register"), {"name": "Late Larry"})
@@ -121,7 +121,7 @@ def test_it_releases_an_empty_table_from_the_console(client, event, director):
 def test_it_refuses_a_bad_table_range_with_a_message(client, event, director):
     client.force_login(director)
     response = htmx(client, console_url(event, "tables"), {"numbers": "1-x", "seats": "9"})
-    assert "is not a table number" in response.content.decode()
+    assert "Table numbers: “1-x”: give table numbers from 1 to 99,999" in response.content.decode()
     assert not EventTable.objects.exists()
 
 

@@ -60,9 +60,9 @@ def test_the_panel_says_what_is_wrong_with_a_reservation(client, event, director
     bad_seat = client.post(
         action(event, people["T1S1"], "reserve"), {"seat": "0", "reason": "x"}, **HTMX
     )
-    assert "seat: a whole number from 1 to 10" in bad_seat.content.decode()
+    assert "Seat: a whole number from 1 to 10" in bad_seat.content.decode()
     no_reason = client.post(action(event, people["T1S1"], "reserve"), {"seat": "2"}, **HTMX)
-    assert "reason:" in no_reason.content.decode()
+    assert "Reason:" in no_reason.content.decode()
     assert Entry.objects.get(pk=people["T1S1"].pk).reserved_seat is None
 
 

@@ -102,4 +102,4 @@ def test_the_event_form_names_the_bad_field(client, director):
             "late_registration_end_level": 0,
         },
     ).content.decode()
-    assert "Tables have 6 to 10 seats." in page and "cannot be negative" in page
+    assert "a whole number from 6 to 10" in page and "an amount from 0 to" in page

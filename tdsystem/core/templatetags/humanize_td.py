@@ -1,6 +1,8 @@
-"""Small display filters: chip counts and clock times."""
+"""Small display filters: chip counts, money and clock times."""
 
 from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
 
 from django import template
 from django.utils import numberformat
@@ -36,6 +38,21 @@ def grouped(number, decimals: int | None = None) -> str:
         thousand_sep=get_format("THOUSAND_SEPARATOR"),
         force_grouping=True,
     )
+
+
+@register.filter
+def money(value) -> str:
+    """An amount of money in the reader's separators: Decimal("1200.00") -> "1,200",
+    Decimal("1234.50") -> "1,234.50" ("1.234,50" in Vietnamese); None -> "–". Every page
+    that shows money (the consoles, the screens, the results, a purchase's message) says
+    it so, never as the column's "15000.00"."""
+    if value is None or value == "":
+        return "–"
+    try:
+        amount = Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        return str(value)
+    return grouped(amount, 0 if amount == amount.to_integral_value() else 2)
 
 
 # grouped() when the text is read: a form's rule, written once, said in each request's locale.

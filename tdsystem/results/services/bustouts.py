@@ -492,7 +492,7 @@ def _places(event, plan, fld, group, joined, others, entries, stacks, table) -> 
     return _Placed(
         {f.entry: f for f in placed.finishes},
         dict(placed.slots),
-        placed.prizes(prizes, plan.unit),
+        placed.prizes(prizes, plan.rounding),
     )
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.numbers import STACK
 from tdsystem.seating.models import Entry
 
 from ..errors import ResultsError
@@ -26,7 +27,7 @@ from .locks import event_lock
 # The most chips a stack, a count or a short big blind may be entered with: 15 digits, far
 # above any real stack and well inside the 64-bit columns. The API's schema and the pages'
 # forms both state it.
-MAX_CHIPS = 10**15 - 1
+MAX_CHIPS = STACK.high
 
 
 def chip_count_record(*, event_id: int, entry_number: int, chips: int, actor: Actor) -> ChipCount:

@@ -111,7 +111,7 @@ def deal_preview(
             method=method,
             stacks=[r.chips or 0 for r in rows],
             prizes=[r.place_prize for r in rows],
-            unit=Decimal(plan.unit),
+            unit=plan.rounding,
             play_for=play_for,
         )
     except rules.DealError as exc:
@@ -120,7 +120,7 @@ def deal_preview(
         DealRow(r.entry, r.chips, r.place, r.place_prize, amount)
         for r, amount in zip(rows, plan_.amounts, strict=True)
     ]
-    return DealPreview(method, rows, play_for, Decimal(plan.unit), plan_.total)
+    return DealPreview(method, rows, play_for, plan.rounding, plan_.total)
 
 
 def _by_chips(entries: list[Entry], counts: Mapping[int, int]) -> list[Entry]:

@@ -26,6 +26,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.numbers import MINUTES_PER_HAND
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import HANDFORHAND, clock_action
@@ -37,7 +38,7 @@ from ..errors import ResultsError
 from ..models import HandForHand, HandForHandHand, HandForHandReport
 from .locks import event_lock
 
-MINUTES_PER_HAND_MAX = 10  # the most a hand-for-hand hand may take off the clock
+MINUTES_PER_HAND_MAX = MINUTES_PER_HAND.high  # the most a hand may take off the clock
 
 
 @dataclass

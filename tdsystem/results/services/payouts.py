@@ -21,7 +21,10 @@ TABLE_NAMES = (*rules.STANDARD_TABLES, *rules.FIXED_TABLES, CUSTOM)
 CENT = Decimal("0.01")
 
 
-def unit_check(unit: Decimal | str | int) -> Decimal:
+def unit_check(unit: Decimal | str | int | None) -> Decimal | None:
+    """The rounding unit as stored; None is automatic (PayoutPlan.rounding)."""
+    if unit is None or unit == "":
+        return None
     try:
         value = Decimal(str(unit))
     except (InvalidOperation, ValueError):
@@ -42,10 +45,11 @@ def payout_plan_update(
     event_id: int,
     table: str,
     actor: Actor,
-    unit: Decimal | str | int = Decimal(1),
+    unit: Decimal | str | int | None = None,
     percentages: Sequence[Decimal | str | int] = (),
 ) -> PayoutPlan:
-    """Change the payout plan; every prize already awarded is worked out again."""
+    """Change the payout plan; every prize already awarded is worked out again. `unit`
+    None rounds automatically (a tenth of the buy-in, in a usual unit)."""
     if table not in TABLE_NAMES:
         raise ResultsError(
             gettext("choose one of: %(names)s") % {"names": ", ".join(TABLE_NAMES)}, field="table"
@@ -86,10 +90,15 @@ def payout_plan_update(
                     "Payouts: %(plan)s, rounded to %(unit)s; %(count)s prizes worked out again",
                 ),
                 plan=shown,
-                unit=Grouped(unit),
+                unit=Grouped(plan.rounding),
                 count=changed,
             ),
-            data={"table": table, "percentages": custom, "unit": str(unit)},
+            data={
+                "table": table,
+                "percentages": custom,
+                "unit": str(plan.rounding),
+                "automatic": unit is None,
+            },
         )
     return plan
 

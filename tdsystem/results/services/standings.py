@@ -175,7 +175,7 @@ def prizes_by_place(plan: PayoutPlan, entries: int, pool: Decimal) -> tuple[Deci
         return _prizes(
             plan.table,
             tuple(str(p) for p in plan.percentages),
-            Decimal(plan.unit),
+            plan.rounding,
             entries,
             Decimal(pool),
         )
@@ -192,12 +192,12 @@ def unpaid_message(plan: PayoutPlan, entries: int, pool: Decimal) -> str | None:
         return None
     try:
         percentages = plan.table_percentages(entries)
-        place = rules.unpaid_place(Decimal(pool), percentages, Decimal(plan.unit))
+        place = rules.unpaid_place(Decimal(pool), percentages, plan.rounding)
     except rules.PayoutError:
         return None  # the plan itself cannot be used: prizes_by_place says why
     if place is None:
         return None
-    unit = Decimal(plan.unit)
+    unit = plan.rounding
     share = Decimal(pool) * percentages[place - 1] / 100
     message = gettext(
         "rounding to %(unit)s leaves place %(place)s with nothing (its share of the "
@@ -344,11 +344,11 @@ def standings_work_out(
             gettext("the places cannot be worked out: %(reason)s") % {"reason": exc}
         ) from exc
     winner_finishes = [rules.Finish(entry, 1, 1) for entry in winners]
-    won = rules.prizes_for(winner_finishes, prizes, Decimal(plan.unit))
+    won = rules.prizes_for(winner_finishes, prizes, plan.rounding)
     slots = {f.entry: 1 for f in winner_finishes}
     by_entry = {f.entry: f for f in winner_finishes}
     for placed_group in placed:
-        won |= placed_group.prizes(prizes, plan.unit)
+        won |= placed_group.prizes(prizes, plan.rounding)
         slots |= placed_group.slots
         by_entry |= {f.entry: f for f in placed_group.finishes}
     worked = {e: (f.place, f.place_to, slots[e], won[e]) for e, f in by_entry.items()}

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 from django import template
 from django.utils.translation import pgettext_lazy
 
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.templatetags.humanize_td import money
 
 from ..services import standings
 
@@ -36,17 +34,9 @@ ORDINALS = {
 }
 
 
-@register.filter
-def money(value) -> str:
-    """Decimal("1234.50") -> "1,234.50"; Decimal("1200.00") -> "1,200" (the reader's
-    separators, as the chip counts: "1.200" in Vietnamese); None -> "–"."""
-    if value is None or value == "":
-        return "–"
-    try:
-        amount = Decimal(value)
-    except (InvalidOperation, TypeError, ValueError):
-        return str(value)
-    return grouped(amount, 0 if amount == amount.to_integral_value() else 2)
+# The money filter is core's (humanize_td), registered here too for the templates that
+# load it with the places' filters.
+register.filter("money", money)
 
 
 @register.filter

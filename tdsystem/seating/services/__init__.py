@@ -19,7 +19,7 @@ from ..errors import SeatingError
 from .draw import seats_draw
 from .flights import Combined, day2_combine, flight_add
 from .hands import HAND_MAX, TableHalted, table_hand_finish
-from .moves import move_acknowledge
+from .moves import move_acknowledge, moves_acknowledge
 from .registration import (
     DuplicateName,
     Enrolment,
@@ -73,6 +73,7 @@ __all__ = [
     "import_duplicates",
     "member_id_taken",
     "move_acknowledge",
+    "moves_acknowledge",
     "player_register",
     "players_import",
     "registration_closed_reason",

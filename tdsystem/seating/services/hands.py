@@ -14,6 +14,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.numbers import HAND
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
@@ -33,7 +34,7 @@ from .dayend import hand_count_down
 
 # The most hands a table's count may claim: far beyond any event, and within the 32-bit
 # columns that store hand numbers. The API's schema and the pages' form both state it.
-HAND_MAX = 10**9
+HAND_MAX = HAND.high
 _HAND_FIELDS = ("button", "small_blind", "big_blind", "hand_number", "sitting_out", "hands_left")
 
 

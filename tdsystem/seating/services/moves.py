@@ -8,6 +8,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.events.models import Event
 
 from ..errors import SeatingError
 from ..models import Move
@@ -37,3 +38,36 @@ def move_acknowledge(*, event_id: int, move_id: int, actor: Actor) -> Move:
                 data={"move": move.pk},
             )
     return move
+
+
+def moves_acknowledge(*, event_id: int, actor: Actor, to_table: int | None = None) -> int:
+    """The floor confirms every slip still waiting (to one table, or all of them) at once,
+    after a break or a redraw. Returns how many it confirmed; a second tap confirms none
+    (the same conditional update as one slip's)."""
+    now = timezone.now()
+    with transaction.atomic():
+        waiting = Move.objects.filter(event_id=event_id, acknowledged_at__isnull=True)
+        if to_table is not None:
+            waiting = waiting.filter(to_table=to_table)
+        ids = list(waiting.values_list("pk", flat=True))
+        count = Move.objects.filter(pk__in=ids, acknowledged_at__isnull=True).update(
+            acknowledged_at=now, acknowledged_by=actor.user
+        )
+        if count:
+            summary = (
+                Text(gettext_noop("Moves done: %(count)s slips at once"), count=count)
+                if to_table is None
+                else Text(
+                    gettext_noop("Moves done: %(count)s slips to table %(table)s at once"),
+                    count=count,
+                    table=to_table,
+                )
+            )
+            log_record(
+                event=Event.objects.get(pk=event_id),
+                actor=actor,
+                action="move.ack_all",
+                summary=summary,
+                data={"moves": ids, "table": to_table},
+            )
+    return count

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Grouped, Text, log_record
@@ -258,9 +258,12 @@ def players_import(
             if problems:
                 shown = "; ".join(problems[:10]) + ("; …" if len(problems) > 10 else "")
                 raise SeatingError(
-                    gettext(
+                    ngettext(
+                        "Nothing imported: %(count)s duplicate name (%(list)s). Add a note to "
+                        "tell them apart one by one, or import anyway.",
                         "Nothing imported: %(count)s duplicate names (%(list)s). Add a note to "
-                        "tell them apart one by one, or import anyway."
+                        "tell them apart one by one, or import anyway.",
+                        len(problems),
                     )
                     % {"count": len(problems), "list": shown}
                 )

@@ -9,6 +9,8 @@ from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.numbers import SEATS_PER_TABLE, TABLE_NUMBER
+from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.events.models import Event
 
 from ..errors import SeatingError
@@ -17,7 +19,7 @@ from ..seatmap import (
     event_lock,
 )
 
-MIN_TABLE_SEATS, MAX_TABLE_SEATS = 6, 10
+MIN_TABLE_SEATS, MAX_TABLE_SEATS = SEATS_PER_TABLE.low, SEATS_PER_TABLE.high
 
 
 def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) -> list[EventTable]:
@@ -28,8 +30,12 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
             % {"low": MIN_TABLE_SEATS, "high": MAX_TABLE_SEATS},
             field="seats",
         )
-    if not numbers or any(number < 1 for number in numbers):
-        raise SeatingError(gettext("give table numbers from 1 up"), field="numbers")
+    if not numbers or any(number not in TABLE_NUMBER for number in numbers):
+        raise SeatingError(
+            gettext("give table numbers from %(low)s to %(high)s")
+            % {"low": TABLE_NUMBER.low, "high": grouped(TABLE_NUMBER.high)},
+            field="numbers",
+        )
     wanted = sorted(set(numbers))
     with transaction.atomic():
         event = event_lock(event.pk, venue_tables=wanted)
