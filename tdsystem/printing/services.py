@@ -315,3 +315,94 @@ def printers_waiting() -> list[int]:
     ids = set(pending.values_list("printer_id", flat=True))
     due = Printer.objects.filter(pk__in=ids).filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
     return list(due.values_list("pk", flat=True))
+
+
+# Printing on demand ----------------------------------------------------------------------
+
+
+def documents_print(
+    *,
+    event: Event,
+    document: str,
+    actor: Actor,
+    entry: int | None = None,
+    table: int | None = None,
+    day: int | None = None,
+    printer: Printer | None = None,
+    copies: int = 1,
+) -> list[PrintJob]:
+    """The console's "print": an entry's seat card, entry receipt or payout slip, every
+    seat card (of one table), a day's chip vouchers, or every seat as a redraw receipt."""
+    from tdsystem.seating.models import Entry
+
+    from . import selectors
+
+    docs: list[Doc] = []
+    if document in (Document.SEAT_CARD, Document.ENTRY_RECEIPT, Document.PAYOUT_SLIP):
+        if entry is None:
+            raise PrintingError(_("which entry? give its number"), field="entry")
+        row = (
+            Entry.objects.filter(event=event, number=entry)
+            .select_related("event", "player", "table")
+            .first()
+        )
+        if row is None:
+            raise PrintingError(
+                _("no entry #%(number)s in this event") % {"number": entry}, field="entry"
+            )
+        if document == Document.SEAT_CARD:
+            card = selectors.seat_card(row)
+            if card is None:
+                raise PrintingError(_("#%(number)s has no seat") % {"number": entry}, field="entry")
+            docs = [card]
+        elif document == Document.ENTRY_RECEIPT:
+            receipt = selectors.entry_receipt_last(row)
+            docs = [receipt] if receipt else []
+        else:
+            finish = selectors.finish_of(event, entry)
+            if finish is None:
+                raise PrintingError(_("#%(number)s is not out") % {"number": entry}, field="entry")
+            docs = [selectors.payout_slip(finish, paid_by=actor)]
+    elif document == "seat-cards":
+        docs = list(selectors.seat_cards(event, table))
+    elif document == Document.CHIP_VOUCHER:
+        docs = list(selectors.chip_vouchers(event, day))
+    elif document == Document.REDRAW_RECEIPT:
+        tables = len({card.table_number for card in selectors.seat_cards(event)})
+        docs = [selectors.redraw_receipt(event, tables=tables)]
+    else:
+        raise PrintingError(_("no such document: %(name)s") % {"name": document}, field="document")
+    if not docs:
+        raise PrintingError(_("nothing to print"))
+    return jobs_make(event=event, documents=docs, actor=actor, printer=printer, copies=copies)
+
+
+def event_printing_save(*, event: Event, values: dict) -> EventPrinting:
+    """The event's switches, saved (made the first time)."""
+    with transaction.atomic():
+        found, _created = EventPrinting.objects.update_or_create(event=event, defaults=values)
+    return found
+
+
+@dataclass(frozen=True)
+class Queue:
+    """A printer with documents still to print, and why the first one waits if it does."""
+
+    printer: Printer
+    pending: int
+    first: PrintJob
+
+    @property
+    def waiting(self) -> bool:
+        return self.first.status == PrintJob.Status.WAITING
+
+
+def queue_state() -> list[Queue]:
+    """Every printer's queue that is not empty, by printer name."""
+    out = []
+    for printer in Printer.objects.all():
+        pending = PrintJob.objects.filter(printer=printer, status__in=PENDING).order_by("id")
+        first = pending.select_related("event").first()
+        if first is not None:
+            out.append(Queue(printer, pending.count(), first))
+    return out
