@@ -7,6 +7,7 @@ again on the same port (`start`), as a printer unplugged for a while.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -41,10 +42,8 @@ class FakePrinter:
         if self._server is not None:
             # Shut down first: a thread blocked in accept() would keep a closed socket
             # listening.
-            try:
+            with contextlib.suppress(OSError):
                 self._server.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
             self._server.close()
             self._server = None
 

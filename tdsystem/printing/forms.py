@@ -38,7 +38,7 @@ class PrinterForm(forms.Form):
     tables_to = forms.IntegerField(label=_("to"), min_value=1, max_value=TABLE_MAX, required=False)
     language = forms.ChoiceField(
         label=_("Language"),
-        choices=[("", _("The event's"))] + list(settings.LANGUAGES),
+        choices=[("", _("The event's")), *list(settings.LANGUAGES)],
         required=False,
     )
 

@@ -40,6 +40,10 @@ class Command(BaseCommand):
         test.add_argument("name")
         remove = actions.add_parser("remove", help="remove NAME")
         remove.add_argument("name")
+        samples = actions.add_parser("samples", help="every document as a PNG, into DIR")
+        samples.add_argument("folder")
+        samples.add_argument("--language", default="en")
+        samples.add_argument("--paper", type=int, default=80, choices=[80, 58])
 
     def handle(self, *args, action: str, **options) -> None:
         getattr(self, f"_{action}")(**options)
@@ -78,6 +82,14 @@ class Command(BaseCommand):
     def _remove(self, *, name, **_options) -> None:
         services.printer_remove(printer_id=self._find(name).pk)
         self.stdout.write(f"removed {name}")
+
+    def _samples(self, *, folder, language, paper, **_options) -> None:
+        from pathlib import Path
+
+        from tdsystem.printing.samples import write
+
+        for path in write(Path(folder), language, paper):
+            self.stdout.write(str(path))
 
     def _find(self, name: str) -> Printer:
         printer = Printer.objects.filter(name__iexact=name).first()
