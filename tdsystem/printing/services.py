@@ -16,6 +16,7 @@ waiting per printer, however many documents wait.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -180,7 +181,7 @@ def jobs_make(
         for job in jobs:
             job.save()  # one by one: their ids are the printing order
     for printer_id in sorted({job.printer_id for job in jobs if job.printer_id}):
-        transaction.on_commit(lambda pk=printer_id: drain_later(pk))
+        transaction.on_commit(functools.partial(drain_later, printer_id))
     return jobs
 
 
@@ -243,8 +244,8 @@ def printer_drain(*, printer_id: int) -> Drained:
     try:
         while True:
             printer = Printer.objects.filter(pk=printer_id).first()
-            job = PrintJob.objects.filter(printer_id=printer_id, status__in=PENDING)
-            job = job.order_by("id").first()
+            pending = PrintJob.objects.filter(printer_id=printer_id, status__in=PENDING)
+            job = pending.order_by("id").first()
             if printer is None or job is None:
                 return Drained(printed, None)
             try:

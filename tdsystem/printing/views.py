@@ -144,8 +144,7 @@ def job_page(request: HttpRequest, event_id: int, job_id: int) -> HttpResponse:
     with translation.override(job.language):
         blocks = layout(doc, job.copies)
         shown = [
-            (block, mark_safe(qr_svg(block.text)) if block.kind == "qr" else "")
-            for block in blocks
+            (block, mark_safe(qr_svg(block.text)) if block.kind == "qr" else "") for block in blocks
         ]
         return render(
             request,
