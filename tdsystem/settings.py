@@ -143,6 +143,7 @@ INSTALLED_APPS = [
     "tdsystem.seating",
     "tdsystem.rulings",
     "tdsystem.results",
+    "tdsystem.printing",
     "tdsystem.venue",
     "axes",
 ]
@@ -318,6 +319,25 @@ CELERY_BEAT_SCHEDULE = {
     "broker-cleanup": {"task": "tdsystem.core.tasks.broker_cleanup", "schedule": 600.0},
     "idempotency-keys": {"task": "tdsystem.core.tasks.idempotency_keys_expire", "schedule": 3600.0},
 }
+
+# Receipt printers (docs/printing.md): a document that cannot be sent waits and is tried
+# again after each of PRINT_RETRY_SECONDS in turn, then every last one of them, as long as
+# it takes; beat looks for waiting documents every PRINT_SWEEP_SECONDS (a retry lost with
+# its worker). A printer must accept a connection within PRINT_TIMEOUT_SECONDS, and one
+# that answers a status request within PRINT_STATUS_SECONDS can say it is out of paper
+# (0: no status request).
+PRINT_RETRY_SECONDS = [float(s) for s in envlist("PRINT_RETRY_SECONDS", "5,15,30,60")]
+if not PRINT_RETRY_SECONDS or min(PRINT_RETRY_SECONDS) <= 0:
+    raise ImproperlyConfigured("PRINT_RETRY_SECONDS: expected seconds above 0, e.g. 5,15,30,60")
+PRINT_SWEEP_SECONDS = envint("PRINT_SWEEP_SECONDS", "60")
+PRINT_TIMEOUT_SECONDS = float(os.environ.get("PRINT_TIMEOUT_SECONDS", "5"))
+PRINT_STATUS_SECONDS = float(os.environ.get("PRINT_STATUS_SECONDS", "1"))
+if PRINT_SWEEP_SECONDS > 0:
+    CELERY_BEAT_SCHEDULE["print-sweep"] = {
+        "task": "tdsystem.printing.tasks.printers_sweep",
+        "schedule": float(PRINT_SWEEP_SECONDS),
+        "options": {"expires": float(PRINT_SWEEP_SECONDS)},
+    }
 
 # Backups of the whole database (docs/operations.md#backups): `manage.py backup` writes one
 # into BACKUP_DIR; beat takes one every BACKUP_EVERY_MINUTES when something changed (the

@@ -43,6 +43,7 @@ urlpatterns = [
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),
     path("", include("tdsystem.results.urls")),
+    path("", include("tdsystem.printing.urls")),
 ]
 
 handler400 = "tdsystem.core.errors.bad_request"

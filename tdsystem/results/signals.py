@@ -19,7 +19,7 @@ import logging
 
 from django.db import transaction
 from django.db.models.signals import post_save
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import Busy
@@ -29,6 +29,11 @@ from .errors import ResultsError
 from .models import Finish
 
 ACTOR = Actor(label="results")
+
+# Sent inside a bust-out's transaction (results.services.bustouts): `event_id` and
+# `finish_ids`, the Finish rows of the players it put out (the winner's too when it ended
+# the event). A receiver above results acts on them on commit.
+players_out = Signal()
 logger = logging.getLogger(__name__)
 
 

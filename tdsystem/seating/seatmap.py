@@ -33,6 +33,7 @@ from tdsystem.events.models import Event
 
 from .errors import SeatingError
 from .models import Entry, EventTable, Move, SpreadCount, TableCount
+from .signals import moves_applied
 
 
 def new_seed(seed: int | None) -> int:
@@ -499,6 +500,13 @@ def plan_apply(seatmap: SeatMap, plan: rules.Plan, rng: random.Random) -> Applie
         )
         for m in plan.moves
     )
+    if slips:
+        moves_applied.send(
+            sender=Move,
+            event_id=seatmap.event.pk,
+            move_ids=[slip.pk for slip in slips],
+            broken=sorted(broken),
+        )
     return Applied(slips, sorted(broken), before)
 
 

@@ -59,6 +59,7 @@ from tdsystem.core.models import LogEntry
 from tdsystem.engine import rulesets
 from tdsystem.events.models import Clock, Event, HouseRuleSet
 from tdsystem.events.services_staff import event_staff_creator
+from tdsystem.printing.models import EventPrinting
 from tdsystem.results import models as results
 from tdsystem.seating import models as seating
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
@@ -105,6 +106,7 @@ PARTS: dict[str, Any] = {
     "results.deal": lambda ids: results.Deal.objects.filter(event__in=ids),
     "results.dealshare": lambda ids: results.DealShare.objects.filter(deal__event__in=ids),
     "results.bounty": lambda ids: results.Bounty.objects.filter(event__in=ids),
+    "printing.eventprinting": lambda ids: EventPrinting.objects.filter(event__in=ids),
     "core.logentry": lambda ids: LogEntry.objects.filter(event__in=ids),
 }
 # What points at an event or an entry and stays behind, and why.
@@ -119,6 +121,8 @@ LEFT_OUT = {
     "core.eventstaff": "the accounts of the installation",
     # A shared ruling is a public link of this installation: its address stays here.
     "rulings.sharedruling": "links of this installation",
+    # What the room's printers printed: paper handed out here, not the event's record.
+    "printing.printjob": "the room's printers' queue",
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}

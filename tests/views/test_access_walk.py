@@ -63,6 +63,8 @@ PUBLIC = {
     # its secret (docs/ruling-page.md); asking for a ruling is a POST behind a token.
     "rulings:shared",
     "api:ruling_shared",
+    # An event's public feed for a room's website (docs/printing.md), read-only.
+    "printing:feed",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 

@@ -38,6 +38,7 @@ from tdsystem.structures.models import AnteType
 
 from ..errors import ResultsError
 from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand, HandForHandReport
+from ..signals import players_out
 from . import bounties, handforhand, standings
 from .locks import event_lock
 
@@ -382,6 +383,8 @@ def _bust(
         if hfh is not None:
             # A table that broke may have been the last one playing the hand.
             recorded.hfh_charge = handforhand.complete_if_done(event, hfh, actor, now)
+    out = [row.pk for row in rows] + ([recorded.winner.pk] if recorded.winner else [])
+    players_out.send(sender=Finish, event_id=event.pk, finish_ids=out)
     return recorded
 
 
