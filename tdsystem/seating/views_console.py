@@ -152,7 +152,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
         fresh.fields["note"].widget.attrs["autofocus"] = True  # the note tells them apart
     confirm = None
     if changes:
-        keep = ("name", "member_id", "note", "confirm_duplicate")
+        keep = ("name", "member_id", "note", "country", "confirm_duplicate")
         confirm = {
             "changes": changes,
             "url": reverse("seating:register", args=[event.pk]),
