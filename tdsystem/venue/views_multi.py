@@ -7,7 +7,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -50,10 +49,9 @@ def clocks_screen(request: HttpRequest) -> HttpResponse:
         events = in_play()
     if events:
         screen_language(request, events[0].screen_language)
-    now = timezone.now()
     panels = []
     for event in events:
-        clock = selectors.event_clock_payload(event.pk, now)
+        clock = selectors.event_clock_payload(event.pk)
         panels.append(
             {"event": event, "clock": clock, "status_label": Clock.Status(clock["status"]).label}
         )
