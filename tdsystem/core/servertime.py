@@ -36,8 +36,10 @@ def from_database() -> bool:
 
 def server_now() -> datetime:
     """Now, as the database server's clock says (aware, UTC); the process clock on SQLite."""
-    if not from_database():
-        return timezone.now()
+    return _database_now() if from_database() else timezone.now()
+
+
+def _database_now() -> datetime:
     with connection.cursor() as cursor:
         cursor.execute("SELECT clock_timestamp()")
         (moment,) = cursor.fetchone()
@@ -55,11 +57,12 @@ class Offset:
 
 
 def clock_offset() -> Offset:
-    """The database server's clock minus this process's, measured across one query."""
+    """The database server's clock minus this process's, measured across one query (on
+    PostgreSQL whatever CLOCK_TIME_SOURCE says: a machine off is worth knowing anyway)."""
     if connection.vendor != "postgresql":
         return Offset(0.0, 0.0, "process")
     connection.ensure_connection()
     before = time.time()
-    moment = server_now()
+    moment = _database_now()
     after = time.time()
     return Offset(moment.timestamp() - (before + after) / 2, (after - before) / 2, "postgresql")

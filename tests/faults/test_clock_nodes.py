@@ -79,21 +79,28 @@ def _json(url: str, **kwargs) -> tuple[int, dict]:
     return status, json.loads(body) if body else {}
 
 
-def _timed_clock(web: WebServer, event_id: str) -> tuple[dict, datetime]:
-    """The clock JSON and the moment (this process's clock: the server's machine's) halfway
-    through the request."""
+def _timed(url: str, **kwargs) -> tuple[dict, datetime, float]:
+    """The JSON answer, the moment halfway through the request (this process's clock: the
+    database server's machine's) and half the request's time in ms (what the moment may
+    be off by)."""
     before = time.time()
-    status, body = _json(web.url(f"/api/events/{event_id}/clock"))
+    status, body = _json(url, **kwargs)
     after = time.time()
     assert status == 200, body
-    return body, datetime.fromtimestamp((before + after) / 2, UTC)
+    return body, datetime.fromtimestamp((before + after) / 2, UTC), (after - before) * 500
 
 
-def _left_ms(body: dict, at: datetime) -> float:
-    """The time left the answer implies at `at`, as a screen counts down from it."""
-    return body["remaining_ms"] - (at - datetime.fromisoformat(body["server_time"])) / timedelta(
-        milliseconds=1
-    )
+def _timed_clock(web: WebServer, event_id: str) -> tuple[dict, datetime, float]:
+    return _timed(web.url(f"/api/events/{event_id}/clock"))
+
+
+def _timed_action(web: WebServer, event_id: str, token: str, action: str):
+    body = json.dumps({"action": action}).encode()
+    return _timed(web.url(f"/api/events/{event_id}/clock"), method="POST", token=token, body=body)
+
+
+def _ms(delta: timedelta) -> float:
+    return delta / timedelta(milliseconds=1)
 
 
 def test_skewed_web_nodes_show_one_time_and_lose_none_over_a_pause(tmp_path, installation):
@@ -106,46 +113,44 @@ def test_skewed_web_nodes_show_one_time_and_lose_none_over_a_pause(tmp_path, ins
         WebServer(env, tmp_path / "web-a.log") as a,
         WebServer(shifted, tmp_path / "web-b.log") as b,
     ):
-        clock_url = f"/api/events/{event_id}/clock"
         # The node's own clock is ahead: its time says so (the server's, not its own).
-        status, body = _json(b.url("/healthz"))
+        body = _json(b.url("/healthz"))[1]
         assert body["time"] == {"ok": False}, body
         assert _json(a.url("/healthz"))[1]["time"] == {"ok": True}
         for web in (a, b):
             assert _json(web.url("/healthz/live")) == (200, {"ok": True})
             assert _json(web.url("/healthz/ready"))[0] == 200
 
-        worst = 0.0
+        # Each answer's time left and time are the true ones at the moment it was asked
+        # (this process's clock is the database server's machine's), from either node: a
+        # screen polling both through a load balancer counts smoothly.
+        worst = furthest = 0.0
         for _ in range(20):
-            (body_a, at_a), (body_b, at_b) = _timed_clock(a, event_id), _timed_clock(b, event_id)
-            assert body_a["level_ends_at"] == body_b["level_ends_at"]
-            # What a screen counts from each answer, at one moment: the same.
-            gap = abs(_left_ms(body_a, at_b) - _left_ms(body_b, at_b))
-            # ... and the time truly left then (this machine's clock is the server's).
-            ends = datetime.fromisoformat(body_b["level_ends_at"])
-            off = [
-                abs(_left_ms(body, at) - (ends - at) / timedelta(milliseconds=1))
-                for body, at in ((body_a, at_a), (body_b, at_b))
-            ]
-            worst = max(worst, gap, *off)
+            for web in (a, b):
+                body, at, slack = _timed_clock(web, event_id)
+                ends = datetime.fromisoformat(body["level_ends_at"])
+                off = max(
+                    abs(body["remaining_ms"] - _ms(ends - at)),
+                    abs(_ms(datetime.fromisoformat(body["server_time"]) - at)),
+                )
+                furthest, worst = max(furthest, off), max(worst, off - slack)
             time.sleep(0.05)
+        print(f"\nboth nodes, 40 reads: at most {furthest:.0f} ms from the true time left")
         assert worst < AGREE_MS, worst
 
         # A pause on one node and a resume on the other, both ways: no time lost.
         for pauser, resumer in ((b, a), (a, b)):
-            status, paused = _json(
-                pauser.url(clock_url), method="POST", token=token, body=b'{"action": "pause"}'
-            )
-            assert status == 200 and paused["status"] == "paused", paused
+            ends = datetime.fromisoformat(_timed_clock(a, event_id)[0]["level_ends_at"])
+            paused, at, slack = _timed_action(pauser, event_id, token, "pause")
+            assert paused["status"] == "paused", paused
+            assert abs(paused["remaining_ms"] - _ms(ends - at)) < AGREE_MS + slack, (pauser, at)
             time.sleep(0.5)
-            status, resumed = _json(
-                resumer.url(clock_url), method="POST", token=token, body=b'{"action": "resume"}'
-            )
-            assert status == 200 and resumed["status"] == "running", resumed
-            lost = paused["remaining_ms"] - resumed["remaining_ms"]
-            assert 0 <= lost < AGREE_MS, (pauser.port, lost)
-            body, at = _timed_clock(pauser, event_id)
-            assert abs(_left_ms(body, at) - _left_ms(resumed, at)) < AGREE_MS
+            resumed, at, slack = _timed_action(resumer, event_id, token, "resume")
+            assert resumed["status"] == "running", resumed
+            new_end = datetime.fromisoformat(resumed["level_ends_at"])
+            lost = paused["remaining_ms"] - _ms(new_end - at)
+            print(f"paused on {pauser.port}, resumed on {resumer.port}: {lost:.0f} ms lost")
+            assert abs(lost) < AGREE_MS + slack, (resumer, lost)
 
 
 class Beat:
