@@ -44,7 +44,7 @@ web: install
 	$(PY) manage.py runserver $(or $(ADDR),127.0.0.1:8000)
 
 worker: install-run
-	$(PY) -m celery -A tdsystem.celery worker --loglevel=INFO
+	$(PY) -m celery -A tdsystem.celery worker --pool=threads --loglevel=INFO
 
 beat: install-run
 	$(PY) -m celery -A tdsystem.celery beat --loglevel=INFO --schedule=var/celerybeat-schedule

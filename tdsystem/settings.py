@@ -299,8 +299,23 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
-# Level changes are computed from stored timestamps; the beat tick settles overdue ones.
+# Level changes are computed from stored timestamps; the clock ticker of every worker
+# (tdsystem/events/ticker.py) settles overdue ones at least this often.
 CLOCK_TICK_SECONDS = float(os.environ.get("CLOCK_TICK_SECONDS", "2"))
+if not 0 < CLOCK_TICK_SECONDS <= 60:
+    raise ImproperlyConfigured(f"CLOCK_TICK_SECONDS={CLOCK_TICK_SECONDS}: expected 0 to 60")
+# Whether the Celery workers run the clock ticker (0 only for a worker that must not).
+CLOCK_TICKER = envbool("CLOCK_TICKER", "1")
+# The installation's one time (tdsystem/core/servertime.py): "database" is the PostgreSQL
+# server's clock, "process" each process's own (SQLite's is always: one machine).
+CLOCK_TIME_SOURCE = os.environ.get("CLOCK_TIME_SOURCE", "database")
+if CLOCK_TIME_SOURCE not in ("database", "process"):
+    raise ImproperlyConfigured(
+        f"CLOCK_TIME_SOURCE={CLOCK_TIME_SOURCE!r}: expected database or process"
+    )
+# A machine whose clock is further than this from the database server's says so on
+# /healthz and the console (docs/operations.md, time synchronisation).
+TIME_SKEW_LIMIT_SECONDS = float(os.environ.get("TIME_SKEW_LIMIT_SECONDS", "1"))
 # Exact transition tasks are sent only this close to a level's end (see platform notes on
 # long-scheduled tasks being redelivered or lost).
 CLOCK_SCHEDULE_AHEAD_SECONDS = envint("CLOCK_SCHEDULE_AHEAD_SECONDS", "60")
@@ -311,12 +326,9 @@ WORKER_HEARTBEAT_SECONDS = envint("WORKER_HEARTBEAT_SECONDS", "10")
 # How old the field figures and move slips on the clock JSON may be (the clock itself is
 # always fresh); the schedule's figures are kept ten times as long.
 SCREEN_CACHE_SECONDS = float(os.environ.get("SCREEN_CACHE_SECONDS", "1"))
+# The clock's tick and the workers' heartbeat are not beat's: every worker's clock ticker
+# sends them (tdsystem/events/ticker.py), so the clock never waits on beat.
 CELERY_BEAT_SCHEDULE = {
-    "clock-tick": {"task": "tdsystem.events.tasks.clock_tick", "schedule": CLOCK_TICK_SECONDS},
-    "worker-heartbeat": {
-        "task": "tdsystem.core.tasks.heartbeat",
-        "schedule": float(WORKER_HEARTBEAT_SECONDS),
-    },
     "broker-cleanup": {"task": "tdsystem.core.tasks.broker_cleanup", "schedule": 600.0},
     "idempotency-keys": {"task": "tdsystem.core.tasks.idempotency_keys_expire", "schedule": 3600.0},
 }

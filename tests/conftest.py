@@ -27,6 +27,11 @@ def _is_postgres() -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    # The clock's time is the PostgreSQL server's in production (tdsystem/core/servertime.py),
+    # which the tests' frozen and travelled time cannot move: the suite (and the processes
+    # it starts) reads each process's own clock, as SQLite does. The tests of the one time
+    # (tests/faults/test_clock_skew.py, tests/core/test_servertime.py) ask for the server's.
+    os.environ.setdefault("CLOCK_TIME_SOURCE", "process")
 
 
 @pytest.fixture(autouse=True)
@@ -51,6 +56,7 @@ def _fresh_screens():
 
     if settings.configured:
         settings.SCREEN_CACHE_SECONDS = 0
+        settings.CLOCK_TIME_SOURCE = os.environ["CLOCK_TIME_SOURCE"]
         from tdsystem.events.selectors import _screen_cache
 
         _screen_cache.clear()

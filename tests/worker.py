@@ -27,8 +27,8 @@ def test_database_url() -> str:
 class Worker:
     """Start, stop (gracefully or with kill -9) and restart a worker process."""
 
-    def __init__(self, tmp: Path, *, beat: bool = True, tick: float = 0.5):
-        self.tmp, self.beat, self.tick = tmp, beat, tick
+    def __init__(self, tmp: Path, *, beat: bool = True, tick: float = 0.5, name: str = "test"):
+        self.tmp, self.beat, self.tick, self.name = tmp, beat, tick, name
         self.proc: subprocess.Popen | None = None
         self.starts = 0
 
@@ -55,7 +55,7 @@ class Worker:
 
     def start(self, timeout: float = 60) -> None:
         self.starts += 1
-        log = self.tmp / f"worker-{self.starts}.log"
+        log = self.tmp / f"{self.name}-worker-{self.starts}.log"
         cmd = [
             sys.executable,
             "-m",
@@ -68,7 +68,7 @@ class Worker:
             "--loglevel=INFO",
             "--without-mingle",
             "--without-gossip",
-            f"--hostname=test{self.starts}@%h",
+            f"--hostname={self.name}{self.starts}@%h",
         ]
         if self.beat:
             cmd += ["--beat", f"--schedule={self.tmp / 'beat-schedule'}"]

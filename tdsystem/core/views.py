@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_safe
 
 from .access import has_right, staff_required
 from .backup import backup_status
-from .health import health, public
+from .health import check_database, health, public
 from .middleware import database_unreachable
 
 logger = logging.getLogger(__name__)
@@ -29,6 +29,26 @@ FAVICON_SVG = (
 @cache_control(max_age=86400, public=True)
 def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponse(FAVICON_SVG, content_type="image/svg+xml; charset=utf-8")
+
+
+@never_cache
+@require_safe
+def healthz_live(request: HttpRequest) -> JsonResponse:
+    """This process answers (for a load balancer): nothing is asked of the database or the
+    broker, so a part down elsewhere never takes the node out of the room."""
+    return JsonResponse({"ok": True})
+
+
+@never_cache
+@require_safe
+def healthz_ready(request: HttpRequest) -> JsonResponse:
+    """This node can serve: its database answers. The worker, the clock ticker, the broker
+    and the time are /healthz's, for monitoring: the pages work without them."""
+    ok, detail = check_database()
+    database: dict[str, object] = {"ok": ok}
+    if request.GET.get("detail") and ok and _is_console_staff(request):
+        database["detail"] = detail
+    return JsonResponse({"ok": ok, "database": database}, status=200 if ok else 503)
 
 
 @never_cache

@@ -18,6 +18,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from tdsystem.core.models import LogEntry
 from tdsystem.core.moments import moment_stored
+from tdsystem.core.servertime import from_database
 from tdsystem.core.templatetags.humanize_td import shipped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
@@ -397,11 +398,13 @@ _CLOCK_FIELDS = ("status", "level_index", "ends_at", "remaining_ms", "version")
 
 
 @lru_cache(maxsize=4)
-def _clock_sql(vendor: str) -> str:
-    """The query in the driver's own placeholder style (SQLite's is ?, psycopg's %s)."""
+def _clock_sql(vendor: str, timed: bool) -> str:
+    """The query in the driver's own placeholder style (SQLite's is ?, psycopg's %s). On
+    PostgreSQL it reads the server's clock too (`core.servertime`), in the same round trip."""
     quote = connection.ops.quote_name
-    return "SELECT {} FROM {} WHERE {} = {}".format(
+    return "SELECT {}{} FROM {} WHERE {} = {}".format(
         ", ".join(quote(name) for name in _CLOCK_FIELDS),
+        ", clock_timestamp()" if timed else "",
         quote(Clock._meta.db_table),
         quote(Clock._meta.pk.column),
         "?" if vendor == "sqlite" else "%s",
@@ -447,11 +450,24 @@ def clock_read(event_id: int) -> clockrules.ClockState | None:
     is the engine's frozen ClockState, a value: not a model with fields missing that a
     `.save()` would write over.
     """
+    return clock_read_at(event_id)[0]
+
+
+def clock_read_at(event_id: int) -> tuple[clockrules.ClockState | None, datetime]:
+    """`clock_read` and the installation's time of the read (`core.servertime`): on
+    PostgreSQL the server's clock read by the same query, so a screen's poll costs no
+    second round trip for it."""
+    # Without a clock there is nothing to time: no query for the server's.
     if not -(2**63) <= event_id < 2**63:
-        return None  # no such row, and SQLite's driver would refuse the number
-    row = _fetch_one(_clock_sql(connection.vendor), [event_id])
+        return None, timezone.now()  # no such row, and SQLite's driver would refuse the number
+    timed = from_database()
+    row = _fetch_one(_clock_sql(connection.vendor, timed), [event_id])
     if row is None:
-        return None
+        return None, timezone.now()
+    if timed:
+        *row, now = row
+    else:
+        now = timezone.now()
     status, level_index, ends_at, remaining_ms, version = row
     if isinstance(ends_at, str):
         ends_at = Clock._meta.get_field("ends_at").to_python(ends_at)
@@ -459,16 +475,28 @@ def clock_read(event_id: int) -> clockrules.ClockState | None:
         ends_at = timezone.make_aware(ends_at, connection.timezone)  # SQLite: stored as UTC
     # Read by the driver alone, without the backend's converters: kept within range here.
     ends_at = moment_stored(ends_at)
-    return clockrules.ClockState(status, level_index, ends_at, remaining_ms, version)
+    return clockrules.ClockState(status, level_index, ends_at, remaining_ms, version), now
 
 
-def event_clock_payload(event_id: int, now: datetime) -> dict:
-    """Raises Event.DoesNotExist for an unknown event.
+def _read_now(event_id: int, now: datetime | None) -> tuple[clockrules.ClockState | None, datetime]:
+    """The clock read fresh, and `now` unless given: the installation's time of the read."""
+    if now is not None:
+        return None, now
+    clock, now = clock_read_at(event_id)
+    if clock is None:
+        raise Event.DoesNotExist(f"no event {event_id}")
+    return clock, now
+
+
+def event_clock_payload(event_id: int, now: datetime | None = None) -> dict:
+    """Raises Event.DoesNotExist for an unknown event. `now` is the installation's time
+    (`core.servertime`) unless given.
 
     The clock row is read on every call; the event's own fields may be up to
     SCREEN_CACHE_SECONDS old, like the field figures.
     """
-    event, clock, rows, shape, extra = _clock_parts(event_id)
+    clock, now = _read_now(event_id, now)
+    event, clock, rows, shape, extra = _clock_parts(event_id, clock)
     return clock_payload(event, clock, now, rows, extra, shape)
 
 
@@ -483,12 +511,13 @@ def written_clock_payload(clock: Clock, now: datetime) -> dict:
     return clock_payload(event, stored, now, rows, extra, shape)
 
 
-def event_clock_json(event_id: int, now: datetime, encode: Callable[[dict], str]) -> str:
+def event_clock_json(event_id: int, now: datetime | None, encode: Callable[[dict], str]) -> str:
     """``encode(event_clock_payload(event_id, now))``, the same text, with the cached part
     (the field figures and the apps' panels: at 3,000 players 16 KB of its 20 KB are the
     payouts) encoded once for all the answers it is cached for, not on every poll of every
     screen. Raises Event.DoesNotExist for an unknown event."""
-    event, clock, rows, shape, extra = _clock_parts(event_id)
+    clock, now = _read_now(event_id, now)
+    event, clock, rows, shape, extra = _clock_parts(event_id, clock)
     payload = clock_payload(
         event, clock, now, rows, {}, shape, entries_closed=extra.get("entries_closed")
     )

@@ -21,6 +21,7 @@ from tdsystem.core.actors import SYSTEM_ACTOR, Actor
 from tdsystem.core.locking import locks_take
 from tdsystem.core.log import Text, log_record, text_of
 from tdsystem.core.models import LogEntry
+from tdsystem.core.servertime import server_now
 from tdsystem.engine import clock as clockrules
 
 from . import hooks
@@ -138,13 +139,16 @@ def _locked_clock(event_id: int) -> tuple[Event, Clock]:
     return clock.event, clock
 
 
-def clock_settle(*, event_id: int, now: datetime | None = None) -> int:
-    """Apply every level change due by now. Returns how many were applied."""
-    now = now or timezone.now()
+def clock_settle(*, event_id: int, now: datetime | None = None, schedule: bool = True) -> int:
+    """Apply every level change due by now. Returns how many were applied. With
+    `schedule=False` (the clock ticker, which wakes at the ends itself) no exact
+    end-of-level task is sent."""
+    now = now or server_now()
     with transaction.atomic():
         event, clock = _locked_clock(event_id)
         applied = _settle_locked(event, clock, level_durations(event), now)
-        _schedule_after_commit(clock, now)
+        if schedule:
+            _schedule_after_commit(clock, now)
     return applied
 
 
@@ -196,7 +200,7 @@ def clock_action(
         )
     if action in ("add_time", "set_time") and seconds is None:
         raise clockrules.ClockError(_("%(action)s needs a number of seconds") % {"action": action})
-    now = now or timezone.now()
+    now = now or server_now()
     with transaction.atomic():
         event, clock = _locked_clock(event_id)
         durations = level_durations(event)
@@ -306,7 +310,7 @@ def clock_undo(
     A compare-and-set on the clock's version: after any later change (another action, a
     level change) the undo is refused with ClockError and nothing changes.
     """
-    now = now or timezone.now()
+    now = now or server_now()
     with transaction.atomic():
         event, clock = _locked_clock(event_id)
         entry = LogEntry.objects.select_for_update().filter(event=event, pk=entry_id).first()
@@ -426,10 +430,11 @@ def clocks_rearm(**_signal: object) -> int:
     return Clock.objects.filter(status=Clock.Status.RUNNING).update(scheduled_version=0)
 
 
-def clocks_settle_due(*, now: datetime | None = None) -> int:
-    """The beat tick: settle overdue clocks and schedule exact tasks for the nearly due."""
-    now = now or timezone.now()
-    horizon = now + timedelta(seconds=settings.CLOCK_SCHEDULE_AHEAD_SECONDS)
+def clocks_settle_due(*, now: datetime | None = None, schedule: bool = True) -> int:
+    """The tick: settle overdue clocks and (unless `schedule=False`: the clock ticker, which
+    wakes at the ends itself) schedule exact tasks for the nearly due."""
+    now = now or server_now()
+    horizon = now + timedelta(seconds=settings.CLOCK_SCHEDULE_AHEAD_SECONDS if schedule else 0)
     applied = 0
     due = Clock.objects.filter(status=Clock.Status.RUNNING, ends_at__lte=horizon).values_list(
         "pk", "ends_at", "version", "scheduled_version"
@@ -437,12 +442,22 @@ def clocks_settle_due(*, now: datetime | None = None) -> int:
     for event_id, ends_at, version, scheduled in due:
         assert ends_at is not None  # a running clock's, filtered by ends_at
         if ends_at <= now:
-            applied += clock_settle(event_id=event_id, now=now)
+            applied += clock_settle(event_id=event_id, now=now, schedule=schedule)
         elif scheduled != version:
             with transaction.atomic():
                 _event, clock = _locked_clock(event_id)
                 _schedule_after_commit(clock, now)
     return applied
+
+
+def clocks_next_end() -> datetime | None:
+    """The nearest end of a running clock's level (the clock ticker wakes for it)."""
+    return (
+        Clock.objects.filter(status=Clock.Status.RUNNING, ends_at__isnull=False)
+        .order_by("ends_at")
+        .values_list("ends_at", flat=True)
+        .first()
+    )
 
 
 def _rules_name(event: Event) -> str:

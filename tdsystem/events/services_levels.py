@@ -21,13 +21,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record, text_of
 from tdsystem.core.models import LogEntry
+from tdsystem.core.servertime import server_now
 from tdsystem.engine import clock as clockrules
 from tdsystem.structures.editing import (
     LEVEL_FIELDS,
@@ -151,7 +151,7 @@ def event_levels_edit(
         actor=actor,
         confirm_warnings=confirm_warnings,
         expected_version=expected_version,
-        now=now or timezone.now(),
+        now=now or server_now(),
     )
     return event, warnings
 
@@ -165,7 +165,7 @@ def event_levels_undo(
     current level whose time would run out, refuses the undo (LevelsError, nothing
     changes). Undoing a change of the current level's duration moves its time left back.
     """
-    now = now or timezone.now()
+    now = now or server_now()
     with transaction.atomic():
         event, _clock = _locked_clock(event_id)
         entry = (

@@ -5,6 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
+from tdsystem.core.servertime import from_database, server_now
+
 from . import services
 from .models import Clock
 
@@ -22,16 +24,26 @@ def clock_advance(event_id: int, version: int) -> int:
     clock = Clock.objects.filter(pk=event_id).only("version", "status", "ends_at").first()
     if clock is None or clock.status != Clock.Status.RUNNING or clock.ends_at is None:
         return 0
-    now = timezone.now()
+    now = server_now()
     if clock.ends_at > now:
         if clock.version == version:
-            # Delivered early (broker clocks differ): come back at the end of the level.
-            clock_advance.apply_async(args=[event_id, version], eta=clock.ends_at)
+            # Delivered early (this machine's clock is ahead of the database server's, or
+            # the broker's): come back at the end of the level, by this machine's clock,
+            # which is the one the worker reads an ETA by.
+            eta = clock.ends_at
+            if from_database():
+                eta += timezone.now() - now
+            clock_advance.apply_async(args=[event_id, version], eta=eta)
         return 0
     return services.clock_settle(event_id=event_id, now=now)
 
 
 @shared_task(name="tdsystem.events.tasks.clock_tick", ignore_result=True)
 def clock_tick() -> int:
-    """Every few seconds (beat): catch up whatever level change was missed."""
+    """Catch up whatever level change was missed. Beat sent it every few seconds before
+    every worker ran the clock ticker (`ticker`); kept for the messages still queued."""
     return services.clocks_settle_due()
+
+
+# Every worker runs the clock ticker (imported here, where Celery finds the app's tasks).
+from . import ticker  # noqa: E402, F401

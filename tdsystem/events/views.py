@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
@@ -18,6 +17,7 @@ from tdsystem.core.access import has_right, refusal_record, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.languages import screen_language
 from tdsystem.core.network import public_url
+from tdsystem.core.servertime import server_now
 from tdsystem.engine.clock import ClockError
 from tdsystem.structures.services import StructureError
 
@@ -42,7 +42,7 @@ def schedule(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("clock", "house_rules"), pk=event_id)
     screen_language(request, event.screen_language)
     rows = selectors.schedule(event)
-    starts = selectors.projected_starts(event, event.clock, rows, timezone.now())
+    starts = selectors.projected_starts(event, event.clock, rows, server_now())
     return render(
         request,
         "events/schedule.html",
@@ -56,10 +56,9 @@ def schedule(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _console_context(event: Event) -> dict:
-    now = timezone.now()
     return {
         "event": event,
-        "clock": selectors.event_clock_payload(event.pk, now),
+        "clock": selectors.event_clock_payload(event.pk),
         "log": event.log.select_related("actor")[:40],
         "undoable": services.clock_undoable(event),
         # The start button asks first while nobody is seated (one count a poll).

@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tdsystem.core.access import staff_required
@@ -50,4 +49,4 @@ def event_entry_rules(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def _notices_now(event: Event) -> list[dict]:
     """The entry notices the clock screen shows now (from the stored rules)."""
-    return selectors.event_clock_payload(event.pk, timezone.now())["entry_notices"]
+    return selectors.event_clock_payload(event.pk)["entry_notices"]

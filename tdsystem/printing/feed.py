@@ -13,7 +13,6 @@ import hashlib
 import json
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.utils import timezone
 
 from tdsystem.events.selectors import event_clock_payload
 from tdsystem.results.models import ChipCount, Finish
@@ -26,7 +25,7 @@ ELIMINATIONS = 10
 
 def feed(event_id: int) -> dict:
     """Raises Event.DoesNotExist for an unknown event."""
-    clock = event_clock_payload(event_id, timezone.now())
+    clock = event_clock_payload(event_id)
     paused = clock["status"] != "running"
     leaders = (
         ChipCount.objects.filter(event_id=event_id, entry__status=Entry.Status.ACTIVE)

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from tdsystem.core.forms import whole_number
@@ -36,7 +35,7 @@ def board(event: Event, top: int | None = None) -> dict:
     """The counted players by chips (the first `top`), how many are counted, and the
     current level's big blind (none during a break or before the start)."""
     rows = count_rows(event)
-    clock = selectors.event_clock_payload(event.pk, timezone.now())
+    clock = selectors.event_clock_payload(event.pk)
     big_blind = None if clock.get("on_break") else clock.get("big_blind")
     board_rows = []
     for row in rows:

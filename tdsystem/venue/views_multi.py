@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -71,7 +70,7 @@ def clocks_screen(request: HttpRequest) -> HttpResponse:
         screen_language(request, events[0].screen_language)
     panels = []
     for event in events:
-        clock = selectors.event_clock_payload(event.pk, now)
+        clock = selectors.event_clock_payload(event.pk)
         panels.append(
             {
                 "event": event,

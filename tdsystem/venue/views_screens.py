@@ -9,7 +9,6 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
@@ -29,7 +28,7 @@ def clock_screen(request: HttpRequest, event_id: int) -> HttpResponse:
     """The venue TV: `?layout=clock` (default), `payouts` or `draw` beside the clock."""
     event = get_object_or_404(Event.objects.select_related("clock"), pk=event_id)
     screen_language(request, event.screen_language)
-    clock = selectors.event_clock_payload(event.pk, timezone.now())
+    clock = selectors.event_clock_payload(event.pk)
     layout = layout_of(request.GET.get("layout"))
     context = {
         "event": event,

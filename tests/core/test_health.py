@@ -12,6 +12,14 @@ from tdsystem.core.tasks import heartbeat
 pytestmark = pytest.mark.django_db
 
 
+def _ticker(seconds_ago: float = 0) -> None:
+    """A worker's clock ticker that ticked `seconds_ago` (tdsystem/events/ticker.py)."""
+    Heartbeat.objects.update_or_create(
+        name="ticker:worker1@host",
+        defaults={"seen_at": timezone.now() - timedelta(seconds=seconds_ago)},
+    )
+
+
 def test_it_reports_a_missing_worker_with_503(client, director, monkeypatch):
     monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
     response = client.get("/healthz")
@@ -36,6 +44,8 @@ def test_it_tells_the_public_up_or_down_without_error_text(client, settings, mon
         "database": {"ok": True},
         "broker": {"ok": False},
         "worker": {"ok": False},
+        "ticker": {"ok": False},
+        "time": {"ok": True},
     }
 
 
@@ -57,6 +67,7 @@ def test_it_gives_the_details_only_to_staff(client, director, table_device, monk
 def test_it_is_healthy_with_a_recent_heartbeat(client, monkeypatch):
     monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
     heartbeat()
+    _ticker()
     response = client.get("/healthz")
     assert response.status_code == 200 and response.json()["ok"] is True
 
@@ -81,6 +92,7 @@ def test_the_console_shows_a_banner_while_a_part_is_down(client, director, monke
     response = client.get("/health/banner")
     assert b"No Celery worker" in response.content
     heartbeat()
+    _ticker()
     assert b"health-banner" not in client.get("/health/banner").content
 
 
@@ -94,3 +106,86 @@ def test_with_the_database_down_the_worker_is_not_asked_for(monkeypatch):
     assert asked == []
     assert report["ok"] is False
     assert report["worker"] == {"ok": False, "detail": "unknown: the database is unreachable"}
+
+
+def test_live_answers_without_asking_the_database_or_the_broker(
+    client, monkeypatch, django_assert_num_queries
+):
+    def down() -> tuple[bool, str]:
+        raise AssertionError("asked")
+
+    monkeypatch.setattr(health, "check_broker", down)
+    monkeypatch.setattr(health, "check_database", down)
+    with django_assert_num_queries(0):
+        response = client.get("/healthz/live")
+    assert response.status_code == 200 and response.json() == {"ok": True}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_ready_follows_the_database_only(client, director, monkeypatch):
+    from tdsystem.core import views
+
+    # No worker, no ticker, no broker: the pages still work, so the node is ready.
+    monkeypatch.setattr(health, "check_broker", lambda: (False, "refused"))
+    response = client.get("/healthz/ready")
+    assert response.status_code == 200 and response.json() == {"ok": True, "database": {"ok": True}}
+    assert client.get("/healthz").status_code == 503
+    client.force_login(director)
+    assert client.get("/healthz/ready?detail=1").json()["database"]["detail"] == "sqlite"
+    monkeypatch.setattr(views, "check_database", lambda: (False, "OperationalError: gone"))
+    response = client.get("/healthz/ready")
+    assert response.status_code == 503 and response.json() == {
+        "ok": False,
+        "database": {"ok": False},
+    }
+
+
+def test_it_names_the_clock_ticker_when_only_the_ticker_is_gone(client, director, monkeypatch):
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    heartbeat()
+    _ticker(seconds_ago=120)
+    client.force_login(director)
+    body = client.get("/healthz?detail=1").json()
+    assert body["ok"] is False and body["worker"]["ok"] is True
+    assert body["ticker"] == {"ok": False, "detail": "last tick 120 s ago"}
+    banner = client.get("/health/banner").content.decode()
+    assert "No clock ticker (last tick 120 s ago)" in banner
+    assert "No Celery worker" not in banner
+    _ticker()
+    Heartbeat.objects.create(name="ticker:worker2@host", seen_at=timezone.now())
+    body = client.get("/healthz?detail=1").json()
+    assert body["ok"] is True and body["ticker"]["detail"] == "2 clock tickers running"
+
+
+def test_workers_that_take_no_tasks_are_not_called_missing_while_the_tickers_run(
+    client, director, monkeypatch
+):
+    """Beat (or the path through the broker) gone: the clock goes on, the banner says what
+    waits."""
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    Heartbeat.objects.create(name="worker", seen_at=timezone.now() - timedelta(minutes=5))
+    _ticker()
+    client.force_login(director)
+    banner = client.get("/health/banner").content.decode()
+    assert "The workers take no tasks" in banner and "No Celery worker" not in banner
+    assert "No clock ticker" not in banner
+
+
+def test_a_machine_whose_clock_is_off_says_so(client, director, monkeypatch):
+    from tdsystem.core.servertime import Offset
+
+    monkeypatch.setattr(health, "check_broker", lambda: (True, "ok"))
+    heartbeat()
+    _ticker()
+    # The database server's clock is 2 s behind this machine's.
+    monkeypatch.setattr(health, "clock_offset", lambda: Offset(-2.0, 0.001, "postgresql"))
+    response = client.get("/healthz")
+    assert response.status_code == 503 and response.json()["time"] == {"ok": False}
+    client.force_login(director)
+    detail = client.get("/healthz?detail=1").json()["time"]["detail"]
+    assert detail == "this machine's clock is +2.000 s from the database server's"
+    banner = client.get("/health/banner").content.decode()
+    assert "This machine's clock is off" in banner and "+2.000 s" in banner
+    assert client.get("/healthz/ready").status_code == 200
+    monkeypatch.setattr(health, "clock_offset", lambda: Offset(0.4, 0.001, "postgresql"))
+    assert client.get("/healthz").status_code == 200

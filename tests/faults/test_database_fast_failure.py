@@ -90,6 +90,11 @@ def test_public_reads_answer_503_at_once_while_the_database_is_down(tmp_path):
                 f"slowest {max(times):.3f} s"
             )
             assert max(times) < BOUND, [(p, round(t, 3)) for p, *_, t in answers if t >= BOUND]
+            # The load balancer's checks: the process answers; the node cannot serve.
+            status, _, took = get(web.port, "/healthz/live")
+            assert status == 200 and took < BOUND
+            status, _, took = get(web.port, "/healthz/ready")
+            assert status == 503 and took < BOUND
 
             # A room of screens polling at once: none waits behind the others.
             clock = paths[0]

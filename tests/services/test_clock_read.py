@@ -30,7 +30,7 @@ def test_an_execute_wrapper_sees_it():
 
 
 def test_a_database_error_is_djangos(monkeypatch):
-    monkeypatch.setattr(selectors, "_clock_sql", lambda vendor: "SELECT * FROM no_such_table")
+    monkeypatch.setattr(selectors, "_clock_sql", lambda *_: "SELECT * FROM no_such_table")
     with pytest.raises(DatabaseError):
         selectors.clock_read(1)
 

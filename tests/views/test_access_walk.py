@@ -19,6 +19,8 @@ pytestmark = pytest.mark.django_db
 PUBLIC = {
     "home",
     "healthz",
+    "healthz_live",  # this process answers (load balancers)
+    "healthz_ready",  # its database answers (load balancers)
     "favicon",  # the pages' icon, for what asks /favicon.ico by itself
     "language",  # the language switcher: a cookie, and a signed-in user's own choice
     "js_catalog",  # the scripts' words in each language (static text)
