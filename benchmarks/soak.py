@@ -23,7 +23,8 @@ broker), web node A (gunicorn on 127.0.0.2) and B (127.0.0.3) on one port, as
    screens and phones for a machine that cannot hold 6,500 clients; the report says what
    was used. Faults on a schedule (soak_checks.schedule): kill -9 of web node A (back
    after 20 s), of worker 1 (20 s), of beat (a level and a half), Redis down 30 s,
-   PostgreSQL restarted (a fast stop and a start, what pg_ctlcluster restart does).
+   PostgreSQL restarted (a fast stop and a start, what pg_ctlcluster restart does);
+   `--faults beat,redis` picks some.
 4. The checks: every acknowledged write stored once (bust-outs by the log's records of
    the entry, acknowledgements by the slip and its log, registrations by their rows);
    every level change logged once and stored within 5 s of its time; no poll answered
@@ -57,6 +58,7 @@ from pathlib import Path
 
 from _setup import ROOT, VAR, free_port
 from soak_checks import (
+    FAULTS,
     Fault,
     LevelChange,
     as_json,
@@ -529,8 +531,16 @@ def report(result: dict, faults: list[Fault], checks: dict, args) -> dict:
         f"CPU a request: web {per_request:.2f} ms, web and PostgreSQL {with_db:.2f} ms "
         f"({os.cpu_count()} cores give {os.cpu_count() * elapsed:.0f} s in the run)"
     )
-    print("\nfaults (window: from the fault until the part answered again + 10 s):")
+    print(
+        "\nfaults (window: from the fault until the part answered again + 10 s), and the "
+        "answers asked in each window: 5xx, none (refused, reset or timed out)"
+    )
     for f in faults:
+        asked = [a for e in result["endpoints"].values() for a in e.answers if f.holds(a.at)]
+        f.note += (
+            f"; {sum(a.status >= 500 for a in asked)} 5xx, "
+            f"{sum(a.status == 0 for a in asked)} none of {len(asked)}"
+        )
         print(f"  {f.start:7.1f} to {f.end:7.1f} s  {f.name} ({f.note})")
     w, lv = checks["writes"], checks["levels"]
     print(
@@ -592,8 +602,15 @@ def main() -> int:
     parser.add_argument("--level-seconds", type=int, default=90)
     parser.add_argument("--web-workers", type=int, default=2, help="processes a node")
     parser.add_argument("--web-threads", type=int, default=4)
-    parser.add_argument("--no-faults", action="store_true")
+    parser.add_argument(
+        "--faults",
+        default=",".join(FAULTS),
+        help=f"which, comma-separated ({','.join(FAULTS)}); empty for none",
+    )
     args = parser.parse_args()
+    asked = tuple(name.strip() for name in args.faults.split(",") if name.strip())
+    if set(asked) - set(FAULTS):
+        parser.error(f"--faults: unknown {sorted(set(asked) - set(FAULTS))}; use {FAULTS}")
 
     folder = VAR / "soak"
     if folder.exists():
@@ -629,9 +646,7 @@ def main() -> int:
         setup = asyncio.run(play_in(room, event_id, director, args.entries))
         setup_writes = setup.pop("writes")
         print(f"set-up through the API: {setup}", flush=True)
-        faults = schedule(
-            args.minutes * 60, level_seconds=args.level_seconds, faults=not args.no_faults
-        )
+        faults = schedule(args.minutes * 60, level_seconds=args.level_seconds, faults=asked)
         result = asyncio.run(the_day(room, args, event_id, floor_tokens, faults))
         time.sleep(5)  # the tick settles what is due
         from django.db import connections

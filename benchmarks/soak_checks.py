@@ -24,24 +24,31 @@ class Fault:
         return self.start <= moment <= self.end
 
 
-def schedule(seconds: float, *, level_seconds: float, faults: bool = True) -> list[Fault]:
+FAULTS = ("web", "worker", "beat", "redis", "postgres")  # --faults names, in this order
+
+
+def schedule(
+    seconds: float, *, level_seconds: float, faults: tuple[str, ...] = FAULTS
+) -> list[Fault]:
     """The day's faults one after another, from a tenth of the run to four fifths of it,
     with equal quiet spells between one part's return and the next fault, so the system is
     seen before, between and after them. The ticker stays down a level and a half, so at
     least one level ends while it is gone more than the scheduling horizon after the kill
     (what a restart within a minute would hide). In a short run the spells shrink to
-    nothing, and the windows (with their grace) may touch; the report names every one."""
-    if not faults:
+    nothing, and the windows (with their grace) may touch; the report names every one.
+    `faults` picks some of them (FAULTS' names)."""
+    every = {
+        "web": ("kill -9 web node A", 20.0),
+        "worker": ("kill -9 worker 1", 20.0),
+        "beat": ("kill -9 the clock ticker (beat)", 1.5 * level_seconds),
+        "redis": ("Redis down", 30.0),
+        "postgres": ("PostgreSQL restart", 0.0),
+    }
+    plan = [every[name] for name in FAULTS if name in faults]
+    if not plan:
         return []
-    plan = [
-        ("kill -9 web node A", 20.0),
-        ("kill -9 worker 1", 20.0),
-        ("kill -9 the clock ticker (beat)", 1.5 * level_seconds),
-        ("Redis down", 30.0),
-        ("PostgreSQL restart", 0.0),
-    ]
     first, last = 0.1 * seconds, 0.8 * seconds
-    spell = max(0.0, (last - first - sum(down for _, down in plan)) / (len(plan) - 1))
+    spell = max(0.0, (last - first - sum(down for _, down in plan)) / max(1, len(plan) - 1))
     out, at = [], first
     for name, down in plan:
         out.append(Fault(name, round(at, 1), down))

@@ -38,8 +38,10 @@ def test_it_spreads_the_faults_over_a_full_run_without_overlap():
     assert beat.down > 90  # a level ends while the ticker is gone
 
 
-def test_it_has_no_faults_when_asked():
-    assert schedule(180, level_seconds=30, faults=False) == []
+def test_it_injects_only_the_faults_asked_for():
+    assert schedule(180, level_seconds=30, faults=()) == []
+    (beat,) = schedule(180, level_seconds=90, faults=("beat",))
+    assert beat.at == 18 and beat.down == 135
 
 
 def test_it_counts_errors_inside_and_outside_the_windows_apart():
