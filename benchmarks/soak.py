@@ -504,6 +504,17 @@ def level_changes(event_id: int, wall_zero: datetime) -> tuple[list[LevelChange]
 # The report --------------------------------------------------------------------------------
 
 
+def failed_timeline(endpoints: dict[str, Endpoint]) -> dict[str, dict[str, int]]:
+    """The failed answers by when they were asked, in 5 s steps ("120": 120 to 125 s):
+    5xx and none, so overlapping windows can be told apart."""
+    steps: dict[str, dict[str, int]] = {}
+    for answer in (a for e in endpoints.values() for a in e.answers):
+        if answer.status == 0 or answer.status >= 500:
+            step = steps.setdefault(str(int(answer.at // 5 * 5)), {"5xx": 0, "none": 0})
+            step["5xx" if answer.status else "none"] += 1
+    return dict(sorted(steps.items(), key=lambda item: int(item[0])))
+
+
 def report(result: dict, faults: list[Fault], checks: dict, args) -> dict:
     elapsed = result["elapsed"]
     rows = [figures(name, e.answers, faults) for name, e in result["endpoints"].items()]
@@ -533,7 +544,8 @@ def report(result: dict, faults: list[Fault], checks: dict, args) -> dict:
     )
     print(
         "\nfaults (window: from the fault until the part answered again + 10 s), and the "
-        "answers asked in each window: 5xx, none (refused, reset or timed out)"
+        "answers asked in each window: 5xx, none (refused, reset or timed out); windows that "
+        "overlap count the same answers (the JSON has them by 5 s)"
     )
     for f in faults:
         asked = [a for e in result["endpoints"].values() for a in e.answers if f.holds(a.at)]
@@ -585,6 +597,7 @@ def report(result: dict, faults: list[Fault], checks: dict, args) -> dict:
         "levels": as_json(lv),
         "polls_5xx_outside_faults": outside,
         "polls_5xx_inside_faults": inside,
+        "failed_by_5_seconds": failed_timeline(result["endpoints"]),
         "machine": {"cores": os.cpu_count(), "load_average": os.getloadavg()},
     }
 

@@ -137,7 +137,7 @@ async def poller(
         except (OSError, TimeoutError, ValueError, asyncio.IncompleteReadError):
             status, size = 0, 0
         endpoint.add(at, (clock.now() - at) * 1000, status, size)
-        await asyncio.sleep(every if status else min(every, 1.0))
+        await asyncio.sleep(every)  # after a failure too, as the screen and htmx do
     conn.close()
 
 
