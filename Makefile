@@ -79,8 +79,11 @@ format: install
 	$(PY) -m ruff format .
 	$(PY) -m ruff check --fix .
 
+# SOAK=1: the festival-day soak instead (benchmarks/soak.py), MINUTES long (15), with
+# SOAK_ARGS passed on (e.g. SOAK_ARGS="--scale 0.1"); docs/load-and-faults.md.
+MINUTES ?= 15
 bench: install
-	$(PY) benchmarks/run.py
+	$(PY) benchmarks/run.py $(if $(SOAK),--soak --minutes $(MINUTES) $(SOAK_ARGS))
 
 ci:
 	bash .ci/run
