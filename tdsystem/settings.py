@@ -144,6 +144,7 @@ INSTALLED_APPS = [
     "tdsystem.rulings",
     "tdsystem.results",
     "tdsystem.printing",
+    "tdsystem.shotclock",
     "tdsystem.venue",
     "axes",
 ]

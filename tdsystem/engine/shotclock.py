@@ -109,12 +109,12 @@ class Policy:
     at_zero: str = AT_ZERO_TDA
 
     def __post_init__(self) -> None:
-        for name, value, options in (
+        for name, choice, options in (
             ("starts", self.starts, STARTS),
             ("reset_day", self.reset_day, DAY_RULES),
             ("at_zero", self.at_zero, AT_ZERO),
         ):
-            if value not in options:
+            if choice not in options:
                 raise ShotClockError(
                     gettext_noop("%(name)s: one of %(choices)s"),
                     name,

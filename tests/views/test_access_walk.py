@@ -65,6 +65,10 @@ PUBLIC = {
     "api:ruling_shared",
     # An event's public feed for a room's website (docs/printing.md), read-only.
     "printing:feed",
+    # A table's shot clock, a read like the seats; the dealer's buttons are a POST to the
+    # same path, behind a token (tests/views/test_shotclock_pages.py).
+    "api:shot_clock",
+    "api:shot_clock_act",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
