@@ -48,7 +48,7 @@
     var started = face.dataset.started;
     var time = face.querySelector("[data-sc-time]");
     if (time) time.textContent = shown(left);
-    if (face.dataset.status !== "running") return;
+    if (face.dataset.recorded) return; // its expiry is on the server already
     var points = (face.dataset.warnings || "").split(",").filter(Boolean).map(Number);
     var warned = points.some(function (w) { return left <= w; });
     face.classList.toggle("warning", warned && left >= 0);
@@ -59,7 +59,8 @@
         beep(0.18, 880);
       }
     });
-    // Past zero (a tie, exactly at zero, is the player's): sound, then report it.
+    // Past zero (a tie, exactly at zero, is the player's): sound, then report it, even
+    // when a refresh of the face saw zero first.
     if (left < -0.25 && !reported[started]) {
       reported[started] = true;
       if (!sounded[started + ":0"]) {
