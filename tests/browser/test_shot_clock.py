@@ -86,6 +86,13 @@ def test_the_dealer_runs_the_shot_clock_and_the_floor_sees_it_run_out(live_serve
     rows = floor_page.locator("#sc-log tbody tr")
     assert rows.count() == 5
     assert "expired: hand dead" in rows.nth(0).inner_text()
+    screenshot(floor_page, "shot-clock-log")
+    # The director's rules page shows the policy among the rule set's settings.
+    rules = open_page(new_page, TABLET, session=table)
+    rules.goto(f"{live_server.url}/console/events/{event.pk}/rules/")
+    rules.locator("#setting-shot_clock_seconds").scroll_into_view_if_needed()
+    assert rules.locator("#id_shot_clock_seconds").input_value() == "5"
+    screenshot(rules, "shot-clock-rules")
 
     # Seat 3 again: their one extension is gone, and the page says so.
     panel = table.locator("#shot-clock")

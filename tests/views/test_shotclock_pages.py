@@ -104,3 +104,15 @@ def test_the_api_reads_and_runs_the_clock(client, seated, floor_token):
     assert none_left.status_code == 409 and "no extensions left" in none_left.json()["error"]
     assert api(client, event, 1, {"action": "reset"}, floor_token).json()["status"] == "idle"
     assert api(client, event, 77).status_code == 404
+
+
+def test_the_panel_reads_in_a_fixed_number_of_queries(
+    client, seated, floor_person, django_assert_max_num_queries
+):
+    """A device refreshes its face every 5 seconds and its panel every 30 at every table."""
+    client.force_login(floor_person)
+    url = f"/console/events/{seated.pk}/tables/1/shot-clock/"
+    client.get(url)
+    for part in ("?part=face", ""):
+        with django_assert_max_num_queries(12):  # 10 on SQLite, with 6 players seated
+            assert client.get(url + part).status_code == 200
