@@ -13,7 +13,7 @@ from tdsystem.engine import shotclock as sc
 from tdsystem.events.models import Event
 from tdsystem.results.services import bustout_record
 from tdsystem.seating.balancing import tables_redraw
-from tdsystem.seating.models import Entry, Move
+from tdsystem.seating.models import Entry, Move, Player
 from tdsystem.seating.testing import ACTOR, field
 from tdsystem.shotclock import selectors
 from tdsystem.shotclock.errors import ShotClockRefused
@@ -199,3 +199,21 @@ def test_the_director_sets_the_policy_on_the_rules_page(client, director, event)
     )
     page = client.get(f"/console/events/{event.pk}/").content.decode()
     assert "Shot clock: extensions each player holds" in page  # the rules card's differences
+
+
+def test_a_day_two_entry_starts_from_what_its_flight_entry_had(event):
+    from tests.fixtures import make_event
+
+    flight_entry = Entry.objects.create(
+        event=event, player=Player.objects.create(name="Ana"), number=1, chips=20_000
+    )
+    Extensions.objects.create(entry=flight_entry, left=0, used=2, day=1)
+    day2 = make_event(600, name="Main event", day=2)
+    carried = Entry.objects.create(
+        event=day2, player=flight_entry.player, number=1, chips=20_000, carried_from=flight_entry
+    )
+    kept = sc.Policy(starts=sc.STARTS_AT_START, extensions=2)
+    progress = selectors.progress_read(day2, kept)
+    assert selectors.allowance_of(kept, progress, carried, None).left == 0
+    topped = sc.Policy(starts=sc.STARTS_AT_START, extensions=2, reset_day=sc.DAY_RESET)
+    assert selectors.allowance_of(topped, progress, carried, None).left == 2
