@@ -143,8 +143,8 @@ INSTALLED_APPS = [
     "tdsystem.seating",
     "tdsystem.rulings",
     "tdsystem.results",
-    "tdsystem.printing",
     "tdsystem.shotclock",
+    "tdsystem.printing",
     "tdsystem.venue",
     "axes",
 ]

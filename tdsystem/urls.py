@@ -43,8 +43,8 @@ urlpatterns = [
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),
     path("", include("tdsystem.results.urls")),
-    path("", include("tdsystem.printing.urls")),
     path("", include("tdsystem.shotclock.urls")),
+    path("", include("tdsystem.printing.urls")),
 ]
 
 handler400 = "tdsystem.core.errors.bad_request"

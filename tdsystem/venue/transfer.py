@@ -114,6 +114,9 @@ PARTS: dict[str, Any] = {
 }
 # What points at an event or an entry and stays behind, and why.
 LEFT_OUT = {
+    # A table's shot clock is the moment's state at the table; its log and each player's
+    # extensions travel.
+    "shotclock.tableclock": "the tables' running shot clocks",
     # Kept by the database's own triggers from the entries and tables an import writes.
     "seating.tablecount": "counted by triggers",
     "seating.spreadcount": "counted by triggers",
@@ -126,9 +129,6 @@ LEFT_OUT = {
     "rulings.sharedruling": "links of this installation",
     # What the room's printers printed: paper handed out here, not the event's record.
     "printing.printjob": "the room's printers' queue",
-    # A table's shot clock is the moment's state at the table; its log and each player's
-    # extensions travel.
-    "shotclock.tableclock": "the tables' running shot clocks",
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}
