@@ -144,6 +144,7 @@ INSTALLED_APPS = [
     "tdsystem.seating",
     "tdsystem.rulings",
     "tdsystem.results",
+    "tdsystem.shotclock",
     "tdsystem.printing",
     "tdsystem.venue",
     "axes",

@@ -21,6 +21,7 @@ from .floor import router as floor_router
 from .results import router as results_router
 from .rulings import router as rulings_router
 from .seating import router as seating_router
+from .shotclock import router as shotclock_router
 from .tickets import router as tickets_router
 
 DESCRIPTION = """\
@@ -135,3 +136,4 @@ api.add_router("/", results_router)
 api.add_router("/", tickets_router)
 api.add_router("/", floor_router)
 api.add_router("/", rulings_router)
+api.add_router("/", shotclock_router)

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from tdsystem.engine import shotclock
 from tdsystem.engine.explain import gettext_noop
 
 TDA_2024 = "tda-2024"
@@ -113,6 +114,21 @@ class Settings:
     # them. The texts as known here leave the moment to the event; most rooms close at the
     # money.
     entries_close: str = CLOSE_AT_MONEY
+    # The shot clock (engine/shotclock.py's Policy, docs/shot-clock.md): when the action
+    # clock runs at every table, its times, its extensions and the outcome at zero. No
+    # published text runs one (TDA 29 is the floor's clock, always there): off unless the
+    # room or the event says. `shot_clock` reads these as the engine's Policy.
+    shot_clock_starts: str = shotclock.STARTS_OFF
+    shot_clock_starts_at: int = 0
+    shot_clock_seconds: tuple[int, ...] = (30,)
+    shot_clock_facing_raise: int = 0
+    shot_clock_warnings: tuple[int, ...] = (10, 3)
+    shot_clock_extension_seconds: int = 30
+    shot_clock_extensions: int = 0
+    shot_clock_reset_day: str = shotclock.DAY_KEEP
+    shot_clock_reset_players: int = 0
+    shot_clock_reset_final_table: bool = False
+    shot_clock_at_zero: str = shotclock.AT_ZERO_TDA
 
 
 @dataclass(frozen=True)
@@ -179,6 +195,7 @@ CONCEPTS: Mapping[str, str] = {
     "string_bets": "string bets and raises",
     "unclear_betting": "non-standard and unclear bets",
     "all_in_face_up": "cards face up once the betting is over with a player all-in",
+    "shot_clock": "calling the clock on a player, and the action clock",
 }
 
 _TDA_2024_CITES = {
@@ -214,6 +231,7 @@ _TDA_2024_CITES = {
     "invalid_declarations": "55",
     "string_bets": "56",
     "unclear_betting": "57",
+    "shot_clock": "29",
 }
 # The 2026 text renumbers (reported): balancing 11 -> 12, dead button 32 -> 34, heads-up
 # 34 -> 36, and 16 -> 17, 43 -> 45, 44 -> 46, 45 -> 47, 47 -> 49, 48 -> 50; players out on the
@@ -328,7 +346,18 @@ RANGES: Mapping[str, tuple[int, int]] = {
     "large_field_tables": (1, 10_000),
     "balance_within_one_at": (0, 10_000),
     "halt_short_by": (2, 9),
+    "shot_clock_starts_at": (0, shotclock.PLAYERS[1]),
+    "shot_clock_facing_raise": (0, shotclock.SECONDS[1]),
+    "shot_clock_extension_seconds": shotclock.SECONDS,
+    "shot_clock_extensions": shotclock.EXTENSIONS,
+    "shot_clock_reset_players": shotclock.RESET_PLAYERS,
 }
+# The settings that are a list of whole numbers: each number's bounds, and how many.
+LISTS: Mapping[str, tuple[tuple[int, int], tuple[int, int]]] = {
+    "shot_clock_seconds": (shotclock.SECONDS, (1, len(shotclock.STREETS))),
+    "shot_clock_warnings": (shotclock.WARNING, (0, shotclock.WARNINGS_MAX)),
+}
+SHOT_CLOCK_PREFIX = "shot_clock_"
 CHOICES: Mapping[str, tuple[str, ...]] = {
     "other_tables": (OTHER_TABLES_BY_STACK, OTHER_TABLES_TIE),
     "balance_from_large": BALANCE_FROM,
@@ -337,6 +366,9 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
     "limit_cap_heads_up": CAP_HEADS_UP,
     "silent_chips": SILENT_CHIPS,
     "entries_close": ENTRIES_CLOSE,
+    "shot_clock_starts": shotclock.STARTS,
+    "shot_clock_reset_day": shotclock.DAY_RULES,
+    "shot_clock_at_zero": shotclock.AT_ZERO,
 }
 
 
@@ -381,6 +413,8 @@ def _checked(name: str, value: Any) -> Any:
                 params={"name": "redraws"},
             )
         return tuple(sorted(rules, key=lambda r: -r.min_entries))
+    if name in LISTS:
+        return _numbers_checked(name, value)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise RuleSetError(gettext_noop("%(name)s: true or false"), params={"name": name})
@@ -404,6 +438,34 @@ def _checked(name: str, value: Any) -> Any:
     return value
 
 
+def _numbers_checked(name: str, value: Any) -> tuple[int, ...]:
+    (low, high), (fewest, most) = LISTS[name]
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and low <= v <= high for v in value
+    ):
+        raise RuleSetError(
+            gettext_noop("%(name)s: whole numbers from %(low)s to %(high)s"),
+            params={"name": name, "low": low, "high": high},
+        )
+    if not fewest <= len(value) <= most:
+        raise RuleSetError(
+            gettext_noop("%(name)s: %(fewest)s to %(most)s numbers"),
+            params={"name": name, "fewest": fewest, "most": most},
+        )
+    return tuple(value)
+
+
+def shot_clock(settings: Settings) -> shotclock.Policy:
+    """The shot clock policy the settings give (the `shot_clock_*` fields)."""
+    return shotclock.Policy(
+        **{
+            name.removeprefix(SHOT_CLOCK_PREFIX): getattr(settings, name)
+            for name in SETTING_NAMES
+            if name.startswith(SHOT_CLOCK_PREFIX)
+        }
+    )
+
+
 def effective(code: str, *overrides: Mapping[str, Any] | None) -> Settings:
     """The settings of set `code` with each mapping of overrides applied in turn (a house
     set's, then the event's). An unknown setting or a bad value is a RuleSetError."""
@@ -417,6 +479,11 @@ def effective(code: str, *overrides: Mapping[str, Any] | None) -> Settings:
                 gettext_noop("unknown setting %(name)s"), params={"name": repr(unknown[0])}
             )
         settings = replace(settings, **{k: _checked(k, v) for k, v in layer.items()})
+    try:  # the shot clock's settings taken together (a warning before the shortest time)
+        shot_clock(settings)
+    except shotclock.ShotClockError as exc:
+        params = exc.params | {"name": SHOT_CLOCK_PREFIX + (exc.field or "starts")}
+        raise RuleSetError(exc.msgid, params=params) from None
     return settings
 
 
@@ -436,5 +503,7 @@ def as_overrides(settings: Settings, base: Settings) -> dict[str, Any]:
         if value != getattr(base, name):
             if name == "redraws":
                 value = [{"min_entries": r.min_entries, "tables": list(r.tables)} for r in value]
+            elif name in LISTS:
+                value = list(value)
             out[name] = value
     return out

@@ -369,6 +369,14 @@ class SettingsForm(forms.Form):
                     max_length=200,
                     help_text=_("Entries: table counts, e.g. 100: 3 2 1; 50: 2 1. Empty: none."),
                 )
+            case "numbers":
+                return forms.CharField(
+                    label=label,
+                    required=False,
+                    initial=" ".join(map(str, value)),
+                    max_length=60,
+                    help_text=_("Whole numbers separated by spaces, e.g. 15 20 30 30."),
+                )
         options = rulesets.CHOICES.get(name, (value,))
         return forms.ChoiceField(
             label=label,
@@ -396,12 +404,16 @@ class SettingsForm(forms.Form):
         raw = self.cleaned_data.get(name)
         if wording.kind(name) == "redraws":
             return wording.redraws_parse(raw or "")
+        if wording.kind(name) == "numbers":
+            return wording.numbers_parse(raw or "")
         return raw
 
     def _shown(self, name: str):
         value = getattr(self.current, name)
         if name == "redraws":
             return wording.redraws_parse(wording.redraws_text(value))
+        if name in rulesets.LISTS:
+            return list(value)
         return value
 
     def wanted(self, kept: dict, code: str, *layers: dict | None) -> dict | None:
@@ -414,11 +426,13 @@ class SettingsForm(forms.Form):
             try:
                 value = self._posted(name)
             except ValueError as exc:
-                self.add_error(
-                    name,
-                    _("“%(part)s” is not a list of redraws like 100: 3 2 1; 50: 2 1")
-                    % {"part": str(exc)[:40]},
-                )
+                if wording.kind(name) == "numbers":
+                    message = _("“%(part)s” is not a whole number") % {"part": str(exc)[:40]}
+                else:
+                    message = _("“%(part)s” is not a list of redraws like 100: 3 2 1; 50: 2 1") % {
+                        "part": str(exc)[:40]
+                    }
+                self.add_error(name, message)
                 continue
             if value != self._shown(name):
                 wanted[name] = value

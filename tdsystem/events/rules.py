@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.engine import rulesets
+from tdsystem.engine import shotclock as sc
 
 # One line for the rule-set menus: what the text is and where it differs.
 DESCRIPTIONS = {
@@ -50,6 +51,21 @@ LABELS = {
     "limit_cap_heads_up": _("Limit games: when the raise cap is lifted heads-up"),
     "silent_chips": _("Several chips put out without a word, beyond a call"),
     "entries_close": _("Late registration and re-entries close, at the latest"),
+    "shot_clock_starts": _("Shot clock: when it runs at every table"),
+    "shot_clock_starts_at": _("Shot clock: from this level, tables off the money or players left"),
+    "shot_clock_seconds": _(
+        "Shot clock: seconds per action (one time, or pre-flop, flop, turn and river)"
+    ),
+    "shot_clock_facing_raise": _("Shot clock: seconds once facing a raise (0: the street's)"),
+    "shot_clock_warnings": _("Shot clock: it sounds with this many seconds left"),
+    "shot_clock_extension_seconds": _("Shot clock: seconds an extension adds"),
+    "shot_clock_extensions": _("Shot clock: extensions each player holds"),
+    "shot_clock_reset_day": _("Shot clock: extensions on a new day"),
+    "shot_clock_reset_players": _(
+        "Shot clock: extensions topped up at this many players (0: never)"
+    ),
+    "shot_clock_reset_final_table": _("Shot clock: extensions topped up at the final table"),
+    "shot_clock_at_zero": _("Shot clock: at zero"),
 }
 
 CHOICE_LABELS = {
@@ -68,6 +84,16 @@ CHOICE_LABELS = {
     rulesets.CLOSE_AT_MONEY: _("Once the players left are all in the money"),
     rulesets.CLOSE_AT_FINAL_TABLE: _("Once the field is down to its final table"),
     rulesets.CLOSE_BY_LEVEL: _("Only at the end of the late-registration level"),
+    sc.STARTS_OFF: _("Never: only the floor's clock when called (25 + 5 seconds)"),
+    sc.STARTS_AT_START: _("From the first hand"),
+    sc.STARTS_AT_LEVEL: _("From level N"),
+    sc.STARTS_OFF_MONEY: _("From N tables off the money (0: in the money)"),
+    sc.STARTS_AT_PLAYERS: _("From N players left"),
+    sc.DAY_KEEP: _("Kept: what is left carries over"),
+    sc.DAY_RESET: _("Topped up to the count"),
+    sc.DAY_ADD: _("The count added to what is left"),
+    sc.AT_ZERO_TDA: _("Dead hand if facing a bet, else checked"),
+    sc.AT_ZERO_DEAD: _("Dead hand"),
 }
 
 # The concept each setting is cited under, for the "rule" column of the pages.
@@ -88,6 +114,7 @@ CONCEPT_OF = {
     "limit_cap_heads_up": "raise_cap",
     "silent_chips": "multiple_chips",
     "entries_close": "late_seat",
+    **{name: "shot_clock" for name in rulesets.SETTING_NAMES if name.startswith("shot_clock_")},
 }
 
 # The rules the console's event page lists with their numbers in the event's set.
@@ -105,6 +132,7 @@ KEY_CONCEPTS = {
     "chip_race": _("Chip race"),
     "pot_limit_blinds": _("Pot limit with a short blind"),
     "raise_cap": _("Raise cap in limit, heads-up"),
+    "shot_clock": _("Calling the clock"),
 }
 
 
@@ -125,9 +153,11 @@ def refusal(exc: rulesets.RuleSetError) -> str:
 
 
 def kind(name: str) -> str:
-    """How a setting is entered: "redraws", "bool", "int" or "choice"."""
+    """How a setting is entered: "redraws", "numbers", "bool", "int" or "choice"."""
     if name == "redraws":
         return "redraws"
+    if name in rulesets.LISTS:
+        return "numbers"
     default = getattr(rulesets.Settings(), name)
     if isinstance(default, bool):
         return "bool"
@@ -162,11 +192,23 @@ def redraws_parse(text: str) -> list[dict[str, Any]]:
     return rules
 
 
+def numbers_parse(text: str) -> list[int]:
+    """'15 20 30 30' (or with commas) as a list of numbers; a ValueError names the word
+    that is not one."""
+    words = text.replace(",", " ").split()
+    for word in words:
+        if not _digits(word):
+            raise ValueError(word)
+    return [int(word) for word in words]
+
+
 def value_text(name: str, value: Any) -> str:
     """A setting's value in words, as the pages show it."""
     match kind(name):
         case "redraws":
             return redraws_text(value) or str(_("none"))
+        case "numbers":
+            return " ".join(map(str, value)) or str(_("none"))
         case "bool":
             return str(_("yes") if value else _("no"))
         case "choice":

@@ -29,7 +29,7 @@ from tdsystem.seating.selectors_dayend import bag_rows
 from tdsystem.seating.services import TableHalted
 from tdsystem.seating.table_access import table_access
 
-from . import services
+from . import hooks, services
 from .errors import ResultsError
 from .forms import HandFinishedForm
 from .forms_chips import TableCountsForm, typed_counts
@@ -77,6 +77,8 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
         "chip_rows": SimpleLazyObject(lambda: count_rows(event, table=number)),
         # The end of the day: the bag form, once the table has played its last hand.
         "bag_rows": rows,
+        # What the apps above show on the page (the shot clock), loaded by their URLs.
+        "panels": [] if request.htmx else hooks.panels(event, number),
         **extra,
     }
     return render(request, f"{PAGE}#table" if request.htmx else PAGE, context)

@@ -63,6 +63,7 @@ from tdsystem.printing.models import EventPrinting
 from tdsystem.results import models as results
 from tdsystem.seating import models as seating
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
+from tdsystem.shotclock import models as shotclock
 from tdsystem.structures.models import Level, Structure
 
 from .transfer_values import ValueRefused, moments_readable, strings_check, values_check
@@ -107,10 +108,15 @@ PARTS: dict[str, Any] = {
     "results.dealshare": lambda ids: results.DealShare.objects.filter(deal__event__in=ids),
     "results.bounty": lambda ids: results.Bounty.objects.filter(event__in=ids),
     "printing.eventprinting": lambda ids: EventPrinting.objects.filter(event__in=ids),
+    "shotclock.extensions": lambda ids: shotclock.Extensions.objects.filter(entry__event__in=ids),
+    "shotclock.call": lambda ids: shotclock.Call.objects.filter(event__in=ids),
     "core.logentry": lambda ids: LogEntry.objects.filter(event__in=ids),
 }
 # What points at an event or an entry and stays behind, and why.
 LEFT_OUT = {
+    # A table's shot clock is the moment's state at the table; its log and each player's
+    # extensions travel.
+    "shotclock.tableclock": "the tables' running shot clocks",
     # Kept by the database's own triggers from the entries and tables an import writes.
     "seating.tablecount": "counted by triggers",
     "seating.spreadcount": "counted by triggers",

@@ -72,7 +72,13 @@ def test_every_operation_is_complete():
         else:
             # Reads are public but the floor plan's, a staff page's data.
             assert ("security" in op) == (path == "/api/floor"), path
-    assert tags == {"Events and clock", "Seating", "Bust-outs and results", "Rulings"}
+    assert tags == {
+        "Events and clock",
+        "Seating",
+        "Bust-outs and results",
+        "Rulings",
+        "Shot clock",
+    }
     (scheme,) = doc["components"]["securitySchemes"].values()
     assert scheme["type"] == "http" and scheme["scheme"] == "bearer"
 

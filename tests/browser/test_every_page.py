@@ -71,6 +71,7 @@ PAGES = {
     "console:structure_generator": "",
     "console:structure_edit": "",
     "console:event_levels": "",
+    "shotclock:log": "",
     "chips_screen": "",
     "clock_screen": "",
     "schedule": "",

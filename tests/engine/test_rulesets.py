@@ -90,6 +90,10 @@ def test_every_number_and_choice_setting_states_its_bounds():
         value = getattr(defaults, name)
         if isinstance(value, bool) or name == "redraws":
             continue
+        if name in rs.LISTS:
+            (low, high), (fewest, most) = rs.LISTS[name]
+            assert fewest <= len(value) <= most and all(low <= v <= high for v in value)
+            continue
         if isinstance(value, int):
             low, high = rs.RANGES[name]
             assert low <= value <= high

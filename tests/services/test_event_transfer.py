@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from decimal import Decimal
 from io import StringIO
 
@@ -16,6 +17,7 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import timezone
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import Busy
@@ -30,6 +32,8 @@ from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Player, Ticket
 from tdsystem.seating.services.tickets import ticket_issue
 from tdsystem.seating.testing import ACTOR, arrange, count_problems
+from tdsystem.shotclock.models import Call, Extensions
+from tdsystem.shotclock.services import shot_clock_expire, shot_clock_start
 from tdsystem.structures.models import Level, Structure
 from tdsystem.venue import transfer
 from tests.fixtures import make_event
@@ -147,6 +151,14 @@ def pko_night() -> Event:
         actor=ACTOR,
     )  # fmt: skip
     seating.player_register(event=event, name="Late Larry", actor=ACTOR, rng_seed=2)
+    # The floor called the clock on T2S2 and it ran out; T1S1 used an extension.
+    called = timezone.now() - timedelta(minutes=1)
+    shot_clock_start(
+        event_id=event.pk, table_number=2, seat=2, street="river", facing="bet",
+        floor=True, actor=ACTOR, now=called,
+    )  # fmt: skip
+    shot_clock_expire(event_id=event.pk, table_number=2, actor=ACTOR)
+    Extensions.objects.create(entry=people["T1S1"], left=2, used=1)
     return event
 
 
@@ -189,6 +201,9 @@ def test_a_running_night_comes_back_the_same():
     assert Bounty.objects.get(event=new).eliminator.player.name == "T1S1"
     assert ChipCount.objects.get(event=new).chips == 25_000
     assert Ticket.objects.get(target=new).player.name == "Qualifier Quinn"
+    expiry = Call.objects.get(event=new, action="expiry")
+    assert (expiry.entry.player.name, expiry.outcome, expiry.table_number) == ("T2S2", "dead", 2)
+    assert Extensions.objects.get(entry__event=new, entry__player__name="T1S1").used == 1
     assert count_problems(new) == []  # the triggers counted the tables and the field
     assert standings.field_read(new).entries == 12
     note = LogEntry.objects.get(event=new, action="event.import")

@@ -61,6 +61,10 @@ PUBLIC = {
     # POST to the same path, behind a token (tests/api/test_flights_api.py).
     "api:flights",
     "api:flight_add",
+    # A table's shot clock, a read like the seats; the dealer's buttons are a POST to the
+    # same path, behind a token (tests/views/test_shotclock_pages.py).
+    "api:shot_clock",
+    "api:shot_clock_act",
     # A ruling the floor shared, read by the player who disputes it: the link's token is
     # its secret (docs/ruling-page.md); asking for a ruling is a POST behind a token.
     "rulings:shared",

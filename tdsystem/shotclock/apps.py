@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class ShotclockConfig(AppConfig):
+    name = "tdsystem.shotclock"
+    label = "shotclock"
+
+    def ready(self) -> None:
+        from tdsystem.results import hooks
+
+        from .selectors import table_panel
+
+        hooks.register(table_panel=table_panel)
