@@ -32,6 +32,7 @@ from .schemas import (
     ClockActionIn,
     EntryRulesIn,
     EntryRulesOut,
+    Error,
     EventSummary,
     LevelsIn,
     LevelsOut,
@@ -88,7 +89,7 @@ def clock(request: HttpRequest, event_id: int):
 
 @router.get(
     "/events/{int:event_id}/slips",
-    response={200: SlipsPage, **READ_ERRORS},
+    response={200: SlipsPage, 400: Error, **READ_ERRORS},  # 400: a page below 1
     url_name="slips",
     summary="Page through the clock screen's move slips",
     description="The slips the clock screen's ticker shows (not yet acknowledged, and those "
