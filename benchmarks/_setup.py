@@ -89,6 +89,13 @@ def wait_http(port: int, path: str = "/healthz", timeout: float = 30) -> None:
 
 
 def gunicorn(env: dict, port: int, log: Path, *, workers: int = 3, threads: int = 8):
+    if env.get("DEBUG") == "0":  # the web server starts only with its static files collected
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
     return start(
         [
             sys.executable,

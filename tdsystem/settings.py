@@ -151,7 +151,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: the screens' clock poll, answered with the headers the rest gave it before.
+    # Outermost, so every answer leaves compressed when the reader accepts gzip, the
+    # clock poll's too (core/compression.py says why that is safe against BREACH).
+    "tdsystem.core.compression.TextGZipMiddleware",
+    # Then the screens' clock poll, answered with the headers the rest gave it before.
     "tdsystem.api.clock_poll.ClockPollMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -262,6 +265,14 @@ elif _db["ENGINE"] == "django.db.backends.postgresql":
             "reconnect_timeout": 2,
         },
     }
+    # Through pgbouncer in transaction mode (docs/deployment.md, "The connection budget"):
+    # each transaction may run on another server connection, so nothing may outlive one.
+    # No server-side cursors (Django's .iterator() would open one), no prepared statements
+    # (psycopg prepares a query run five times on one connection). The locks are
+    # transaction-level already (core/locking.py), and so is their lock_timeout.
+    if envbool("DB_TRANSACTION_POOLER", "0"):
+        _db["DISABLE_SERVER_SIDE_CURSORS"] = True
+        _db["OPTIONS"]["prepare_threshold"] = None
 else:
     raise ImproperlyConfigured(f"DATABASE_URL: unsupported database {_db['ENGINE']}")
 DATABASES = {"default": _db}
@@ -374,7 +385,8 @@ if BACKUP_EVERY_MINUTES:
 # Static files, auth, security -------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = VAR_DIR / "staticfiles"
+# Where collectstatic writes (and nginx reads, docs/deployment.md): VAR_DIR/staticfiles.
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or VAR_DIR / "staticfiles").resolve()
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # whitenoise warns when it is missing
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -53,14 +53,29 @@
     return data.remaining_ms;
   }
   // One GET of a clock JSON: {data, offset, received}; throws when it fails or times out.
+  // It sends the ETag of the last answer from this URL: while nothing but the moment
+  // changed the server answers 304 without a body, and that answer is reused with the
+  // server's time from X-Server-Time (the times left count from level_ends_at, or stay).
+  const last = {};
   async function fetchClock(url, headers, timeoutMs) {
     const ctrl = new AbortController();
     const timer = setTimeout(() => ctrl.abort(), timeoutMs);
     const sent = Date.now();
+    const held = last[url];
+    const ask = held ? Object.assign({}, headers, { "If-None-Match": held.tag }) : headers;
     try {
-      const r = await fetch(url, { signal: ctrl.signal, cache: "no-store", headers: headers });
-      if (!r.ok) throw new Error(r.status);
-      const data = await r.json();
+      const r = await fetch(url, { signal: ctrl.signal, cache: "no-store", headers: ask });
+      let data;
+      if (r.status === 304) {
+        const at = r.headers.get("X-Server-Time");
+        if (!held || !at) { delete last[url]; throw new Error("304 without the server's time"); }
+        data = Object.assign({}, held.data, { server_time: at });
+      } else {
+        if (!r.ok) throw new Error(r.status);
+        data = await r.json();
+        const tag = r.headers.get("ETag");
+        if (tag) last[url] = { tag: tag, data: data }; else delete last[url];
+      }
       const received = Date.now();
       // Server time was read about halfway through the round trip.
       return { data: data, offset: Date.parse(data.server_time) - (sent + received) / 2, received: received };

@@ -182,8 +182,12 @@
     setText("rot-leader-chips", leader ? (leader.table ? tr(gettext("Table %(table)s · %(chips)s"), { table: leader.table, chips: fmt(leader.chips) }) : tr(gettext("%(chips)s chips"), { chips: fmt(leader.chips) })) : "");
   }
 
-  /* The moves ticker: every slip, a page of as many as fit on the line at a time. */
-  const ticker = { texts: "", pages: [], page: 0 };
+  /* The moves ticker: every slip, a page of as many as fit on the line at a time. The
+   * clock JSON carries the first part of the slips (20) and how many there are; the
+   * ticker asks the slips endpoint for each further part when it has shown the one before,
+   * then comes back to the clock's own. */
+  const SLIPS_URL = root.dataset.slipsUrl;
+  const ticker = { texts: "", pages: [], page: 0, part: 1, first: 0, count: 0, size: 0, asking: false };
   function slipsToPages(texts) {
     const box = $("moves");
     const width = box.clientWidth;
@@ -207,22 +211,73 @@
     const page = ticker.pages[ticker.page] || [];
     // A slip wider than the line (a phone) wraps onto a second line rather than being cut.
     $("moves").replaceChildren(...page.map((t) => el("span", page.length === 1 ? "tick wide" : "tick", t)));
-    setText("moves-page", ticker.pages.length > 1 ? `${ticker.page + 1}/${ticker.pages.length}` : "");
+    let label = ticker.pages.length > 1 ? `${ticker.page + 1}/${ticker.pages.length}` : "";
+    if (ticker.count > ticker.size && page.length) {
+      // Slips in several parts: which of them all this page shows, "21–23 / 289".
+      const before = ticker.pages.slice(0, ticker.page).reduce((n, p) => n + p.length, 0);
+      const from = ticker.first + before + 1;
+      const to = from + page.length - 1;
+      label = `${from === to ? from : `${from}–${to}`} / ${ticker.count}`;
+    }
+    setText("moves-page", label);
   }
-  function updateMoves(moves) {
+  function setMoves(moves, first) {
     const texts = moves.map((m) => m.text);
-    const key = texts.join("\n");
+    const key = `${first}\n${texts.join("\n")}`;
     root.classList.toggle("has-moves", texts.length > 0);
     if (key === ticker.texts) return;
     ticker.texts = key;
+    ticker.first = first;
     ticker.pages = slipsToPages(texts);
     if (ticker.page >= ticker.pages.length) ticker.page = 0;
     showMovesPage();
   }
+  function updateMoves(d) {
+    const moves = d.moves || [];
+    ticker.count = d.moves_count === undefined ? moves.length : d.moves_count;
+    ticker.size = moves.length;
+    if (ticker.part === 1) setMoves(moves, 0);  // a further part stays until it is shown
+  }
+  function firstPart() {
+    ticker.part = 1;
+    ticker.page = 0;
+    ticker.texts = "";
+    if (data) setMoves(data.moves || [], 0);
+  }
+  async function nextPart() {
+    const part = ticker.part + 1;
+    ticker.asking = true;
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
+    try {
+      const r = await fetch(`${SLIPS_URL}?page=${part}`, { signal: ctrl.signal, cache: "no-store", headers: ASK });
+      if (!r.ok) throw new Error(r.status);
+      const got = await r.json();
+      if (!got.moves.length) { firstPart(); return; }
+      ticker.part = part;
+      ticker.page = 0;
+      ticker.count = got.count;
+      setMoves(got.moves, (part - 1) * got.page_size);
+    } catch (e) {
+      firstPart();  // the next round tries again
+    } finally {
+      clearTimeout(timer);
+      ticker.asking = false;
+    }
+  }
   function nextMovesPage() {
-    if (ticker.pages.length < 2) return;
-    ticker.page = (ticker.page + 1) % ticker.pages.length;
-    showMovesPage();
+    if (ticker.asking) return;
+    if (ticker.page + 1 < ticker.pages.length) {
+      ticker.page += 1;
+      showMovesPage();
+    } else if (SLIPS_URL && ticker.count > ticker.first + ticker.pages.reduce((n, p) => n + p.length, 0)) {
+      nextPart();  // more slips than this part holds
+    } else if (ticker.part !== 1) {
+      firstPart();
+    } else if (ticker.pages.length > 1) {
+      ticker.page = 0;
+      showMovesPage();
+    }
   }
 
   /* The payouts layout: the whole table beside the clock, a page at a time. */
@@ -308,7 +363,7 @@
     const args = n ? { n: n.level, blinds: blinds, ante: `\u2066${fmt(n.ante)}\u2069` } : null;
     setText("resume", n ? tr(n.ante ? gettext("Next level %(n)s: %(blinds)s, ante %(ante)s") : gettext("Next level %(n)s: %(blinds)s"), args) : gettext("No more levels in the schedule"));
     showFinal(d.status === "finished" ? d.final : null);
-    updateMoves(d.moves || []);
+    updateMoves(d);
     refreshRotator();
     showPayoutTable();
     render();
@@ -360,8 +415,8 @@
   $("fullscreen").addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {});
   });
-  window.addEventListener("resize", () => { ticker.texts = ""; if (data) updateMoves(data.moves || []); });
-  window.tdClock = { get data() { return data; }, get offset() { return offset; }, get stale() { return link.stale; }, get movePages() { return ticker.pages; }, get soundOn() { return soundOn; }, get audioState() { return audio ? audio.state : null; } };
+  window.addEventListener("resize", firstPart);
+  window.tdClock = { get data() { return data; }, get offset() { return offset; }, get stale() { return link.stale; }, get movePages() { return ticker.pages; }, get slipsAsked() { return ticker.asking; }, get soundOn() { return soundOn; }, get audioState() { return audio ? audio.state : null; } };
   keepAwake();
   poll();
   setInterval(render, 200);

@@ -37,7 +37,7 @@ from django.utils.http import http_date
 
 from tdsystem.core import languages
 
-from .events import JSON, NEVER_CACHE, clock_body
+from .events import JSON, NEVER_CACHE, SERVER_TIME, clock_body, unchanged
 
 # The route of tdsystem/urls.py's `clock_json` (<int:event_id>: digits).
 CLOCK_PATH = re.compile(r"/api/events/([0-9]+)/clock")
@@ -74,14 +74,28 @@ class ClockPollMiddleware:
             return response
         try:
             with translation.override(variant[0]):
-                body = clock_body(int(match[1]))
+                found = clock_body(int(match[1]))
         except Exception:  # the list answers it as it always has (a 503, a 500 page)
             return self.get_response(request)
-        if body is None:  # an unknown event: the API's own 404
+        if found is None:  # an unknown event: the API's own 404
             return self.get_response(request)
-        fresh = {"expires": http_date(), "content-length": str(len(body))}
+        fresh = {
+            "expires": http_date(),
+            "content-length": str(len(found.body)),
+            "etag": found.tag,
+            SERVER_TIME.lower(): found.server_time,
+        }
+        if unchanged(request, found.tag):  # as clock_answer: no body, no type
+            kept = [
+                (n, v) for n, v in headers if n.lower() not in ("content-type", "content-length")
+            ]
+            response = HttpResponse(
+                status=304, headers={name: fresh.get(name.lower(), value) for name, value in kept}
+            )
+            del response.headers["Content-Type"]
+            return response
         return HttpResponse(
-            body, headers={name: fresh.get(name.lower(), value) for name, value in headers}
+            found.body, headers={name: fresh.get(name.lower(), value) for name, value in headers}
         )
 
     def _settings_usable(self) -> bool:
@@ -130,6 +144,7 @@ class ClockPollMiddleware:
             or "cookie" in response.get("Vary", "").lower()
             or "nonce-" in response.get("Content-Security-Policy", "")
             or "Content-Length" not in response
+            or "ETag" not in response
         ):
             return
         self._learned[variant] = tuple(response.items())

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.http import http_date
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from ninja import Router
+from ninja import Query, Router
 from ninja.responses import NinjaJSONEncoder
 
 from tdsystem.core.actors import Actor
@@ -20,6 +22,7 @@ from tdsystem.events.selectors_life import screen_current_event
 from tdsystem.events.services_entry_rules import ENTRY_RULE_COLUMNS, event_entry_rules_update
 from tdsystem.events.services_levels import event_levels_edit
 from tdsystem.structures.editing import stored_rows
+from tdsystem.venue.screen import screen_slips_page
 
 from .auth import AuthedRequest, StaffToken, require_right
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists
@@ -29,9 +32,11 @@ from .schemas import (
     ClockActionIn,
     EntryRulesIn,
     EntryRulesOut,
+    Error,
     EventSummary,
     LevelsIn,
     LevelsOut,
+    SlipsPage,
 )
 
 router = Router(tags=["Events and clock"], exclude_unset=True)
@@ -76,31 +81,68 @@ def current_event(request: HttpRequest):
     "the next level and break, the field's figures and recent move slips.",
 )
 def clock(request: HttpRequest, event_id: int):
-    response = clock_answer(event_id)
+    response = clock_answer(event_id, request)
     if response is None:
         raise NotFound(_("no event %(id)s") % {"id": event_id})
     return response
 
 
-def clock_body(event_id: int) -> bytes | None:
-    """The clock JSON's body, None for an unknown event."""
+@router.get(
+    "/events/{int:event_id}/slips",
+    response={200: SlipsPage, 400: Error, **READ_ERRORS},  # 400: a page below 1
+    url_name="slips",
+    summary="Page through the clock screen's move slips",
+    description="The slips the clock screen's ticker shows (not yet acknowledged, and those "
+    "of the last minutes), newest first, 20 a page: the clock JSON carries the first page "
+    "and `moves_count`; the ticker asks for the others as it comes to them. A page past "
+    "the last is empty. The answer may be up to `SCREEN_CACHE_SECONDS` (1 s) old.",
+)
+def slips(request: HttpRequest, event_id: int, page: int = Query(1, ge=1, le=100_000)):
+    event_exists(event_id)
+    key = ("slips", event_id, page, get_language())
+    return selectors.screen_cached(key, lambda: screen_slips_page(event_id, page))
+
+
+class ClockBody(NamedTuple):
+    body: bytes
+    tag: str  # the ETag's value, quoted
+    server_time: str  # the body's server_time, for an answer without a body (304)
+
+
+def clock_body(event_id: int) -> ClockBody | None:
+    """The clock JSON's body and its tag, None for an unknown event."""
     try:
         # Every screen of the room asks each second: the selector's dict is the documented
         # shape already (tests/api compares the two), so it is sent as it is, without the
         # schema checking it again on the way out (a third of this answer's time, measured).
-        text = selectors.event_clock_json(event_id, None, _ENCODER.encode)
+        text, tag, now = selectors.event_clock_json_tagged(event_id, None, _ENCODER.encode)
     except Event.DoesNotExist:
         return None
-    return text.encode()
+    return ClockBody(text.encode(), f'"{tag}"', now.isoformat())
 
 
-def clock_answer(event_id: int) -> HttpResponse | None:
-    """The clock JSON's answer, None for an unknown event. (A poll without a session is
-    answered ahead of the middleware with the same body and headers: api/clock_poll.py.)"""
-    body = clock_body(event_id)
-    if body is None:
+def unchanged(request: HttpRequest, tag: str) -> bool:
+    """The reader holds this answer already: its If-None-Match names the tag (weak or
+    strong: GZipMiddleware weakens the tag of what it compresses)."""
+    asked = request.headers.get("If-None-Match", "")
+    return bool(asked) and any(t.strip().removeprefix("W/") == tag for t in asked.split(","))
+
+
+def clock_answer(event_id: int, request: HttpRequest | None = None) -> HttpResponse | None:
+    """The clock JSON's answer, None for an unknown event: 304 without a body when the
+    reader's If-None-Match names it (a screen sends the ETag of its last answer; the
+    server's time, which the body would have said, is in X-Server-Time). (A poll without
+    a session is answered ahead of the middleware the same way: api/clock_poll.py.)"""
+    found = clock_body(event_id)
+    if found is None:
         return None
-    response = HttpResponse(body, content_type=JSON)
+    if request is not None and unchanged(request, found.tag):
+        response = HttpResponse(status=304)
+        del response.headers["Content-Type"]
+    else:
+        response = HttpResponse(found.body, content_type=JSON)
+    response.headers["ETag"] = found.tag
+    response.headers[SERVER_TIME] = found.server_time
     # add_never_cache_headers' own values (tests/views/test_clock_api.py compares them),
     # without parsing and rebuilding the Cache-Control header on every answer.
     response.headers["Expires"] = http_date()
@@ -109,6 +151,7 @@ def clock_answer(event_id: int) -> HttpResponse | None:
 
 
 JSON = "application/json; charset=utf-8"
+SERVER_TIME = "X-Server-Time"
 NEVER_CACHE = "max-age=0, no-cache, no-store, must-revalidate, private"
 _ENCODER = NinjaJSONEncoder()  # json.dumps(cls=...) would make one for every answer
 
@@ -130,7 +173,7 @@ def clock_read_first(api_urls) -> Callable[..., HttpResponse]:
     @csrf_exempt  # as every django-ninja route: the POST's token is its own check
     def view(request: HttpRequest, event_id: int) -> HttpResponse:
         if request.method == "GET":
-            response = clock_answer(event_id)
+            response = clock_answer(event_id, request)
             if response is not None:
                 return response
         return api_view(request, event_id=event_id)

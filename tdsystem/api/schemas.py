@@ -329,6 +329,14 @@ class RecentMove(Move):
     created_at: str = Field(json_schema_extra={"format": "date-time"})
 
 
+class SlipsPage(Out):
+    count: int = Field(description="Every slip the clock screen shows, on every page.")
+    page: int = Field(description="This page's number, from 1.")
+    pages: int
+    page_size: int
+    moves: list[RecentMove] = Field(description="This page's slips, newest first.")
+
+
 class Payout(Out):
     place: int
     amount: str
@@ -431,7 +439,11 @@ class Clock(Out):
         None, description="A flight's clock only: the event it is a flight of (festivals)."
     )
     moves: list[RecentMove] = Field(
-        description="Slips not yet acknowledged and those of the last minutes, newest first."
+        description="Slips not yet acknowledged and those of the last minutes, newest first: "
+        "the first page of them (20 at most; the others from `/api/events/{id}/slips`)."
+    )
+    moves_count: int = Field(
+        0, description="How many such slips there are in all (`moves` holds the first 20)."
     )
     payouts: list[Payout] = Field(description="Each paid place's prize for the field now.")
     in_the_money: bool = Field(

@@ -42,6 +42,7 @@ COPIED_SETTINGS = (
     "house_rules",
     "rule_overrides",
     "screen_language",
+    "simulated",  # a rehearsal's flights and copies are rehearsals too
 )
 
 

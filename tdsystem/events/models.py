@@ -189,6 +189,11 @@ class Event(models.Model):
     # Archiving only files a finished event away from the console list: `status` stays
     # the clock's, and the public pages keep working.
     archived_at = models.DateTimeField(null=True, blank=True)
+    # A rehearsal played by `manage.py simulate_event`: never the room's current event, so
+    # a simulation on the production database leaves the screens on the real one.
+    simulated = models.BooleanField(
+        default=False, help_text=_("Played by simulate_event: never shown on the room's screens.")
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -516,19 +517,51 @@ def event_clock_json(event_id: int, now: datetime | None, encode: Callable[[dict
     (the field figures and the apps' panels: at 3,000 players 16 KB of its 20 KB are the
     payouts) encoded once for all the answers it is cached for, not on every poll of every
     screen. Raises Event.DoesNotExist for an unknown event."""
+    return event_clock_json_tagged(event_id, now, encode)[0]
+
+
+# What a clock JSON says about the moment it was read rather than about the clock: the
+# server's time always, and while the clock runs the times left counted from it (a screen
+# counts them down itself from `level_ends_at`, which stays put).
+_MOMENT = ("server_time",)
+_COUNTDOWN = (
+    "server_time",
+    "remaining_ms",
+    "ms_to_break",
+    "ms_to_next_break",
+    "ms_to_late_registration_end",
+)
+
+
+def event_clock_json_tagged(
+    event_id: int, now: datetime | None, encode: Callable[[dict], str]
+) -> tuple[str, str, datetime]:
+    """The clock JSON (event_clock_json), its tag and the moment it was read: the same tag
+    for two answers that differ only in the moment they were read, so a screen that has the
+    answer already is told "not modified" (ETag and If-None-Match, api/events.py) instead
+    of sent it again."""
     clock, now = _read_now(event_id, now)
     event, clock, rows, shape, extra = _clock_parts(event_id, clock)
     payload = clock_payload(
         event, clock, now, rows, {}, shape, entries_closed=extra.get("entries_closed")
     )
     if not extra or not payload.keys().isdisjoint(extra):
-        return encode({**payload, **extra})  # a key of both is where the clock put it
+        merged = {**payload, **extra}  # a key of both is where the clock put it
+        return encode(merged), _tag(merged, ""), now
     tail = extra.encoded
     if tail is None:
         tail = extra.encoded = encode(extra)
     # The two objects' members, one after the other: what encoding them merged gives (the
     # encoder's item separator is ", ").
-    return f"{encode(payload)[:-1]}, {tail[1:]}"
+    return f"{encode(payload)[:-1]}, {tail[1:]}", _tag(payload, tail), now
+
+
+def _tag(payload: dict, tail: str) -> str:
+    # repr, not the JSON encoder: the values are plain data (numbers, text, Decimal, lists
+    # and dicts in a fixed order), and repr is a third of the encoder's cost.
+    moment = _COUNTDOWN if payload["status"] == clockrules.RUNNING else _MOMENT
+    steady = repr([(k, v) for k, v in payload.items() if k not in moment])
+    return hashlib.blake2b(f"{steady}{tail}".encode(), digest_size=12).hexdigest()
 
 
 class _Extras(dict):

@@ -137,13 +137,13 @@ def current_event(now: datetime | None = None) -> dict | None:
 
     The running or paused event (the newest if several), else the planned one whose
     scheduled start is nearest to now (those without a start after, newest first), else
-    the finished one whose clock stopped last. Never an archived event. One query, two
-    when only finished events are left.
+    the finished one whose clock stopped last. Never an archived event, nor a simulated
+    one (`simulate_event`'s rehearsals). One query, two when only finished events are left.
     """
     now = now or timezone.now()
     shown = ("id", "name", "status")
     live = list(
-        Event.objects.filter(archived_at__isnull=True)
+        Event.objects.filter(archived_at__isnull=True, simulated=False)
         .exclude(status=Event.Status.FINISHED)
         .values(*shown, "scheduled_start", "created_at")
     )
@@ -160,7 +160,9 @@ def current_event(now: datetime | None = None) -> dict | None:
         found = min(live, key=nearest)
     else:
         return (
-            Event.objects.filter(archived_at__isnull=True, status=Event.Status.FINISHED)
+            Event.objects.filter(
+                archived_at__isnull=True, simulated=False, status=Event.Status.FINISHED
+            )
             .order_by("-clock__updated_at", "-created_at", "-pk")
             .values(*shown)
             .first()

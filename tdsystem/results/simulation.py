@@ -201,6 +201,7 @@ class Simulation:
             fee=Decimal(10),
             seats_per_table=self.seats,
             starting_stack=20_000,
+            simulated=True,  # never the room's current event
         )
         tables = -(-self.players // self.seats)
         # Venue tables of its own, numbered after every table the room has.

@@ -350,6 +350,7 @@ class Festival:
             starting_stack=STACK,
             late_registration_end_level=LATE_LEVELS,
             reentry_allowed=True,
+            simulated=True,  # never the room's current event
         )
         events = [
             flights.flight_add(event_id=self.main.pk, name=flight_name(i), actor=ACTOR)

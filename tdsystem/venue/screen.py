@@ -30,6 +30,11 @@ from tdsystem.seating.selectors_dayend import last_hands_screen
 
 LAYOUTS = ("clock", "payouts", "draw")
 RECENT_SLIPS = 20
+# The slips the clock JSON carries: its first page, with the count of them all. After a
+# table break or a redraw hundreds are open at once (289 after 330 registrations: 89 KB
+# a poll, every screen every second); the ticker asks for the other pages when it comes
+# to them (`screen_slips_page`, GET /api/events/<id>/slips?page=N).
+SLIPS_PAGE = 20
 
 
 def layout_of(value: str | None) -> str:
@@ -60,6 +65,27 @@ def screen_moves(event_id: int) -> list[dict]:
                 continue
         rows.append(slip_row(m))
     return rows
+
+
+def slips_of_the_clock(event_id: int) -> dict:
+    """The clock JSON's slips: the first page and how many there are in all."""
+    slips = screen_moves(event_id)
+    return {"moves": slips[:SLIPS_PAGE], "moves_count": len(slips)}
+
+
+def screen_slips_page(event_id: int, page: int) -> dict:
+    """One page of the screen's slips (`screen_moves`, newest first), numbered from 1; a
+    page past the last is empty."""
+    slips = screen_moves(event_id)
+    pages = max(1, -(-len(slips) // SLIPS_PAGE))
+    start = (page - 1) * SLIPS_PAGE
+    return {
+        "count": len(slips),
+        "page": page,
+        "pages": pages,
+        "page_size": SLIPS_PAGE,
+        "moves": slips[start : start + SLIPS_PAGE],
+    }
 
 
 def payouts(event: Event, figures: dict) -> list[dict]:
@@ -159,7 +185,7 @@ def screen_panel(event: Event, figures: dict) -> dict:
     last_hands, ending = last_hands_screen(event)
     paid = sum(1 for p in prizes if Decimal(p["amount"]) > 0)
     return {
-        "moves": screen_moves(event.pk),
+        **slips_of_the_clock(event.pk),
         "payouts": prizes,
         "in_the_money": in_the_money(event, figures, paid),
         "chip_leader": chip_leader(event),

@@ -35,6 +35,7 @@ PUBLIC = {
     "clock_json",
     "seating:lookup",
     "api:seats",
+    "api:slips",  # the clock screen's move slips, page by page
     "seating:poster",
     "seating:draw_screen",
     "api:moves",

@@ -16,6 +16,10 @@ bags and played to a winner. `--players` is the entries at the flights' draws (s
 players play two flights); re-entries come on top. The summary has the entries, each
 flight's entries and bags, the Day 2 field, the winner, the bust-outs' timings and query
 counts, and the time taken.
+
+The room's screens never show a simulated event (`Event.simulated`: never the current
+event). On a database that holds real events (any not made by a simulation) it refuses
+to start, exit status 3, unless `--allow-real-events` says that database is meant.
 """
 
 from __future__ import annotations
@@ -24,7 +28,11 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tdsystem.events.models import Event
 from tdsystem.results.simulation import InvariantBroken, Simulation
+
+# The exit status of a refusal to play beside real events (1 is a broken invariant).
+REAL_EVENTS_STATUS = 3
 
 
 class Command(BaseCommand):
@@ -47,8 +55,17 @@ class Command(BaseCommand):
             help="steps between full checks (default: every step up to 200 players, else "
             "every players/20 steps, at least 100); the step checks run after every step",
         )
+        parser.add_argument(
+            "--allow-real-events",
+            action="store_true",
+            help="play on a database that holds real events too (the simulation's events "
+            "never show on the room's screens)",
+        )
 
     def handle(self, *args, **options) -> None:
+        if not options["allow_real_events"]:
+            self.refuse_real_events()
+
         def progress(text: str) -> None:
             if options["verbosity"] > 1:
                 self.stderr.write(text)
@@ -76,3 +93,17 @@ class Command(BaseCommand):
         except (ValueError, InvariantBroken) as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(json.dumps(summary, indent=2))
+
+    def refuse_real_events(self) -> None:
+        """A rehearsal on the room's own database is a choice, never an accident."""
+        real = Event.objects.filter(simulated=False)
+        count = real.count()
+        if count:
+            names = ", ".join(real.order_by("-created_at").values_list("name", flat=True)[:3])
+            more = ", ..." if count > 3 else ""
+            raise CommandError(
+                f"This database holds {count} real event(s) ({names}{more}): simulate on a "
+                "database of its own, or add --allow-real-events to play beside them (the "
+                "simulation's events never show on the room's screens).",
+                returncode=REAL_EVENTS_STATUS,
+            )
