@@ -186,6 +186,12 @@ def keep(rotation: Rotation, table: int, kept: bool) -> Rotation:
     return replace(rotation, kept=frozenset(new))
 
 
+def keep_final(rotation: Rotation, *, on: bool) -> Rotation:
+    """The director's switch: with one table left (the final table), it keeps its dealer."""
+    kept = frozenset(rotation.tables) if on and len(rotation.tables) == 1 else frozenset()
+    return replace(rotation, kept=kept)
+
+
 def push(rotation: Rotation, rules: Rules, now: datetime) -> Rotation:
     """Every dealer at a table (but a kept one's) has finished a down. As many as the
     tables do not need sit the next down out, taken from the dealers due a break and those
