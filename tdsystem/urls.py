@@ -44,6 +44,7 @@ urlpatterns = [
     path("", include("tdsystem.rulings.urls")),
     path("", include("tdsystem.results.urls")),
     path("", include("tdsystem.printing.urls")),
+    path("", include("tdsystem.dealers.urls")),
 ]
 
 handler400 = "tdsystem.core.errors.bad_request"
