@@ -287,7 +287,8 @@ def rotation_push(
         if allowed > now:
             if expected_version is not None:
                 Rotation.objects.filter(pk=row.pk).update(next_push_at=allowed)
-                _schedule(event_id, row.version, allowed)
+                if row.automatic:
+                    _schedule(event_id, row.version, allowed)
                 return None
             raise DealerError(
                 gettext("no push in the minute around a level change: push at %(time)s")
