@@ -16,6 +16,6 @@ urlpatterns = [
     path(EVENT + "hours.csv", views.hours_csv, name="hours"),
     # Public: the dealers' room TV, and each dealer's own page by their secret link.
     path("events/<int:event_id>/dealers/", views.board, name="board"),
-    path("dealer/<str:token>/", views.phone, name="phone"),
-    path("dealer/<str:token>/clock", views.phone_clock, name="phone_clock"),
+    path("dealer/<str:dealer_token>/", views.phone, name="phone"),
+    path("dealer/<str:dealer_token>/clock", views.phone_clock, name="phone_clock"),
 ]

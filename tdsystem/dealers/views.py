@@ -204,15 +204,15 @@ def _phone(request: HttpRequest, dealer: Dealer, status: int = 200) -> HttpRespo
 
 
 @require_GET
-def phone(request: HttpRequest, token: str) -> HttpResponse:
+def phone(request: HttpRequest, dealer_token: str) -> HttpResponse:
     """A dealer's own page: "next: table 12 at 14:20, break at 15:00"."""
-    return _phone(request, _dealer(token))
+    return _phone(request, _dealer(dealer_token))
 
 
 @require_POST
-def phone_clock(request: HttpRequest, token: str) -> HttpResponse:
+def phone_clock(request: HttpRequest, dealer_token: str) -> HttpResponse:
     """Clock in (to the event chosen) or out, from the dealer's own page."""
-    dealer = _dealer(token)
+    dealer = _dealer(dealer_token)
     actor = Actor(label=dealer.name)
     try:
         shift = Shift.objects.filter(dealer=dealer, clock_out__isnull=True).first()

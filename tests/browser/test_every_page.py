@@ -90,6 +90,9 @@ PAGES = {
     "screen_poster": "",
     "console:floor": "",
     "screen_clocks": "",
+    "dealers:console": "",
+    "dealers:board": "",
+    "dealers:phone": "",
 }
 
 # URL patterns left out, by name (a trailing ":" leaves out a whole namespace).
@@ -137,6 +140,7 @@ def populate() -> dict:
     values the URL parameters and query strings are filled from."""
     from tdsystem.core.actors import Actor
     from tdsystem.core.models import ApiToken
+    from tdsystem.dealers.services import dealer_add, dealer_clock_in
     from tdsystem.events.services import clock_action, event_create
     from tdsystem.events.services_rules import house_rule_set_create
     from tdsystem.results import services as results
@@ -175,6 +179,9 @@ def populate() -> dict:
     house = house_rule_set_create(name="Casino Lyon house rules", base="tda-2024", actor=actor)
     ticket = ticket_issue(event_id=event.pk, name="Tess Qualifier", note="Lyon", actor=actor)
     shared = ruling_share(hand=SHARED_HAND, event_id=event.pk, actor=actor)
+    dealers = [dealer_add(name=n, games="NLH", actor=actor) for n in NAMES[:4]]
+    for dealer in dealers:
+        dealer_clock_in(event_id=event.pk, dealer_id=dealer.pk, actor=actor)
     return {
         "users": {"director": director, "table": device},
         "params": {
@@ -191,6 +198,8 @@ def populate() -> dict:
             "ticket_id": ticket.pk,
             "user_id": director.pk,
             "token": shared.token,
+            "dealer_id": dealers[0].pk,
+            "dealer_token": dealers[0].token,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }

@@ -145,3 +145,17 @@ def test_it_refuses_a_dealer_without_a_name():
         services.dealer_add(name="  ", actor=ACTOR)
     with pytest.raises(DealerError):
         services.dealer_add(name="A\u202eB", actor=ACTOR)
+
+
+def test_the_beat_pushes_a_due_rotation_once_and_a_stale_task_nothing(room):
+    from tdsystem.dealers.tasks import rotation_push_due
+
+    event, _dealers, _start = room
+    clock_action(event_id=event.pk, action="start", actor=ACTOR)
+    due = Rotation.objects.get(pk=event.pk).next_push_at
+    assert services.rotations_due(actor=ACTOR, now=due - timedelta(minutes=1)) == 0
+    assert services.rotations_due(actor=ACTOR, now=due + timedelta(minutes=2)) == 1
+    assert Rotation.objects.get(pk=event.pk).version == 1
+    assert services.rotations_due(actor=ACTOR, now=due + timedelta(minutes=2)) == 0
+    assert rotation_push_due(event.pk, 0) is False  # sent for version 0: already pushed
+    assert Rotation.objects.get(pk=event.pk).pushes == 1
