@@ -196,6 +196,8 @@ def dealer_clock_in(
     now = _atomic_now(now)
     with transaction.atomic():
         locked = _Locked(event_id, now)
+        if locked.event.status == Event.Status.FINISHED:
+            raise DealerError(gettext("the event is finished"), field="event")
         dealer = Dealer.objects.filter(pk=dealer_id).first()
         if dealer is None:
             raise DealerError(gettext("no such dealer"), field="dealer")

@@ -140,6 +140,14 @@ def test_the_board_says_who_goes_where_at_the_next_push(room):
     assert plan.break_at is not None
 
 
+def test_nobody_clocks_in_to_a_finished_event(room):
+    event, dealers, _start = room
+    services.dealer_clock_out(event_id=event.pk, dealer_id=dealers[0].pk, actor=ACTOR)
+    event.__class__.objects.filter(pk=event.pk).update(status="finished")
+    with pytest.raises(DealerError, match="finished"):
+        services.dealer_clock_in(event_id=event.pk, dealer_id=dealers[0].pk, actor=ACTOR)
+
+
 def test_it_refuses_a_dealer_without_a_name():
     with pytest.raises(DealerError):
         services.dealer_add(name="  ", actor=ACTOR)
