@@ -169,3 +169,24 @@ def hours(event: Event, now: datetime) -> list[Hours]:
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class DealerHours:
+    dealer: str
+    shifts: int
+    hours: Decimal
+    downs: int
+    breaks: int
+
+
+def hours_by_dealer(event: Event, now: datetime) -> list[DealerHours]:
+    """The shifts' hours added up per dealer, for the payroll."""
+    totals: dict[str, list] = {}
+    for row in hours(event, now):
+        total = totals.setdefault(row.dealer, [0, Decimal(0), 0, 0])
+        total[0] += 1
+        total[1] += row.hours
+        total[2] += row.downs
+        total[3] += row.breaks
+    return [DealerHours(name, *values) for name, values in totals.items()]

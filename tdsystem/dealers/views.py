@@ -151,6 +151,11 @@ def hours_csv(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     out = io.StringIO()
     writer = csv.writer(out)
+    if request.GET.get("by") == "dealer":
+        writer.writerow(["dealer", "shifts", "hours", "downs", "breaks"])
+        for total in selectors.hours_by_dealer(event, timezone.now()):
+            writer.writerow([total.dealer, total.shifts, total.hours, total.downs, total.breaks])
+        return _csv(out, f"dealer-hours-{event.pk}-by-dealer.csv")
     writer.writerow(["dealer", "clock_in", "clock_out", "hours", "downs", "breaks"])
     for row in selectors.hours(event, timezone.now()):
         writer.writerow(
@@ -165,8 +170,12 @@ def hours_csv(request: HttpRequest, event_id: int) -> HttpResponse:
                 row.breaks,
             ]
         )
+    return _csv(out, f"dealer-hours-{event.pk}.csv")
+
+
+def _csv(out: io.StringIO, name: str) -> HttpResponse:
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="dealer-hours-{event.pk}.csv"'
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 

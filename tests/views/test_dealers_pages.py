@@ -45,6 +45,8 @@ def test_the_console_adds_clocks_in_pushes_and_exports_hours(client, director, r
     csv = client.get(url + "hours.csv").content.decode()
     assert csv.startswith("dealer,clock_in,clock_out,hours,downs,breaks")
     assert "'=Bo" in csv  # a name never runs as a formula in the payroll's sheet
+    totals = client.get(url + "hours.csv?by=dealer").content.decode().splitlines()
+    assert totals[0] == "dealer,shifts,hours,downs,breaks" and len(totals) == 4
     dealer = Dealer.objects.get(name="Ana")
     assert client.post(url + f"{dealer.pk}/clock-out").status_code == 302
 
