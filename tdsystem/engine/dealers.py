@@ -207,13 +207,22 @@ def push(rotation: Rotation, rules: Rules, now: datetime) -> Rotation:
     ]
     order = [t for t in rotation.tables if t not in rotation.kept]
     ready = [d for d in rotation.dealers if d.available(rules, now)]
+    # Never more than the dealers ready: each dealer moving holds a table in play.
     surplus = max(0, len(moving) + len(ready) - len(order))
-    candidates = sorted(
-        [d for d in moving if _due(d, rules)] + ready, key=lambda d: (d.breaks, -d.downs, d.id)
-    )
+    fewest = min((d.breaks for d in rotation.dealers), default=0)
+
+    def rest_first(dealer: Dealer) -> tuple:
+        # A dealer due with more breaks than the fewest deals on (a ready one sits out
+        # instead): resting them would put them two breaks ahead.
+        if dealer.status == DEALING:
+            group = 0 if dealer.breaks == fewest else 2
+        else:
+            group = 0 if dealer.breaks == fewest else 1
+        return (group, dealer.breaks, -dealer.downs, dealer.id)
+
+    candidates = sorted([d for d in moving if _due(d, rules)] + ready, key=rest_first)
     out = {d.id for d in candidates[:surplus]}
     changed: list[Dealer] = []
-    fewest = min((d.breaks for d in rotation.dealers), default=0)
     for dealer in ready:
         if dealer.id in out and dealer.breaks == fewest:
             changed.append(replace(_rest(dealer, now), since=dealer.since))
