@@ -137,6 +137,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "ninja",  # its Swagger UI's static files, served from here (no CDN)
+    "django_countries",  # the countries' names in each language
     "tdsystem.core",
     "tdsystem.structures",
     "tdsystem.events",

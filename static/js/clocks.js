@@ -7,7 +7,7 @@
   const gettext = window.gettext || ((s) => s);
   const interpolate = window.interpolate || ((s, args) => s.replace(/%\((\w+)\)s/g, (m, k) => (k in args ? args[k] : m)));
   const tr = (text, args) => interpolate(text, args, true);
-  const { fmt, hms, remaining, fetchClock } = window.tdClockTime;
+  const { fmt, money, hms, remaining, fetchClock } = window.tdClockTime;
   const STATUS = {
     "not-started": gettext("Not started"), running: gettext("Running"),
     paused: gettext("Paused"), finished: gettext("Finished"),
@@ -42,6 +42,12 @@
       setText(part("ante"), d.ante && !d.on_break ? `${gettext("Ante")} ${fmt(d.ante)}` : "");
       setText(part("next"), d.next ? `${fmt(d.next.small_blind)} / ${fmt(d.next.big_blind)}` : "–");
       setText(part("players"), `${fmt(d.players_left)} / ${fmt(d.entries)}`);
+      // The last screen: the winner and the prize where the clock was.
+      const winner = d.status === "finished" && d.final ? d.final.winner : null;
+      section.classList.toggle("has-winner", !!winner);
+      part("winner").hidden = !winner;
+      setText(part("winner-name"), winner ? winner.player : "");
+      setText(part("winner-prize"), winner && Number(winner.prize) ? money(winner.prize) : "");
       p.render();
     };
     p.render = function () {
@@ -96,7 +102,9 @@
         if (r.ok) {
           const playing = (await r.json()).filter((e) => !e.archived && (e.status === "running" || e.status === "paused"));
           // One shown has stopped, or one more has started while a panel was free.
-          const ids = playing.map((e) => e.id);
+          // A finished event keeps its panel (its winner) until the time the server gave it.
+          const kept = panels.filter((p) => Number(p.section.dataset.until) > Date.now() + (p.offset || 0)).map((p) => Number(p.section.dataset.event));
+          const ids = playing.map((e) => e.id).concat(kept);
           if (shown.some((id) => !ids.includes(id)) || shown.length < Math.min(6, ids.length)) return location.reload();
         }
       } catch (e) { /* network down: keep the panels and ask again later */ }

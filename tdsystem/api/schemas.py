@@ -139,6 +139,14 @@ class RegisterIn(Schema):
             "a string of at most 60 characters telling namesakes apart (from Lyon)"
         ),
     )
+    country: PlainText = Field(
+        "",
+        strict=True,
+        max_length=10,
+        description=gettext_noop(
+            "the player's country, its ISO 3166 code of two letters (JP, VN), or empty"
+        ),
+    )
     confirm_duplicate: bool = Field(
         False,
         strict=True,
@@ -149,7 +157,7 @@ class RegisterIn(Schema):
     confirm_changes: bool = CONFIRM_CHANGES
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"name": "Sam Lee", "member_id": "M-17"}]}
+        json_schema_extra={"examples": [{"name": "Sam Lee", "member_id": "M-17", "country": "GB"}]}
     )
 
 

@@ -127,6 +127,7 @@ def register(request: AuthedRequest, event_id: int, payload: RegisterIn):
             name=payload.name,
             member_id=payload.member_id,
             note=payload.note,
+            country=payload.country,
             confirm_duplicate=payload.confirm_duplicate,
             confirm_changes=payload.confirm_changes,
             actor=Actor.of(request.auth),

@@ -14,7 +14,7 @@ from tdsystem.structures.models import Structure
 
 from . import rules as wording
 from .models import Event, HouseRuleSet
-from .services_entry_rules import ENTRY_RULE_COLUMNS
+from .services_entry_rules import ENTRY_RULE_COLUMNS, REENTRY_NOT_ALLOWED, reentry_rules_unused
 from .services_rules import BALANCE_THRESHOLD_MAX
 
 # Chip amounts end at a trillion, as the structures' blinds do (the API states them too).
@@ -119,19 +119,10 @@ class EntryRuleFieldsMixin:
         return [self[name] for name in ENTRY_RULE_FIELDS]  # type: ignore[index]
 
     def entry_rules_clean(self, data: dict) -> None:
-        """A re-entry rule set while re-entries are not allowed would do nothing: said
-        under the rule, so the director ticks "Re-entries allowed" or leaves it at 0."""
-        if data.get("reentry_allowed"):
-            return
-        for name in ("reentry_max", "reentry_until_level"):
-            if data.get(name):
-                self.add_error(  # type: ignore[attr-defined]
-                    name,
-                    _(
-                        "Re-entries are not allowed: tick “Re-entries allowed” for this to "
-                        "count, or leave it at 0."
-                    ),
-                )
+        """A re-entry rule set while re-entries are not allowed: said under the rule, so
+        the director ticks "Re-entries allowed" or leaves it at 0."""
+        for name in reentry_rules_unused(data):
+            self.add_error(name, REENTRY_NOT_ALLOWED)  # type: ignore[attr-defined]
 
 
 class EventForm(EntryRuleFieldsMixin, forms.ModelForm):

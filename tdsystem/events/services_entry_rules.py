@@ -18,7 +18,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import locks_take
@@ -177,6 +177,9 @@ def _checked(event: Event, changes: dict[str, Any]) -> None:
         except ValidationError:
             field = _constrained(constraint, changes)
             raise EntryRulesError(_refused(field), field=field) from None
+    if {"reentry_allowed", *REENTRY_RULES} & set(changes):
+        for field in reentry_rules_unused({f: getattr(event, f) for f in ENTRY_RULE_COLUMNS}):
+            raise EntryRulesError(f"{_name(field)}: {REENTRY_NOT_ALLOWED}", field=field)
 
 
 def _constrained(constraint: Any, changes: dict[str, Any]) -> str:
@@ -191,6 +194,21 @@ def _constrained(constraint: Any, changes: dict[str, Any]) -> str:
             elif hasattr(child, "children"):
                 stack.append(child)
     return next(f for f in ENTRY_RULE_COLUMNS if f in named and f in changes)
+
+
+# A re-entry rule set while re-entries are not allowed would do nothing: the rule, stated
+# once for the forms (event, entry rules page) and this service (the API).
+REENTRY_RULES = ("reentry_max", "reentry_until_level")
+REENTRY_NOT_ALLOWED = gettext_lazy(
+    "Re-entries are not allowed: tick “Re-entries allowed” for this to count, or leave it at 0."
+)
+
+
+def reentry_rules_unused(values: dict[str, Any]) -> list[str]:
+    """The re-entry rules `values` sets to something while re-entries are not allowed."""
+    if values.get("reentry_allowed"):
+        return []
+    return [name for name in REENTRY_RULES if values.get(name)]
 
 
 def _refused(field: str) -> str:

@@ -10,7 +10,8 @@ row a paid place (place, first and last name, country, prize).
 A player's name is one field here; a ranking site wants two, so the last word is the last
 name and the rest the first name ("Ann Marie Lee": "Ann Marie", "Lee"); a name of one word
 (or written without spaces, as Japanese names often are) is all last name. The country is
-not recorded by this system: the column is there, empty, for the room to fill in.
+the one the desk recorded at registration, empty where it did not: its English name in the
+ranking site's file ("Japan"), its ISO 3166 code in the generic files ("JP").
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import io
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django_countries.fields import Country
 
 from tdsystem.core import csv as export_csv
 from tdsystem.events.models import Event
@@ -63,6 +65,15 @@ class Row:
     player: str
     entry: int
     prize: Decimal
+    country: str  # ISO 3166 code, "" when not known
+
+    @property
+    def country_name(self) -> str:
+        """The country's English name, whatever the reader's language."""
+        if not self.country:
+            return ""
+        with translation.override("en"):
+            return str(Country(self.country).name)
 
 
 def names(name: str) -> tuple[str, str]:
@@ -90,7 +101,14 @@ def rows(event: Event) -> list[Row]:
     found = (
         Finish.objects.filter(event=event, undone_at__isnull=True)
         .order_by("place", "slot", "entry_id")
-        .values_list("place", "place_to", "entry__player__name", "entry__number", "prize")
+        .values_list(
+            "place",
+            "place_to",
+            "entry__player__name",
+            "entry__number",
+            "prize",
+            "entry__player__country",
+        )
     )
     return [Row(*values) for values in found]
 
@@ -115,7 +133,7 @@ def hendon_mob_csv(event: Event) -> str:
                 row.place,
                 first,
                 last,
-                "",
+                row.country_name,
                 money(row.prize),
             ]
         )
@@ -135,7 +153,7 @@ def generic_csv(event: Event) -> str:
                 row.place_to,
                 row.player,
                 row.entry,
-                "",
+                row.country,
                 money(row.prize),
             ]
         )
@@ -151,7 +169,7 @@ def generic_json(event: Event) -> dict:
                 "place_to": row.place_to,
                 "player": row.player,
                 "entry": row.entry,
-                "country": None,
+                "country": row.country or None,
                 "prize": money(row.prize),
             }
             for row in rows(event)

@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 # Dot heights of the three sizes of line (the printer's Font A is 24 dots high).
 SIZES = {"small": 18, "text": 22, "title": 22, "big": 44}
 PAD = 4  # dots above and below a line, as the printer's own line spacing leaves
+INK = 200  # a dot is printed where the drawn text is darker than this (0 black, 255 white)
 
 
 def script_of(text: str, language: str) -> str:
@@ -80,26 +81,29 @@ def line_image(
     face = font(script_of(start + end, language), size, bold=bold)
     direction = "rtl" if rtl else "ltr"
     lines = _wrap(start, face, width, direction) if not end else [start]
-    height = (size + 2 * PAD) * (
-        len(lines) + (1 if end and _too_wide(start, end, face, width) else 0)
-    )
-    image = Image.new("1", (width, height), 1)
+    # A line is as tall as the font's ascent and descent (not its size): a comma's tail
+    # or a "g" reaches below the size's box in the CJK fonts.
+    step = sum(face.getmetrics()) + 2 * PAD
+    height = step * (len(lines) + (1 if end and _too_wide(start, end, face, width) else 0))
+    # Drawn in grey and then made black and white with a light threshold: drawn straight
+    # onto 1-bit, a font's thin strokes (the tail of a comma) fall between the dots.
+    image = Image.new("L", (width, height), 255)
     draw = ImageDraw.Draw(image)
     y = PAD
     for line in lines:
         length = draw.textlength(line, font=face, direction=direction)
         x = (width - length) / 2 if center else width - length if rtl else 0
         draw.text((x, y), line, font=face, fill=0, direction=direction)
-        y += size + 2 * PAD
+        y += step
     if end:
         if _too_wide(start, end, face, width):
             pass  # the value goes on a line of its own below
         else:
-            y -= size + 2 * PAD
+            y -= step
         length = draw.textlength(end, font=face, direction=direction)
         x = 0 if rtl else width - length
         draw.text((x, y), end, font=face, fill=0, direction=direction)
-    return image
+    return image.point(lambda grey: 255 if grey > INK else 0, mode="1")
 
 
 def _too_wide(start: str, end: str, face, width: int) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django_countries import countries
 
 from tdsystem.core.forms import TextField, WholeNumberField, parse_numbers
 from tdsystem.core.numbers import ENTRY_NUMBER, SEATS_PER_TABLE, TABLE_NUMBER
@@ -36,6 +37,10 @@ class RegisterForm(forms.Form):
         label=_("Note"),
         help_text=_("Tells two players of the same name apart, e.g. “from Lyon”."),
         widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": _("e.g. from Lyon")}),
+    )
+    # The names in the reader's language, sorted in it; the service checks the code.
+    country = forms.ChoiceField(
+        choices=lambda: [("", "–"), *countries], required=False, label=_("Country")
     )
     # Sent by the "Register anyway" button once the console has warned of the same name.
     confirm_duplicate = forms.BooleanField(required=False, widget=forms.HiddenInput)

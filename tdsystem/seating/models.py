@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
+from django_countries.fields import CountryField
 
 from tdsystem.core.log import Text
 from tdsystem.events.models import Event
@@ -51,6 +52,9 @@ class Player(models.Model):
     # search_key(name): what the seat search matches a part of.
     search_key = models.CharField(max_length=240, editable=False, default="")
     member_id = models.CharField(max_length=40, blank=True)
+    # Where the player comes from, when the desk knows it (ISO 3166 code): the results
+    # files a ranking site takes list it.
+    country = CountryField(blank=True)
     note = models.CharField(
         max_length=60,
         blank=True,

@@ -152,7 +152,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
         fresh.fields["note"].widget.attrs["autofocus"] = True  # the note tells them apart
     confirm = None
     if changes:
-        keep = ("name", "member_id", "note", "confirm_duplicate")
+        keep = ("name", "member_id", "note", "country", "confirm_duplicate")
         confirm = {
             "changes": changes,
             "url": reverse("seating:register", args=[event.pk]),
@@ -369,6 +369,11 @@ def _buy(request, event: Event, entry: Entry, actor: Actor) -> HttpResponse:
                 }
             ),
         )
+    if table is not None and to_confirm:  # the question on a page, then back to the table
+        confirm = _confirm(request, event, entry, to_confirm[0])
+        confirm["hidden"].append(("table", table))
+        context = {"event": event, "entry": entry, "table": table, "confirm": confirm}
+        return render(request, "seating/buy_confirm.html", context)
     if table is not None:
         (messages.error if error else messages.success)(request, error or message)
         return redirect("results:table", event.pk, table)

@@ -49,6 +49,7 @@ KEPT = {
     "undone_by": "who undid it, likewise",
     "made_by": "who made the deal, likewise",
     "cancelled_by": "who cancelled it, likewise",
+    "paid_by": "who paid the prize, likewise",
     "core.logentry.action": "a code",
     "core.logentry.summary": "the log's sentence as it was written",
     "results.payoutplan.table": "a payout table's key, checked by the payout rules",

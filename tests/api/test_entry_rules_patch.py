@@ -86,6 +86,8 @@ def test_an_empty_body_changes_nothing(client, director_token):
         ({"rebuy_threshold": 10**12 + 1}, "rebuy_threshold"),
         ({"addon_price": -1}, "addon_price"),
         ({"addon_fee": "1.234"}, "addon_fee"),
+        ({"reentry_max": 1}, "reentry_max"),
+        ({"reentry_until_level": 4}, "reentry_until_level"),
     ],
 )
 def test_bad_input_is_a_400_naming_the_field_and_changes_nothing(
@@ -97,6 +99,20 @@ def test_bad_input_is_a_400_naming_the_field_and_changes_nothing(
     assert answer.json()["field"] == field and answer.json()["error"]
     stored = Event.objects.get(pk=event.pk)
     assert stored.late_registration_end_level == 2 and stored.rebuy_until_level == 0
+
+
+def test_a_reentry_rule_needs_reentries_allowed(client, director_token):
+    """The form's rule, the same through the API: a limit on re-entries that are not
+    allowed would do nothing, so it is refused naming the rule, and nothing changes."""
+    event = make_event(*LEVELS, reentry_allowed=True, reentry_max=1)
+    answer = patch(client, event, director_token, {"reentry_allowed": False})
+    assert answer.status_code == 400, answer.json()
+    assert answer.json()["field"] == "reentry_max"
+    assert "Re-entries allowed" in answer.json()["error"]
+    assert Event.objects.get(pk=event.pk).reentry_allowed is True
+    answer = patch(client, event, director_token, {"reentry_allowed": False, "reentry_max": 0})
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["changed"] == ["reentry_allowed", "reentry_max"]
 
 
 def test_floor_staff_are_refused(client, floor_token):

@@ -24,8 +24,11 @@ var/screenshots/pages-<lang>/. The three share one populated event.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -90,6 +93,9 @@ PAGES = {
     "screen_poster": "",
     "console:floor": "",
     "screen_clocks": "",
+    "printing:printers": "",
+    "printing:event": "",
+    "printing:job": "",
     "dealers:console": "",
     "dealers:board": "",
     "dealers:phone": "",
@@ -112,6 +118,13 @@ SKIP = {
 # Pages left to right in every language, and why (their <html dir> may be left out).
 LTR_ALWAYS = {
     "api:openapi-view": "Swagger UI lays out the API reference, written in English, left to right",
+}
+
+# Pages in a language of their own whatever the reader's, and why: their <html lang dir>
+# must name that language (the populated event's, English).
+OWN_LANGUAGE = {
+    "printing:job": "a document printed from the browser, in the event's or the printer's "
+    "language as on the receipt printer's paper",
 }
 
 # Pages allowed to be wider than a phone, and why.
@@ -143,6 +156,7 @@ def populate() -> dict:
     from tdsystem.dealers.services import dealer_add, dealer_clock_in
     from tdsystem.events.services import clock_action, event_create
     from tdsystem.events.services_rules import house_rule_set_create
+    from tdsystem.printing import services as printing
     from tdsystem.results import services as results
     from tdsystem.results.models import BustOut
     from tdsystem.rulings.shares import ruling_share
@@ -179,6 +193,13 @@ def populate() -> dict:
     house = house_rule_set_create(name="Casino Lyon house rules", base="tda-2024", actor=actor)
     ticket = ticket_issue(event_id=event.pk, name="Tess Qualifier", note="Lyon", actor=actor)
     shared = ruling_share(hand=SHARED_HAND, event_id=event.pk, actor=actor)
+    # A printer of the room (a file), and a seat card kept for the print page.
+    paper = Path(tempfile.gettempdir()) / f"tdsystem-every-page-{os.getpid()}.bin"
+    printer = printing.printer_add(name="Cage", url=paper.as_uri(), documents=["entry-receipt"])
+    seated = Entry.objects.filter(event=event, status="active").order_by("number").first()
+    (job,) = printing.documents_print(
+        event=event, document="seat-card", entry=seated.number, actor=actor
+    )
     dealers = [dealer_add(name=n, games="NLH", actor=actor) for n in NAMES[:4]]
     for dealer in dealers:
         dealer_clock_in(event_id=event.pk, dealer_id=dealer.pk, actor=actor)
@@ -198,6 +219,8 @@ def populate() -> dict:
             "ticket_id": ticket.pk,
             "user_id": director.pk,
             "token": shared.token,
+            "printer_id": printer.pk,
+            "job_id": job.pk,
             "dealer_id": dealers[0].pk,
             "dealer_token": dealers[0].token,
         },
@@ -306,8 +329,9 @@ def check_page(tab: Tab, base: str, name: str, url: str, size: str, lang: str = 
     problems += tab.errors
     problems += csp_problems(page, [])  # the console's messages are in errors already
     said = page.evaluate(HTML_LANG)
-    wanted = [lang, "rtl" if lang in RTL and name not in LTR_ALWAYS else "ltr"]
-    if name in LTR_ALWAYS and said == [lang, ""]:
+    speaks = "en" if name in OWN_LANGUAGE else lang  # "en": the populated event's language
+    wanted = [speaks, "rtl" if speaks in RTL and name not in LTR_ALWAYS else "ltr"]
+    if name in LTR_ALWAYS and said == [speaks, ""]:
         said = wanted  # no dir: left to right
     if said != wanted:
         problems.append(f"<html lang dir> says {said}, not {wanted}")
@@ -366,7 +390,8 @@ def test_every_page_opens_cleanly_in_every_language(live_server, chromium, lang)
 
 
 def test_the_skip_lists_say_why():
-    for name, reason in {**SKIP, **PHONE_WIDE, **LTR_ALWAYS}.items():
+    for name, reason in {**SKIP, **PHONE_WIDE, **LTR_ALWAYS, **OWN_LANGUAGE}.items():
         assert len(reason.split()) >= 4, f"{name}: give a reason"
     assert not set(PHONE_WIDE) - set(PAGES), "PHONE_WIDE names a page that is not in PAGES"
     assert not set(LTR_ALWAYS) - set(PAGES), "LTR_ALWAYS names a page that is not in PAGES"
+    assert not set(OWN_LANGUAGE) - set(PAGES), "OWN_LANGUAGE names a page not in PAGES"

@@ -290,10 +290,16 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     # 7. On to the first break; the add-on is taken there, on the seating console.
     director.goto(console)
     for _ in range(4):
-        if director.locator("#clock-panel h2", has_text="Break").count():
+        heading = director.eval_on_selector("#clock-panel h2", "(h) => h.textContent.trim()")
+        if "Break" in heading:
             break
         director.get_by_role("button", name="Next level »").click()
-        director.wait_for_timeout(300)
+        # The panel answers with the next level's heading (slow on a busy machine).
+        director.wait_for_function(
+            "(was) => document.querySelector('#clock-panel h2')?.textContent.trim() !== was",
+            arg=heading,
+            timeout=30_000,
+        )
     assert director.locator("#clock-panel h2", has_text="Break").count() == 1
     tv.wait_for_function("window.tdClock.data && window.tdClock.data.on_break", timeout=PATIENCE_MS)
     tv.locator(".entry-notices li", has_text="Add-on at this break").wait_for()

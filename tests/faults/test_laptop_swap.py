@@ -22,7 +22,7 @@ from .servers import _wait, manage
 
 pytestmark = pytest.mark.worker
 
-FIRST, SECOND = 8, 30  # seconds: level 1 changes on the old laptop; level 2 spans the swap
+FIRST, SECOND = 8, 45  # seconds: level 1 changes on the old laptop; level 2 spans the swap
 NIGHT = f"""
 from tdsystem.events.services import clock_action
 from tdsystem.results.services import bustout_record

@@ -14,6 +14,7 @@ import pytest
 from tdsystem.printing import exports
 from tdsystem.results import services as results
 from tdsystem.results.models import PayoutPlan
+from tdsystem.seating.models import Player
 from tdsystem.seating.testing import ACTOR, arrange
 from tests.fixtures import make_event
 
@@ -49,6 +50,7 @@ def test_the_hendon_mob_file_has_the_documented_columns(finished_places):
 def test_the_hendon_mob_file_lists_the_paid_places_as_documented(finished_places):
     event, players = finished_places
     players["T1S2"].player.name = "Ann Marie Lee"
+    players["T1S2"].player.country = "JP"
     players["T1S2"].player.save()
     results.bustout_record(event_id=event.pk, entry_ids=[players["T1S2"].pk], actor=ACTOR)
     reader = csv.DictReader(io.StringIO(exports.hendon_mob_csv(event)))
@@ -59,6 +61,7 @@ def test_the_hendon_mob_file_lists_the_paid_places_as_documented(finished_places
     ]
     first = rows[0]
     assert first["Event"] == "Friday Deepstack" and first["Country"] == ""
+    assert rows[1]["Country"] == "Japan"  # the desk recorded it; English whatever the reader
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", first["Date"])
     assert (first["Buy-in"], first["Fee"], first["Entries"], first["Prize pool"]) == (
         "90.00",
@@ -69,7 +72,8 @@ def test_the_hendon_mob_file_lists_the_paid_places_as_documented(finished_places
 
 
 def test_the_generic_files_list_every_finish_with_the_event(finished_places):
-    event, _ = finished_places
+    event, players = finished_places
+    Player.objects.filter(pk=players["T1S4"].player_id).update(country="VN")
     rows = list(csv.DictReader(io.StringIO(exports.generic_csv(event))))
     assert list(rows[0]) == exports.GENERIC
     assert [(r["place"], r["player"], r["prize"]) for r in rows] == [
@@ -80,6 +84,8 @@ def test_the_generic_files_list_every_finish_with_the_event(finished_places):
     data = exports.generic_json(event)
     assert data["entries"] == 5 and data["places_paid"] == 2
     assert [r["place"] for r in data["results"]] == [3, 4, 5]
+    assert [r["country"] for r in rows] == ["", "VN", ""]
+    assert [r["country"] for r in data["results"]] == [None, "VN", None]
 
 
 def test_the_feed_answers_304_until_the_event_changes(client, finished_places):

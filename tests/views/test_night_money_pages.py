@@ -214,3 +214,24 @@ def test_a_paid_prize_is_shown_paid_on_the_console(client, director):
     part = reverse("results:console", args=[event.pk]) + "?part=cashier"
     html = client.get(part, **HTMX).content.decode()
     assert "paid " in html and 'class="paid-out"' in html
+
+
+def test_a_rebuy_from_the_table_page_that_moves_prizes_asks_on_a_page(client, director):
+    """The table page's Rebuy in the money: the question (what it changes, a button that
+    buys anyway, a way back to the table), not an error; confirmed, the rebuy is sold."""
+    from tdsystem.seating.models import Purchase
+
+    event, people = money_event()
+    Event.objects.filter(pk=event.pk).update(rebuy_until_level=4, rebuy_price=D(100))
+    client.force_login(director)
+    url = reverse("seating:entry_action", args=[event.pk, people["T1S3"].pk, "buy"])
+    asked = client.post(url, {"kind": "rebuy", "stack": "500", "table": "1"})
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert "Buy anyway" in page and 'name="table" value="1"' in page
+    assert 'name="confirm_changes" value="1"' in page
+    assert f'href="{reverse("results:table", args=[event.pk, 1])}"' in page
+    assert not Purchase.objects.filter(entry=people["T1S3"]).exists()
+    sold = client.post(url, {"kind": "rebuy", "stack": "500", "table": "1", "confirm_changes": "1"})
+    assert sold.status_code == 302 and sold.url == reverse("results:table", args=[event.pk, 1])
+    assert Purchase.objects.filter(entry=people["T1S3"], kind="rebuy").count() == 1

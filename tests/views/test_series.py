@@ -3,6 +3,8 @@ an event from it (one event at a time per table), and the room's clocks on one s
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -214,3 +216,31 @@ def test_the_clocks_screen_shows_the_events_asked_in_their_order(client, room):
         '<html lang="vi"'
         in client.get(f"/screens/clocks/?events={idle.pk}&lang=vi").content.decode()
     )
+
+
+def test_the_clocks_screen_keeps_a_finished_event_with_its_winner_a_while(client, room):
+    """The room's clocks after an event's last hand: its panel shows the winner and the
+    prize where the clock was, and keeps its place for FINAL_SECONDS before giving it."""
+    import time_machine
+    from django.utils import timezone
+
+    from tdsystem.results import services as results
+    from tdsystem.venue.views_multi import FINAL_SECONDS
+
+    _main, side = room
+    events.clock_action(event_id=side.pk, action="start", actor=ACTOR)
+    main = make_event(600, 600, name="Friday")
+    people = arrange(main, {7: [1, 2, 3]})
+    results.payout_plan_update(event_id=main.pk, table="top-3", unit=1, actor=ACTOR)
+    events.clock_action(event_id=main.pk, action="start", actor=ACTOR)
+    for name in ("T7S1", "T7S2"):
+        results.bustout_record(event_id=main.pk, entry_ids=[people[name].pk], actor=ACTOR)
+    html = client.get("/screens/clocks/").content.decode()
+    assert html.count('class="clock-panel') == 2
+    panel = html[html.index(f'data-event="{main.pk}"') :]
+    panel = panel[: panel.index("</section>")]
+    assert "has-winner" in html and 'data-until="' in panel
+    assert '<bdi class="who" data-k="winner-name">T7S3</bdi>' in panel
+    with time_machine.travel(timezone.now() + timedelta(seconds=FINAL_SECONDS + 5)):
+        later = client.get("/screens/clocks/").content.decode()
+    assert later.count('class="clock-panel') == 1 and "T7S3" not in later

@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext, gettext_noop, ngettext
+from django_countries import countries
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Grouped, Text, log_record
@@ -150,6 +151,7 @@ def player_register(
     actor: Actor,
     member_id: str = "",
     note: str = "",
+    country: str = "",
     confirm_duplicate: bool = False,
     confirm_changes: bool = False,
     rng_seed: int | None = None,
@@ -174,11 +176,13 @@ def player_register(
         raise SeatingError(gettext("the member id is longer than 40 characters"), field="member_id")
     if len(note) > 60:
         raise SeatingError(gettext("the note is longer than 60 characters"), field="note")
+    country = country_code(country)
     with transaction.atomic():
         event = event_lock(event.pk)
         _check_open(event)
         player = Player.objects.filter(member_id=member_id).first() if member_id else None
-        if player is not None:
+        if player is not None and country and not player.country:
+            Player.objects.filter(pk=player.pk).update(country=country)  # learnt at the desk
             if Entry.objects.filter(event=event, player=player).exists():
                 if not event.reentry_allowed:
                     raise SeatingError(
@@ -196,7 +200,9 @@ def player_register(
                 # A savepoint: another event's registration (it holds another event's
                 # lock) may take this member id between the look-up above and here.
                 with transaction.atomic():
-                    player = Player.objects.create(name=name, member_id=member_id, note=note)
+                    player = Player.objects.create(
+                        name=name, member_id=member_id, note=note, country=country
+                    )
             except IntegrityError as exc:
                 refusal = member_id_taken(member_id=member_id) if member_id else None
                 if refusal is None:
@@ -205,6 +211,19 @@ def player_register(
         return _enrol(
             event, player, Purchase.Kind.ENTRY, actor, new_seed(rng_seed), confirm_changes
         )
+
+
+def country_code(typed: str) -> str:
+    """A player's country as stored: its ISO 3166 code ("jp", " JP " -> "JP"), "" for none;
+    SeatingError naming the field for a code that is no country."""
+    code = typed.strip().upper()
+    if code and code not in countries:
+        raise SeatingError(
+            gettext("%(code)s is not a country code (two letters, for example JP or VN)")
+            % {"code": typed.strip()[:10]},
+            field="country",
+        )
+    return code
 
 
 def import_duplicates(event: Event, names: list[str]) -> list[str]:
