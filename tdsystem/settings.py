@@ -146,6 +146,7 @@ INSTALLED_APPS = [
     "tdsystem.results",
     "tdsystem.shotclock",
     "tdsystem.printing",
+    "tdsystem.dealers",
     "tdsystem.venue",
     "axes",
 ]
@@ -343,6 +344,12 @@ SCREEN_CACHE_SECONDS = float(os.environ.get("SCREEN_CACHE_SECONDS", "1"))
 CELERY_BEAT_SCHEDULE = {
     "broker-cleanup": {"task": "tdsystem.core.tasks.broker_cleanup", "schedule": 600.0},
     "idempotency-keys": {"task": "tdsystem.core.tasks.idempotency_keys_expire", "schedule": 3600.0},
+    # The dealers' pushes a worker missed (each is also sent for its own time).
+    "dealers-tick": {
+        "task": "tdsystem.dealers.tasks.rotations_tick",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
 
 # Receipt printers (docs/printing.md): a document that cannot be sent waits and is tried

@@ -47,6 +47,7 @@ urlpatterns = [
     path("", include("tdsystem.results.urls")),
     path("", include("tdsystem.shotclock.urls")),
     path("", include("tdsystem.printing.urls")),
+    path("", include("tdsystem.dealers.urls")),
 ]
 
 handler400 = "tdsystem.core.errors.bad_request"

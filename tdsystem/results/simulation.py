@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import accumulate
+from typing import Protocol
 
 from django.db import connection
 from django.db.models import Count, F, Max, Q, Sum
@@ -57,6 +58,28 @@ STACKS = (2500, 5000, 5000, 8000, 12000, 20000)  # repeats make ties
 
 class InvariantBroken(Exception):
     """An invariant failed; the message names the step."""
+
+
+class Alongside(Protocol):
+    """What runs beside a simulated event, step by step (the dealers' rotation: `--dealers
+    N`). The apps above results register one by name from their AppConfig.ready
+    (`alongside_register`); the command finds it by its option's name."""
+
+    def setup(self, simulation: Simulation) -> None: ...
+
+    def step(self, simulation: Simulation, n: int) -> None: ...
+
+    def summary(self, simulation: Simulation) -> dict: ...
+
+    def close(self) -> None: ...
+
+
+# name -> (count -> Alongside): "dealers" -> the dealers' rotation with that many dealers.
+ALONGSIDE: dict[str, Callable[[int], Alongside]] = {}
+
+
+def alongside_register(name: str, make: Callable[[int], Alongside]) -> None:
+    ALONGSIDE[name] = make
 
 
 @dataclass
@@ -163,6 +186,7 @@ class Simulation:
         seats_per_table: int = 9,
         full_every: int | None = None,
         progress: Callable[[str], None] | None = None,
+        alongside: dict[str, Alongside] | None = None,
     ) -> None:
         if players < 2:
             raise ValueError("a tournament needs at least 2 players")
@@ -180,6 +204,7 @@ class Simulation:
         self.seated = 0  # the counts' sum
         self.last_move = 0
         self.ledger = Ledger()
+        self.alongside = alongside or {}
         self._sums_of: tuple[Decimal, ...] | None = None
         self._sums: list[Decimal] = []
 
@@ -401,8 +426,17 @@ class Simulation:
     # The run ------------------------------------------------------------------------------
 
     def run(self) -> dict:
+        try:
+            return self._run()
+        finally:
+            for companion in self.alongside.values():
+                companion.close()
+
+    def _run(self) -> dict:
         started, self.cpu_started = time.perf_counter(), time.process_time()
         self.setup()
+        for companion in self.alongside.values():
+            companion.setup(self)
         n, headsup_done = 0, False
         while len(self.active) > 1:
             n += 1
@@ -427,6 +461,8 @@ class Simulation:
                 self.hand_for_hand(n)
             else:
                 self.step_free(n)
+            for companion in self.alongside.values():
+                companion.step(self, n)
             if n % 500 == 0:
                 recent = self.stats.times_ms[-500:]
                 self.progress(
@@ -436,7 +472,10 @@ class Simulation:
                     f"({time.process_time() - self.cpu_started:.0f} s of CPU)"
                 )
         self.check("the end", full=True, final=True)
-        return self.summary(time.perf_counter() - started)
+        summary = self.summary(time.perf_counter() - started)
+        for name, companion in self.alongside.items():
+            summary[name] = companion.summary(self)
+        return summary
 
     # Invariants ---------------------------------------------------------------------------
 

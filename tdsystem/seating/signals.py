@@ -9,3 +9,8 @@ from django.dispatch import Signal
 # `broken` (the numbers of the tables that broke). A receiver that acts on them does so on
 # commit: the plan may still be rolled back.
 moves_applied = Signal()
+
+# Sent inside the transaction that put tables into play or released them (the console's
+# table set-up): `event_id`, `opened` and `released` (table numbers). Tables broken by a
+# plan are told by `moves_applied`'s `broken`. A receiver acts on commit.
+tables_changed = Signal()

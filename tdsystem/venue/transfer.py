@@ -129,6 +129,10 @@ LEFT_OUT = {
     "rulings.sharedruling": "links of this installation",
     # What the room's printers printed: paper handed out here, not the event's record.
     "printing.printjob": "the room's printers' queue",
+    # The room's dealers and their hours: this room's staff and payroll, not the event's.
+    "dealers.rotation": "the room's dealers",
+    "dealers.shift": "the room's dealers",
+    "dealers.assignment": "the room's dealers",
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}

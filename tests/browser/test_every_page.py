@@ -97,6 +97,9 @@ PAGES = {
     "printing:printers": "",
     "printing:event": "",
     "printing:job": "",
+    "dealers:console": "",
+    "dealers:board": "",
+    "dealers:phone": "",
 }
 
 # URL patterns left out, by name (a trailing ":" leaves out a whole namespace).
@@ -151,6 +154,7 @@ def populate() -> dict:
     values the URL parameters and query strings are filled from."""
     from tdsystem.core.actors import Actor
     from tdsystem.core.models import ApiToken
+    from tdsystem.dealers.services import dealer_add, dealer_clock_in
     from tdsystem.events.services import clock_action, event_create
     from tdsystem.events.services_rules import house_rule_set_create
     from tdsystem.printing import services as printing
@@ -197,6 +201,9 @@ def populate() -> dict:
     (job,) = printing.documents_print(
         event=event, document="seat-card", entry=seated.number, actor=actor
     )
+    dealers = [dealer_add(name=n, games="NLH", actor=actor) for n in NAMES[:4]]
+    for dealer in dealers:
+        dealer_clock_in(event_id=event.pk, dealer_id=dealer.pk, actor=actor)
     return {
         "users": {"director": director, "table": device},
         "params": {
@@ -215,6 +222,8 @@ def populate() -> dict:
             "token": shared.token,
             "printer_id": printer.pk,
             "job_id": job.pk,
+            "dealer_id": dealers[0].pk,
+            "dealer_token": dealers[0].token,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }

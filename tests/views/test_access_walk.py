@@ -72,6 +72,11 @@ PUBLIC = {
     "api:ruling_shared",
     # An event's public feed for a room's website (docs/printing.md), read-only.
     "printing:feed",
+    # The dealers' room TV, read-only; a dealer's own page and its clock in or out, by
+    # the dealer's secret link (docs/dealers.md).
+    "dealers:board",
+    "dealers:phone",
+    "dealers:phone_clock",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 

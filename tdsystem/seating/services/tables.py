@@ -18,6 +18,7 @@ from ..models import Entry, EventTable, VenueTable
 from ..seatmap import (
     event_lock,
 )
+from ..signals import tables_changed
 
 MIN_TABLE_SEATS, MAX_TABLE_SEATS = SEATS_PER_TABLE.low, SEATS_PER_TABLE.high
 
@@ -74,6 +75,9 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
                 seats=seats,
             ),
             data={"numbers": sorted(set(numbers)), "seats": seats},
+        )
+        tables_changed.send(
+            sender=EventTable, event_id=event.pk, opened=sorted(set(numbers)), released=[]
         )
     return created
 
@@ -218,4 +222,7 @@ def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
             action="tables.release",
             summary=Text(gettext_noop("Tables released: %(numbers)s"), numbers=_numbers(numbers)),
             data={"numbers": sorted(set(numbers))},
+        )
+        tables_changed.send(
+            sender=EventTable, event_id=event.pk, opened=[], released=sorted(set(numbers))
         )

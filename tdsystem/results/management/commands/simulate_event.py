@@ -2,6 +2,10 @@
 
     python manage.py simulate_event --players 1000 --seed 1 [--seats-per-table 9]
 
+With `--dealers 40`, the dealers' rotation runs alongside on a simulated evening
+(docs/dealers.md): pushes, breaks, tables breaking down to the final table; the summary
+gains a "dealers" part with the fairness figures.
+
 It runs on the configured database and creates its own event, "Simulation <seed>",
 with venue tables of its own. It prints a JSON summary; a broken invariant stops it
 with an error naming the step.
@@ -29,7 +33,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tdsystem.events.models import Event
-from tdsystem.results.simulation import InvariantBroken, Simulation
+from tdsystem.results.simulation import ALONGSIDE, InvariantBroken, Simulation
 
 # The exit status of a refusal to play beside real events (1 is a broken invariant).
 REAL_EVENTS_STATUS = 3
@@ -47,6 +51,12 @@ class Command(BaseCommand):
             type=int,
             default=None,
             help="play a festival: a main event with this many Day 1 flights, then Day 2",
+        )
+        parser.add_argument(
+            "--dealers",
+            type=int,
+            default=None,
+            help="run the dealers' rotation alongside with this many dealers (docs/dealers.md)",
         )
         parser.add_argument(
             "--full-check-every",
@@ -70,6 +80,8 @@ class Command(BaseCommand):
             if options["verbosity"] > 1:
                 self.stderr.write(text)
 
+        if options["dealers"] is not None and options["flights"] is not None:
+            raise CommandError("--dealers runs beside one event, not a festival's --flights")
         try:
             if options["flights"] is not None:
                 from tdsystem.results.simulation_festival import Festival
@@ -83,12 +95,18 @@ class Command(BaseCommand):
                     progress=progress,
                 ).run()
             else:
+                alongside = {}
+                if options["dealers"] is not None:
+                    if "dealers" not in ALONGSIDE:
+                        raise CommandError("--dealers needs the dealers app installed")
+                    alongside["dealers"] = ALONGSIDE["dealers"](options["dealers"])
                 summary = Simulation(
                     players=options["players"],
                     seed=options["seed"],
                     seats_per_table=options["seats_per_table"],
                     full_every=options["full_check_every"],
                     progress=progress,
+                    alongside=alongside,
                 ).run()
         except (ValueError, InvariantBroken) as exc:
             raise CommandError(str(exc)) from exc
