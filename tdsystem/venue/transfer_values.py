@@ -41,6 +41,7 @@ TEXT: dict[str, dict[str, bool]] = {
     "seating.entry": {"reserve_reason": False, "do_not_move_reason": False},
     "seating.bag": {"number": False},
     "seating.ticket": {"note": False},
+    "shotclock.call": {"player_name": False},
 }
 # The other text fields without choices, kept as the file has them, and why (a test keeps
 # TEXT and KEPT up to date with the models).

@@ -62,7 +62,7 @@ def test_the_ticker_pages_through_every_slip_and_polls_cost_a_304(live_server, n
     assert all(status == 200 for status, _ in slips)
     # The clock kept running through it all: after the first, the polls were 304s.
     polls = [(status, tag) for url, status, tag in answers if url.endswith("/clock")]
-    assert polls[0] == (200, "") and len(polls) > 10
+    assert polls[0] == (200, "") and len(polls) >= 4
     assert sum(1 for status, tag in polls if status == 304 and tag) >= len(polls) - 3, polls
     screenshot(page, "clock/slips-paged-720p")
 

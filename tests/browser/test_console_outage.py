@@ -27,6 +27,11 @@ event = make_event(3600, 3600, name="Outage Open")
 clock_action(event_id=event.pk, action="start", actor=Actor(label="fault test"))
 make_user("dora", "director")
 heartbeat()  # a worker seen now; the web server counts it alive for an hour
+# ...and its clock ticker (tdsystem/events/ticker.py), counted alive for three minutes
+from django.utils import timezone
+from tdsystem.core.health import TICKER_PREFIX
+from tdsystem.core.models import Heartbeat
+Heartbeat.objects.create(name=TICKER_PREFIX + "fault-test", seen_at=timezone.now())
 print(event.pk)
 """
 BANNER_POLL_MS = 10_000  # templates/base.html polls the banner every 10 s
@@ -44,6 +49,7 @@ def test_the_open_console_shows_the_outage_and_clears_it_when_the_database_is_ba
         tmp_path,
         "tdsystem_console_outage",
         WORKER_HEARTBEAT_SECONDS="3600",  # the worker is not what this test breaks
+        CLOCK_TICK_SECONDS="60",  # nor its ticker: seen alive for 3 minutes
         DB_POOL_MIN="2",
         DB_POOL_MAX="2",
         DB_POOL_TIMEOUT="5",

@@ -30,6 +30,11 @@ from tests.personas import make_token, make_user
 event = make_event(3600, 3600, name="Outage")
 clock_action(event_id=event.pk, action="start", actor=Actor(label="fault test"))
 heartbeat()  # a worker seen now; the web server counts it alive for an hour
+# ...and its clock ticker (tdsystem/events/ticker.py), counted alive for three minutes
+from django.utils import timezone
+from tdsystem.core.health import TICKER_PREFIX
+from tdsystem.core.models import Heartbeat
+Heartbeat.objects.create(name=TICKER_PREFIX + "fault-test", seen_at=timezone.now())
 print(event.pk, make_token(make_user("dora", "director")))
 """
 
@@ -73,6 +78,7 @@ def test_staff_see_the_database_outage_and_it_recovers_by_itself(tmp_path):
         tmp_path,
         "tdsystem_outage",
         WORKER_HEARTBEAT_SECONDS="3600",  # the worker is not what this test breaks
+        CLOCK_TICK_SECONDS="60",  # nor its ticker: seen alive for 3 minutes
         # Two pooled connections, both broken by a restart: the pool's check discards
         # them (waiting 1 s, then 2 s) within the 5 s a request waits for one.
         DB_POOL_MIN="2",

@@ -181,8 +181,9 @@ def player_register(
         event = event_lock(event.pk)
         _check_open(event)
         player = Player.objects.filter(member_id=member_id).first() if member_id else None
-        if player is not None and country and not player.country:
-            Player.objects.filter(pk=player.pk).update(country=country)  # learnt at the desk
+        if player is not None:
+            if country and not player.country:
+                Player.objects.filter(pk=player.pk).update(country=country)  # learnt at the desk
             if Entry.objects.filter(event=event, player=player).exists():
                 if not event.reentry_allowed:
                     raise SeatingError(
