@@ -39,7 +39,7 @@ def asked_ids(raw: str) -> list[int]:
 def in_play(now: datetime) -> list[Event]:
     """Every running or paused event, the longest running first, and those finished in the
     last FINAL_SECONDS (their winner's screen) after them."""
-    shown = Event.objects.filter(archived_at__isnull=True)
+    shown = Event.objects.filter(archived_at__isnull=True).select_related("clock")
     playing = shown.filter(status__in=[Event.Status.RUNNING, Event.Status.PAUSED])
     ended = shown.filter(
         status=Event.Status.FINISHED,
