@@ -53,8 +53,13 @@ beat: install-run
 # database and broker (settings.py); TEST_PROCESSES=0 runs it in this one process.
 TEST_PROCESSES ?= 2
 
+# Tests marked `slow` (whole-system runs of minutes each: make run's process ownership,
+# the venue-network run, the laptop swap) are left out unless SLOW=1; the crash test and
+# the fault tests of the clock, the database and the broker always run. The fifteen
+# slowest are listed at the end, to keep an eye on the run's length.
+SLOW ?=
 test: install
-	$(PY) -m pytest -n $(TEST_PROCESSES) $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_PROCESSES) $(if $(SLOW),,-m "not slow") --durations=15 $(PYTEST_ARGS)
 
 # Kept clean by mypy (django-stubs): the engine (strictly), the services, core and the API.
 MYPY_FILES := tdsystem/engine $(wildcard tdsystem/*/services.py tdsystem/*/services/) \

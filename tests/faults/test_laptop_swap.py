@@ -20,7 +20,7 @@ import pytest
 from .runs import Run, run_environment
 from .servers import _wait, manage
 
-pytestmark = pytest.mark.worker
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
 
 FIRST, SECOND = 8, 45  # seconds: level 1 changes on the old laptop; level 2 spans the swap
 NIGHT = f"""

@@ -34,7 +34,9 @@ def environment(var: Path) -> dict:
     return env
 
 
-@pytest.mark.parametrize("killed", ["the run", "the process that started it"])
+@pytest.mark.parametrize(
+    "killed", ["the run", pytest.param("the process that started it", marks=pytest.mark.slow)]
+)
 def test_nothing_the_run_started_outlives_a_kill_9(tmp_path, killed):
     env = environment(tmp_path / "var")
     port = free_port()
@@ -60,6 +62,7 @@ def test_nothing_the_run_started_outlives_a_kill_9(tmp_path, killed):
         kill_all(below)
 
 
+@pytest.mark.slow
 def test_a_second_run_on_a_busy_port_or_folder_says_so_and_starts_nothing(tmp_path):
     first_var = tmp_path / "first"
     env = environment(first_var)
@@ -117,6 +120,7 @@ def test_a_second_run_on_a_busy_port_or_folder_says_so_and_starts_nothing(tmp_pa
         kill_all(below)
 
 
+@pytest.mark.slow
 def test_a_run_stops_what_a_dead_run_of_its_folder_left_behind(tmp_path):
     var = tmp_path / "var"
     env = environment(var)

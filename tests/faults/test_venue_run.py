@@ -19,7 +19,7 @@ from tdsystem.core import network
 from .runs import migrated, run_environment, runsystem, wait_for_banner
 from .servers import _kill_group, free_port
 
-pytestmark = pytest.mark.worker
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
 
 
 def get(address: str, port: int, path: str, host: str) -> tuple[int, str]:
