@@ -2,7 +2,9 @@
 
 A change names what it is about to change (`locks_take(event=12)`, `locks_take(
 venue_tables=[3, 4], event=12)`) inside `transaction.atomic()`, then reads the rows it
-needs: read after the lock, they are never stale. The locks are always taken in this
+needs: read after the lock, they are never stale. A change to an event starts with
+`event_lock`, the one way every app (events, seating, results, venue) takes it: the named
+lock, then the event's row, read and locked after it. The locks are always taken in this
 order, whatever order the caller names them in, so two changes cannot wait on each other:
 
     1. the venue's tables, by number (they span events: two events setting up one table)
@@ -25,11 +27,15 @@ After pretix's `pretix/base/services/locking.py`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, models, transaction
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+Row = TypeVar("Row", bound=models.Model)
 
 ORDER = ("venue_table", "event", "clock")
 
@@ -109,6 +115,29 @@ def locks_take(
         if lock_timed_out(exc):
             raise Busy() from exc
         raise
+
+
+def event_lock(
+    events: models.QuerySet[Row] | models.Manager[Row],
+    event_id: int,
+    *,
+    error: Callable[[str], Exception],
+    venue_tables: Iterable[int] = (),
+) -> Row:
+    """The first lock of every change to an event, then the event's row read after it.
+
+    Takes the event's named lock (after the venue's tables of these numbers, to set
+    tables up), then reads the event
+    from `events` (the Event manager, or a queryset of it with what the change reads
+    alongside) and locks its row as well. Core knows no model: the caller names the rows,
+    and the error its own callers expect (`error(message)`) when the event is gone.
+    Busy when another change holds a lock past LOCK_TIMEOUT_SECONDS.
+    """
+    locks_take(venue_tables=venue_tables, event=event_id)
+    event = events.select_for_update(of=("self",)).filter(pk=event_id).first()
+    if event is None:
+        raise error(gettext("There is no event %(id)s.") % {"id": event_id})
+    return event
 
 
 def _check_order(connection, wanted: list[tuple[int, int]]) -> None:

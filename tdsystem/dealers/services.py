@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as N_
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.locking import locks_take
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.text import TextRefused, text_normal
 from tdsystem.engine import dealers as engine
@@ -93,11 +93,7 @@ class _Locked:
     """The event's rotation read under the event's lock, and its state for the engine."""
 
     def __init__(self, event_id: int, now: datetime) -> None:
-        locks_take(event=event_id)
-        event = Event.objects.select_for_update().filter(pk=event_id).first()
-        if event is None:
-            raise DealerError(gettext("no event %(id)s") % {"id": event_id})
-        self.event = event
+        self.event = event = event_lock(Event.objects, event_id, error=DealerError)
         self.now = now
         row = Rotation.objects.select_for_update().filter(pk=event_id).first()
         if row is None:

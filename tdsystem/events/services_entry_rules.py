@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.locking import locks_take
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 
 from .entry_notices import break_text
@@ -226,10 +226,7 @@ def event_entry_rules_update(
     nothing and logs nothing. Raises EntryRulesError:
     a value its column or constraint refuses (the field named), or a finished event."""
     with transaction.atomic():
-        locks_take(event=event_id)
-        event = Event.objects.select_for_update(of=("self",)).filter(pk=event_id).first()
-        if event is None:
-            raise EntryRulesError(_("There is no event %(id)s.") % {"id": event_id})
+        event = event_lock(Event.objects, event_id, error=EntryRulesError)
         if event.status == Event.Status.FINISHED:
             raise EntryRulesError(_("The event has finished: its entry rules no longer change."))
         before = {field: getattr(event, field) for field in ENTRY_RULE_COLUMNS}

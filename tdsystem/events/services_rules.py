@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.locking import locks_take
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine import rulesets
 
@@ -182,10 +182,7 @@ def event_rules_set(
     layer = house.overrides if house is not None else None
     overrides = _overrides_of(rulesets.effective(code, layer, settings), base)
     with transaction.atomic():
-        locks_take(event=event_id)
-        event = Event.objects.select_for_update(of=("self",)).filter(pk=event_id).first()
-        if event is None:
-            raise RulesError(_("There is no event %(id)s.") % {"id": event_id})
+        event = event_lock(Event.objects, event_id, error=RulesError)
         before = _state(event)
         event.rule_set, event.house_rules = code, house
         event.rule_overrides, event.balance_threshold = overrides, balance_threshold

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.locking import locks_take
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 
 from .models import Event
@@ -32,10 +32,7 @@ def event_screen_language_set(*, event_id: int, language: str, actor: Actor) -> 
     if language and language not in _NAMES:
         raise ScreenLanguageError(_("The site does not speak %(code)s.") % {"code": language})
     with transaction.atomic():
-        locks_take(event=event_id)
-        event = Event.objects.select_for_update(of=("self",)).filter(pk=event_id).first()
-        if event is None:
-            raise ScreenLanguageError(_("There is no event %(id)s.") % {"id": event_id})
+        event = event_lock(Event.objects, event_id, error=ScreenLanguageError)
         before = event.screen_language
         if before == language:
             return event, False

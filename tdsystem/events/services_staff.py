@@ -21,7 +21,7 @@ from django.utils.translation import gettext_noop
 
 from tdsystem.core.access import DIRECTOR, FLOOR, roles_of
 from tdsystem.core.actors import Actor
-from tdsystem.core.locking import locks_take
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.models import EventStaff
 
@@ -187,9 +187,7 @@ def _locked(event_id: int) -> Event:
     event = Event.objects.filter(pk=event_id).only("pk", "parent_id").first()
     if event is None:
         raise StaffError(_("There is no event %(id)s.") % {"id": event_id})
-    main_id = event.parent_id or event.pk
-    locks_take(event=main_id)
-    return Event.objects.get(pk=main_id)
+    return event_lock(Event.objects, event.parent_id or event.pk, error=StaffError)
 
 
 def _keep_a_director(event: Event, leaving: EventStaff) -> None:

@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine import rulesets
 from tdsystem.engine import seating as rules
@@ -29,7 +30,6 @@ from .models import Entry, Move
 from .seatmap import (
     SeatMap,
     engine_call,
-    event_lock,
     has_blinds,
     head_counts,
     new_seed,
@@ -74,7 +74,7 @@ def tables_rebalance(
     with transaction.atomic(savepoint=False):
         if locked is not None:
             assert locked.pk == event_id
-        event = locked or event_lock(event_id)
+        event = locked or event_lock(Event.objects, event_id, error=SeatingError)
         if last_hands_on(event):  # R125: balancing waits for the next day's draw
             return Rebalance(None, seed, [], [])
         settings = event.rules
@@ -227,7 +227,7 @@ def tables_redraw(
     seed = new_seed(rng_seed)
     rng = random.Random(seed)
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         if last_hands_on(event):
             raise SeatingError(gettext("no redraw during the last hands of the day"))
         seatmap = SeatMap.read(event)

@@ -1,8 +1,8 @@
 """The event's seating as engine values, and engine plans written back to rows.
 
-Every change of seats takes the event's lock first (`event_lock`, a named lock of
-`tdsystem.core.locking`), so one event's seating changes one at a time and the reads here
-need no lock of their own. The rows a plan writes are then locked in a fixed order
+Every change of seats takes the event's lock first (`tdsystem.core.locking.event_lock`),
+so one event's seating changes one at a time and the reads here need no lock of their
+own. The rows a plan writes are then locked in a fixed order
 (tables, then entries, each by primary key) and checked unchanged, which also guards
 against code that edits entries without going through seating. A whole read-plan-write
 costs a constant number of queries, whatever the size of the field.
@@ -27,7 +27,6 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tdsystem.core.locking import locks_take
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
@@ -47,17 +46,6 @@ def engine_call(function, /, *args, **kwargs):
         return function(*args, **kwargs)
     except rules.SeatingError as exc:
         raise SeatingError(str(exc)) from exc
-
-
-def event_lock(event_id: int, *, venue_tables: Iterable[int] = ()) -> Event:
-    """The first lock of every seating change: the event's (and, to set tables up, the
-    venue's tables of these numbers first: `tdsystem.core.locking`), then its row, read
-    after the lock. Busy when another change holds it past the lock timeout."""
-    locks_take(venue_tables=venue_tables, event=event_id)
-    event = Event.objects.select_for_update().filter(pk=event_id).first()
-    if event is None:
-        raise SeatingError(gettext("no event %(id)s") % {"id": event_id}, field="event")
-    return event
 
 
 def has_blinds(event: Event) -> bool:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.locking import locks_take
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.events.copying import COPIED_SETTINGS
 from tdsystem.events.models import Event
@@ -30,22 +30,6 @@ class EventError(Exception):
     """A life-cycle change the event's state does not allow; nothing was changed."""
 
 
-def _event_lock(event_id: int) -> Event:
-    """The event's named lock, the first lock of every change to the event (seating's and
-    results' too: `tdsystem.core.locking`), then its row, read after the lock and locked as
-    well. Busy when another change holds the event past the lock timeout."""
-    locks_take(event=event_id)
-    event = (
-        Event.objects.select_for_update(of=("self",))
-        .select_related("clock")
-        .filter(pk=event_id)
-        .first()
-    )
-    if event is None:
-        raise EventError(_("There is no event %(id)s (deleted meanwhile?).") % {"id": event_id})
-    return event
-
-
 def event_tables_release(*, event_id: int, actor: Actor) -> list[int]:
     """A finished event gives its tables back to the venue, so the next event can use them.
 
@@ -54,7 +38,7 @@ def event_tables_release(*, event_id: int, actor: Actor) -> list[int]:
     keeps the table and seat they won at).
     """
     with transaction.atomic():
-        event = _event_lock(event_id)
+        event = event_lock(Event.objects.select_related("clock"), event_id, error=EventError)
         if event.status != Event.Status.FINISHED:
             return []
         tables = EventTable.objects.filter(event=event, in_play=True)
@@ -131,7 +115,7 @@ def event_copy(
 def event_archive(*, event_id: int, actor: Actor) -> Event:
     """File a finished event away: off the console list, its public pages unchanged."""
     with transaction.atomic():
-        event = _event_lock(event_id)
+        event = event_lock(Event.objects.select_related("clock"), event_id, error=EventError)
         if event.status != Event.Status.FINISHED:
             raise EventError(
                 _("Only a finished event can be archived: %(name)s is %(status)s.")
@@ -154,7 +138,7 @@ def event_archive(*, event_id: int, actor: Actor) -> Event:
 
 def event_unarchive(*, event_id: int, actor: Actor) -> Event:
     with transaction.atomic():
-        event = _event_lock(event_id)
+        event = event_lock(Event.objects.select_related("clock"), event_id, error=EventError)
         if event.archived_at is None:
             raise EventError(_("%(name)s is not archived.") % {"name": event.name})
         event.archived_at = None
@@ -186,7 +170,7 @@ def event_delete(*, event_id: int, actor: Actor) -> dict:
     tables stay; only the event's use of them goes.
     """
     with transaction.atomic():
-        event = _event_lock(event_id)
+        event = event_lock(Event.objects.select_related("clock"), event_id, error=EventError)
         refusal = event_delete_refusal(event)
         if refusal:
             raise EventError(refusal)

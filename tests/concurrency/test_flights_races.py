@@ -40,7 +40,7 @@ def test_without_the_locks_two_combinations_both_pass_the_checks(monkeypatch):
         return found
 
     monkeypatch.setattr(flights, "locks_take", lambda **names: None)
-    monkeypatch.setattr(flights, "event_lock", lambda pk: EventRow.objects.get(pk=pk))
+    monkeypatch.setattr(flights, "event_lock", lambda rows, pk, **_: EventRow.objects.get(pk=pk))
     monkeypatch.setattr(flights, "day2_preview", preview_then_wait)
     results = run_together(
         *[

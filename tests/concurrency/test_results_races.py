@@ -48,7 +48,7 @@ def overlapped(spans) -> bool:
 
 
 def without_locks(monkeypatch) -> None:
-    def event_unlocked(event_id: int) -> Event:
+    def event_unlocked(rows, event_id: int, **_) -> Event:
         return Event.objects.get(pk=event_id)
 
     def entries_unlocked(event, ids):

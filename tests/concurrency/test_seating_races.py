@@ -54,7 +54,7 @@ class Window:
 
 
 def without_lock(monkeypatch) -> None:
-    def unlocked(event_id: int) -> Event:
+    def unlocked(rows, event_id: int, **_) -> Event:
         return Event.objects.get(pk=event_id)
 
     monkeypatch.setattr(balancing, "event_lock", unlocked)

@@ -41,8 +41,8 @@ def without_venue_lock(monkeypatch) -> None:
     """Each setup takes its event's lock only, not the venue tables' named locks."""
     event_lock = tables.event_lock
 
-    def event_only(event_id, *, venue_tables=()):
-        return event_lock(event_id)
+    def event_only(rows, event_id, *, venue_tables=(), **named):
+        return event_lock(rows, event_id, **named)
 
     monkeypatch.setattr(tables, "event_lock", event_only)
 

@@ -9,9 +9,11 @@ from tdsystem.core.locking import (
     ORDER,
     Busy,
     LockOrderError,
+    event_lock,
     lock_timed_out,
     locks_take,
 )
+from tdsystem.events.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +67,30 @@ def test_it_takes_nothing_when_nothing_is_named():
         locks_take()
         locks_take(clock=1)
         locks_take(venue_tables=[])
+
+
+class _Refused(ValueError):
+    pass
+
+
+def test_event_lock_reads_the_event_after_its_lock(event):
+    with transaction.atomic():
+        locked = event_lock(Event.objects.select_related("clock"), event.pk, error=_Refused)
+        assert locked == event and "clock" in locked._state.fields_cache
+        # The event's lock is held: the clock's, later in the order, may follow.
+        locks_take(clock=event.pk)
+
+
+def test_event_lock_takes_the_venue_tables_first_and_refuses_them_after(event):
+    with transaction.atomic():
+        event_lock(Event.objects, event.pk, error=_Refused, venue_tables=[3])
+        with pytest.raises(LockOrderError, match="venue_table 4 asked for while holding event"):
+            event_lock(Event.objects, event.pk, error=_Refused, venue_tables=[4])
+
+
+def test_event_lock_raises_the_callers_error_for_an_event_gone():
+    with transaction.atomic(), pytest.raises(_Refused, match="There is no event 999999"):
+        event_lock(Event.objects, 999999, error=_Refused)
 
 
 def test_busy_says_try_again():

@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
@@ -40,7 +41,6 @@ from ..errors import ResultsError
 from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand, HandForHandReport
 from ..signals import players_out
 from . import bounties, handforhand, standings
-from .locks import event_lock
 
 TABLE_STATE = ("button", "small_blind", "big_blind", "seats", "sitting_out", "break_rank")
 BIG_BLIND_ANTES = (AnteType.BIG_BLIND, AnteType.BIG_BLIND_ANTE_FIRST)
@@ -91,7 +91,7 @@ def bustout_record(
     """
     ids = _entry_ids(entry_ids)
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         entries = _lock_entries(event, ids)
         hfh = HandForHand.objects.filter(event=event, active=True).first()
         need_stacks = len(entries) > 1 or hfh is not None
@@ -130,7 +130,7 @@ def bustout_short_big_blind(
     play (Entry.chips_removed); the player finishes in the place of a bust-out on this hand.
     """
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         if not event.bb_must_cover_sb:
             raise ResultsError(
                 gettext(

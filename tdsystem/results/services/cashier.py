@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.events.models import Event
 from tdsystem.seating.hooks import PrizeChange
@@ -22,7 +23,6 @@ from tdsystem.seating.hooks import PrizeChange
 from ..errors import ResultsError
 from ..models import Finish
 from . import standings
-from .locks import event_lock
 
 
 def prize_paid_set(*, event_id: int, entry_number: int, paid: bool, actor: Actor) -> Finish:
@@ -31,7 +31,7 @@ def prize_paid_set(*, event_id: int, entry_number: int, paid: bool, actor: Actor
     Refused for an entry with no place or no prize. Marking a prize paid twice, or not
     paid twice, changes nothing and logs nothing."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         finish = (
             Finish.objects.select_for_update(of=("self",))
             .select_related("entry__player")

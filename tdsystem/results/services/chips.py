@@ -16,13 +16,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.numbers import STACK
+from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
 
 from ..errors import ResultsError
 from ..models import ChipCount, ChipCountHistory
-from .locks import event_lock
 
 # The most chips a stack, a count or a short big blind may be entered with: 15 digits, far
 # above any real stack and well inside the 64-bit columns. The API's schema and the pages'
@@ -52,7 +53,7 @@ def chip_counts_record(
     if not counts:
         raise ResultsError(_("no chip counts given"), field="counts")
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         rows = Entry.objects.filter(event=event, number__in=list(counts))
         entries = {e.number: e for e in rows.select_related("player", "table")}
         for number in sorted(counts):

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine import deals as rules
 from tdsystem.events.models import Event
@@ -28,7 +29,6 @@ from tdsystem.seating.models import Entry
 from ..errors import ResultsError
 from ..models import ChipCount, ChipCountHistory, Deal, DealShare
 from . import standings
-from .locks import event_lock
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def deal_make(
 ) -> Deal:
     """Record the deal the preview shows, for the players left now; logged."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         if event.status == Event.Status.FINISHED:
             raise ResultsError(_("the event is finished: no deal can be made"))
         if Deal.objects.filter(event=event, cancelled_at__isnull=True).exists():
@@ -240,7 +240,7 @@ def _record_counts(event: Event, rows: list[DealRow], now, actor: Actor) -> None
 def deal_cancel(*, event_id: int, actor: Actor) -> Deal:
     """Cancel the standing deal (before the event finishes); the row is kept, marked."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         deal = Deal.objects.filter(event=event, cancelled_at__isnull=True).first()
         if deal is None:
             raise ResultsError(_("no deal stands in this event"))

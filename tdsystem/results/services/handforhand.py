@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.numbers import MINUTES_PER_HAND
 from tdsystem.engine.clock import ClockError
@@ -36,7 +37,6 @@ from tdsystem.seating.services import table_hand_finish
 
 from ..errors import ResultsError
 from ..models import HandForHand, HandForHandHand, HandForHandReport
-from .locks import event_lock
 
 MINUTES_PER_HAND_MAX = MINUTES_PER_HAND.high  # the most a hand may take off the clock
 
@@ -79,7 +79,7 @@ def handforhand_start(
     WSOP 2026 R126, or the event's override)."""
     now = timezone.now()
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         if event.status == Event.Status.FINISHED:
             raise ResultsError(gettext("the event has finished"))
         hfh, _ = HandForHand.objects.get_or_create(event=event)
@@ -134,7 +134,7 @@ def handforhand_stop(*, event_id: int, actor: Actor) -> HandForHand:
     """Hand-for-hand ends (the bubble burst): the hand in play is charged, the clock runs."""
     now = timezone.now()
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         hfh = HandForHand.objects.filter(event=event, active=True).first()
         if hfh is None:
             raise ResultsError(gettext("hand-for-hand is not on"))
@@ -180,7 +180,7 @@ def handforhand_hand_finish(
     """
     now = timezone.now()
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         hfh = HandForHand.objects.filter(event=event, active=True).first()
         if hfh is None:
             return HandReport(

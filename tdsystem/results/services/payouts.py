@@ -9,13 +9,14 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record, ngettext_noop
 from tdsystem.engine import payouts as rules
+from tdsystem.events.models import Event
 
 from ..errors import ResultsError
 from ..models import CUSTOM, PayoutPlan
 from . import standings
-from .locks import event_lock
 
 TABLE_NAMES = (*rules.STANDARD_TABLES, *rules.FIXED_TABLES, CUSTOM)
 CENT = Decimal("0.01")
@@ -64,7 +65,7 @@ def payout_plan_update(
         if len(custom) > 1000:
             raise ResultsError(gettext("at most 1,000 paid places"), field="percentages")
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         plan = standings.plan_for(event)
         plan.table, plan.percentages, plan.unit = table, custom, unit
         fld = standings.field_read(event)
@@ -106,7 +107,7 @@ def payout_plan_update(
 def standings_update(*, event_id: int, actor: Actor) -> int:
     """Work the places and prizes out again now (after late entries, rebuys or add-ons)."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         plan = standings.plan_for(event)
         fld = standings.field_read(event)
         if standings.is_current(plan, fld):

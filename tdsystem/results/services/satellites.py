@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import satellites as rules
@@ -33,7 +34,6 @@ from tdsystem.seating.texts import text_list
 from ..errors import ResultsError
 from ..models import Finish
 from . import standings
-from .locks import event_lock
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ def satellite_tickets_issue(*, event_id: int, actor: Actor) -> list[Ticket]:
     Returns the tickets issued now.
     """
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         state = satellite_read(event)
         if state is None:
             raise ResultsError(gettext("this event is no satellite"))

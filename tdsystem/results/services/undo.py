@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record, ngettext_noop
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
@@ -26,7 +27,6 @@ from ..errors import ResultsError
 from ..models import BustOut, Finish
 from . import bounties, standings
 from .bustouts import TABLE_STATE
-from .locks import event_lock
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Undone:
 def bustout_undo(*, event_id: int, bustout_id: int, actor: Actor) -> Undone:
     """Take a bust-out back, with the unacknowledged moves it caused; log who did it."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=ResultsError)
         bustout = (
             BustOut.objects.select_for_update(of=("self",))
             .select_related("group")

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
@@ -35,7 +36,7 @@ from tdsystem.events.selectors import field_figures
 
 from ..errors import SeatingError
 from ..models import Bag, DayEnd, Entry, EventTable
-from ..seatmap import event_lock, head_counts, new_seed, seats_write, update_rows
+from ..seatmap import head_counts, new_seed, seats_write, update_rows
 from .draw import seats_draw
 
 # The most chips a bag may hold and the longest bag number: the forms and the API's schema
@@ -61,7 +62,7 @@ def day_end_start(*, event_id: int, actor: Actor, seed: int | None = None) -> Da
     Refused when this day's end was started already. The seed is logged."""
     seed = new_seed(seed)
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         if event.status == Event.Status.FINISHED:
             raise SeatingError(gettext("the event is finished"))
         started = DayEnd.objects.filter(event=event, day=event.day).first()
@@ -133,7 +134,7 @@ def bags_record(
     bagged already is corrected bag by bag (`bag_correct`). Each count is also recorded as
     the player's chip count (`bag_hooks`)."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         _day_end_open(event)
         table = EventTable.objects.filter(event=event, number=table_number, in_play=True).first()
         if table is None:
@@ -212,7 +213,7 @@ def bag_correct(*, event_id: int, entry_number: int, chips: int, number: str, ac
     the event and day). Refused once the day is closed. The count is recorded again."""
     number = number.strip()
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         _day_end_open(event)
         bag = (
             Bag.objects.select_for_update()
@@ -304,7 +305,7 @@ def day_end_close(*, event_id: int, actor: Actor, confirm_difference: int | None
     confirms that very difference (`confirm_difference`, the bags' total less the chips in
     play, as the panel showed it); the log keeps it."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         day_end = _day_end_open(event)
         missing = list(
             Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
@@ -378,7 +379,7 @@ def day_next_draw(*, event_id: int, actor: Actor, seed: int | None = None) -> in
     `seats_draw`, with its logged seed), which the draw screen and seat lookup show.
     Returns how many were seated. A flight ends with its day: it has no next day."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         if event.is_flight:
             raise SeatingError(
                 gettext("a flight ends with its day: its players go on in Day 2 of the event")

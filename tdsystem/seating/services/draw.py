@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
@@ -17,7 +18,6 @@ from ..models import Entry, EventTable
 from ..seatmap import (
     SeatMap,
     engine_call,
-    event_lock,
     has_blinds,
     new_seed,
     seats_write,
@@ -34,7 +34,7 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
     seed = new_seed(seed)
     rng = random.Random(seed)
     with transaction.atomic():
-        event = event_lock(event.pk)
+        event = event_lock(Event.objects, event.pk, error=SeatingError)
         list(EventTable.objects.select_for_update().filter(event=event, in_play=True).values("pk"))
         seatmap = SeatMap.read(event)
         if seatmap.drawn:

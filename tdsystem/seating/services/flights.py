@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.locking import locks_take
+from tdsystem.core.locking import event_lock, locks_take
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.copying import copied_settings
@@ -27,7 +27,7 @@ from tdsystem.events.services_days import clock_day_start
 
 from ..errors import SeatingError
 from ..models import Entry, EventTable, Purchase
-from ..seatmap import event_lock, new_seed
+from ..seatmap import new_seed
 from ..selectors_flights import Day2Preview, day2_preview
 from .dayend import bags_difference_text
 from .draw import seats_draw
@@ -55,7 +55,7 @@ def flight_add(
             field="name",
         )
     with transaction.atomic():
-        main = event_lock(event_id)
+        main = event_lock(Event.objects, event_id, error=SeatingError)
         if main.is_flight:
             raise SeatingError(
                 gettext("%(name)s is a flight: add the flight to the event it is a flight of")
@@ -147,7 +147,7 @@ def day2_combine(
         # Every clock at once, in order: the flights' are finished, the event's set for Day 2.
         for pk in sorted([event_id, *flight_ids]):
             locks_take(clock=pk)
-        main = event_lock(event_id)
+        main = event_lock(Event.objects, event_id, error=SeatingError)
         list(Event.objects.select_for_update().filter(pk__in=flight_ids).values("pk"))
         if _flight_ids(event_id) != flight_ids:
             raise SeatingError(gettext("the flights changed meanwhile: try again"))

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.numbers import HAND
 from tdsystem.engine import seating as rules
@@ -24,7 +25,6 @@ from ..models import Entry, EventTable
 from ..seatmap import (
     engine_call,
     engine_table,
-    event_lock,
     has_blinds,
     new_seed,
 )
@@ -75,7 +75,7 @@ def table_hand_finish(
     """
     seed = new_seed(rng_seed)
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         row = (
             EventTable.objects.select_for_update()
             .filter(event=event, number=table_number, in_play=True)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from django_countries import countries
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.engine import entry_rules as buyrules
 from tdsystem.engine import seating as rules
@@ -37,7 +38,6 @@ from ..seatmap import (
     Applied,
     SeatMap,
     engine_call,
-    event_lock,
     head_counts,
     new_seed,
     next_entry_number,
@@ -178,7 +178,7 @@ def player_register(
         raise SeatingError(gettext("the note is longer than 60 characters"), field="note")
     country = country_code(country)
     with transaction.atomic():
-        event = event_lock(event.pk)
+        event = event_lock(Event.objects, event.pk, error=SeatingError)
         _check_open(event)
         player = Player.objects.filter(member_id=member_id).first() if member_id else None
         if player is not None:
@@ -269,7 +269,7 @@ def players_import(
     if any(len(name) > 120 for name in names):
         raise SeatingError(gettext("a name is longer than 120 characters"), field="names")
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         _check_open(event)
         if SeatMap.read(event).drawn:
             raise SeatingError(gettext("the seats are drawn: register late players one by one"))
@@ -341,7 +341,7 @@ def entry_reenter(
     entry, it is refused once the field closes and confirmed when it would change the
     places or prizes of players in the money (see `_enrol`)."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         old = Entry.objects.select_related("player").filter(pk=entry_id, event=event).first()
         if old is None:
             raise SeatingError(
@@ -509,7 +509,7 @@ def entry_purchase(
     if stack is not None and stack < 0:
         raise SeatingError(gettext("a stack cannot be negative"), field="stack")
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         price = price_of(event, kind)
         chips = price.chips if chips is None else int(chips)
         amount = price.amount if amount is None else Decimal(amount)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
@@ -27,7 +28,6 @@ from ..seatmap import (
     Applied,
     SeatMap,
     engine_call,
-    event_lock,
     new_seed,
     plan_apply,
 )
@@ -129,7 +129,7 @@ def entry_reserve(
     seed = new_seed(rng_seed)
     rng = random.Random(seed)
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         entry = _active_entry(event, entry_id)
         _check_seat(event, entry, seat, table)
         before = [entry.reserved_seat, entry.reserved_table, entry.reserve_reason]
@@ -200,7 +200,7 @@ def _seat_now(
 def entry_reserve_clear(*, event_id: int, entry_id: int, actor: Actor) -> Entry:
     """Give up a player's reserved seat: they stay where they sit, free to be moved."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         entry = _active_entry(event, entry_id)
         if entry.reserved_seat is None:
             raise SeatingError(gettext("no seat is reserved for this player"))
@@ -234,7 +234,7 @@ def entry_do_not_move(
     player's table still moves them). Setting it needs a reason, which is logged."""
     reason = _reason(reason) if do_not_move else ""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         entry = _active_entry(event, entry_id)
         if entry.do_not_move == do_not_move and entry.do_not_move_reason == reason:
             return entry

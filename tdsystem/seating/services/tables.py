@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.numbers import SEATS_PER_TABLE, TABLE_NUMBER
 from tdsystem.core.templatetags.humanize_td import grouped
@@ -15,9 +16,6 @@ from tdsystem.events.models import Event
 
 from ..errors import SeatingError
 from ..models import Entry, EventTable, VenueTable
-from ..seatmap import (
-    event_lock,
-)
 from ..signals import tables_changed
 
 MIN_TABLE_SEATS, MAX_TABLE_SEATS = SEATS_PER_TABLE.low, SEATS_PER_TABLE.high
@@ -39,7 +37,7 @@ def tables_setup(*, event: Event, numbers: list[int], seats: int, actor: Actor) 
         )
     wanted = sorted(set(numbers))
     with transaction.atomic():
-        event = event_lock(event.pk, venue_tables=wanted)
+        event = event_lock(Event.objects, event.pk, error=SeatingError, venue_tables=wanted)
         seated = set(
             Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
             .values_list("table__number", flat=True)
@@ -175,7 +173,7 @@ def _rank_tables(event: Event, first: list[int]) -> list[int]:
 def tables_reorder(*, event_id: int, numbers: list[int], actor: Actor) -> list[int]:
     """Set the break order: `numbers` break first, in that order; the rest highest first."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         in_play = set(
             EventTable.objects.filter(event=event, in_play=True).values_list("number", flat=True)
         )
@@ -201,7 +199,7 @@ def tables_reorder(*, event_id: int, numbers: list[int], actor: Actor) -> list[i
 def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
     """Take empty tables out of the event (they go back to the venue)."""
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         tables = list(
             EventTable.objects.select_for_update().filter(
                 event=event, number__in=numbers, in_play=True

@@ -17,12 +17,13 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.events.models import Event
 
 from ..errors import SeatingError
 from ..models import Entry, Player, Purchase, Ticket, name_key
-from ..seatmap import event_lock, new_seed
+from ..seatmap import new_seed
 from .registration import Enrolment, _check_open, _enrol, member_id_taken
 
 NOTE_MAX = 120
@@ -63,7 +64,7 @@ def ticket_issue(
     if len(member_id) > 40:
         raise SeatingError(gettext("the member id is longer than 40 characters"), field="member_id")
     with transaction.atomic():
-        event = event_lock(event_id)
+        event = event_lock(Event.objects, event_id, error=SeatingError)
         player = _ticket_player(player_id, member_id, name, new_player)
         ticket = Ticket.objects.create(
             player=player,
@@ -165,7 +166,9 @@ def ticket_register(
     if target_id is None:
         raise SeatingError(gettext("no ticket %(id)s") % {"id": ticket_id}, field="ticket")
     with transaction.atomic():
-        event = event_lock(event_id if event_id is not None else target_id)
+        event = event_lock(
+            Event.objects, event_id if event_id is not None else target_id, error=SeatingError
+        )
         # Only the ticket's own row, read after its lock: a join's columns would be those
         # of the snapshot before a registration in another flight that held it.
         ticket = Ticket.objects.select_for_update().get(pk=ticket_id)
