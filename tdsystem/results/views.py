@@ -25,13 +25,14 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import form_errors_text, whole_number
 from tdsystem.core.languages import screen_language
+from tdsystem.core.numbers import TABLE_NUMBER
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine.payouts import PayoutError, auto_unit
 from tdsystem.events.models import Event
-from tdsystem.seating.forms import TABLE_NUMBER_MAX
+from tdsystem.seating import selectors as seating_selectors
+from tdsystem.seating.models import Entry
 from tdsystem.seating.services import TableHalted
 from tdsystem.seating.texts import SEMICOLONS, text_list
-from tdsystem.seating.views_console import entry_answer
 
 from . import selectors, services
 from .errors import ResultsError
@@ -60,7 +61,7 @@ def _event(event_id: int) -> Event:
 
 def _context(request: HttpRequest, event: Event, **extra) -> dict:
     table = extra.pop("table", None) or request.GET.get("table", "")
-    number = whole_number(table, high=TABLE_NUMBER_MAX)
+    number = whole_number(table, high=TABLE_NUMBER.high)
     rows = SimpleLazyObject(lambda: count_rows(event))  # the count list and its total
     return {
         "event": event,
@@ -136,9 +137,7 @@ def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
     data = form.cleaned_data
     if data.get("answer") == "entry" and form.ticked:
         message = _out_note(done, slips) if done else None
-        return entry_answer(
-            request, event, form.ticked[0], error, message, slips=slips, changed=[CHANGED]
-        )
+        return _entry_panel_answer(request, event, form.ticked[0], error, message, slips)
     if data.get("answer") == "table" and data.get("table"):
         response = table_answer(
             request, event, data["table"], error, done and _out_note(done, slips)
@@ -146,6 +145,29 @@ def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
         # The table's chip counts follow: the player out leaves them.
         return trigger_client_event(response, CHANGED) if done and request.htmx else response
     return _console_bustout_answer(request, event, form, error, done, slips)
+
+
+def _entry_panel_answer(request, event, entry_id: int, error, message, slips) -> HttpResponse:
+    """A bust-out sent from the seating console's entry panel answers with that panel (what
+    `seating.selectors.entry_panel` shows), or the seating console with a flash."""
+    if not request.htmx:
+        (messages.error if error else messages.success)(request, error or message)
+        return redirect("seating:console", event.pk)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "table"), pk=entry_id, event=event
+    )
+    context = {
+        **seating_selectors.entry_panel(event, entry),
+        "error": error,
+        "message": message,
+        "slips": slips,
+    }
+    response = render(request, "seating/console.html#entry", context)
+    if error or not message:
+        return response
+    for name in ("seating-changed", CHANGED):
+        response = trigger_client_event(response, name)
+    return response
 
 
 def _console_bustout_answer(request, event, form, error, done, slips) -> HttpResponse:

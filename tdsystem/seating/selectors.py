@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import Decimal
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
@@ -24,8 +25,9 @@ from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import screen_cached
 
+from .entry_rules import buys_offered, reentry_offered
 from .forms import ENTRY_MAX
-from .models import Entry, EventTable, Move, search_key
+from .models import HOLD_REASON_MAX, Entry, EventTable, Move, search_key
 from .seatmap import engine_table, has_blinds, head_counts
 
 SLIP_MINUTES = 5
@@ -108,6 +110,33 @@ def entry_by_number(event_id: int, number: int) -> Entry | None:
         .select_related("player", "table")
         .first()
     )
+
+
+def entry_panel(event: Event, entry: Entry) -> dict:
+    """What the console's panel of one entry shows (`seating/console.html#entry`): its
+    buys, its moves of the day, what it may buy or re-enter with, and its money.
+
+    The seating console's own actions answer with the panel, and so does the bust-out
+    sent from it (a results route): each renders the fragment with this and what the
+    action did (`error`, `message`, `slips`, a refused form)."""
+    purchases = list(entry.purchases.all())
+    reentry, reentry_refused = reentry_offered(event, entry)
+    # In a bounty event one bounty of the entry's buy-in is its head, not the places'.
+    head = Decimal(event.bounty_amount) if event.has_bounties else None
+    return {
+        "event": event,
+        "entry": entry,
+        "purchases": purchases,
+        "moves": moves_of([entry.pk], minutes=24 * 60).get(entry.pk, []),
+        "buys": buys_offered(event, entry),
+        "reentry": reentry,
+        "reentry_refused": reentry_refused,
+        "entry_fees": sum((p.fee for p in purchases), Decimal(0)),
+        "entry_head": head,
+        "entry_places": Decimal(entry.paid) - (head or Decimal(0)),
+        "reserved_cite": event.cite("reserved_seat"),
+        "hold_reason_max": HOLD_REASON_MAX,
+    }
 
 
 def moves_of(entry_ids, minutes: int = SLIP_MINUTES) -> dict[int, list[Move]]:

@@ -3,13 +3,13 @@
 Every action is a POST answered, under HTMX, with the fragment it changed and a
 `seating-changed` client event that makes the other fragments reload; without HTMX it
 redirects back with a message. A bust-out is not recorded here: the entry panel's "Bust
-out" posts to the results app's bust-out route, which answers with this panel.
+out" posts to the results app's bust-out route, which answers with this panel
+(`selectors.entry_panel` is what the panel shows).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from decimal import Decimal
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -27,7 +27,7 @@ from tdsystem.core.templatetags.humanize_td import grouped, money
 from tdsystem.events.models import Event
 
 from . import selectors, services
-from .entry_rules import ChangesToConfirm, buys_offered, reentry_offered
+from .entry_rules import ChangesToConfirm
 from .errors import SeatingError
 from .forms import (
     DoNotMoveForm,
@@ -223,48 +223,30 @@ def entry_panel_render(
     message=None,
     *,
     slips=(),
-    changed=(),
     changes: ChangesToConfirm | None = None,
     **forms,
 ) -> HttpResponse:
     """The entry panel fragment, with what an action did.
 
-    `slips` are move slips the action caused; `changed` are client events to send
-    besides `seating-changed` when it succeeded; `changes` is a re-entry or a buy waiting
+    `slips` are move slips the action caused; `changes` is a re-entry or a buy waiting
     for the desk to confirm what it changes among the players in the money; `forms` a
     refused form, shown as typed (`reserve_form=...`).
     """
-    entry = _entry(event, entry_id)
-    purchases = list(entry.purchases.all())
-    reentry, reentry_refused = reentry_offered(event, entry)
     context = {
-        "event": event,
-        "entry": entry,
-        "purchases": purchases,
-        "moves": selectors.moves_of([entry.pk], minutes=24 * 60).get(entry.pk, []),
+        **selectors.entry_panel(event, _entry(event, entry_id)),
         "error": error,
         "message": message,
         "slips": slips,
-        "buys": buys_offered(event, entry),
-        "reentry": reentry,
-        "reentry_refused": reentry_refused,
-        "entry_fees": sum((p.fee for p in purchases), Decimal(0)),
-        # In a bounty event one bounty of the entry's buy-in is its head, not the places'.
-        "entry_head": Decimal(event.bounty_amount) if event.has_bounties else None,
-        "entry_places": Decimal(entry.paid)
-        - (Decimal(event.bounty_amount) if event.has_bounties else Decimal(0)),
         "reserve_form": ReserveForm(),
         "hold_form": DoNotMoveForm(),
-        "reserved_cite": event.cite("reserved_seat"),
-        "to_confirm": _confirm(request, event, entry, changes) if changes is not None else None,
         **forms,
     }
+    if changes is not None:
+        context["to_confirm"] = _confirm(request, event, context["entry"], changes)
     response = render(request, f"{CONSOLE}#entry", context)
     if error or not message:
         return response
-    for name in (CHANGED, *changed):
-        response = trigger_client_event(response, name)
-    return response
+    return trigger_client_event(response, CHANGED)
 
 
 def _confirm(request, event: Event, entry: Entry, changes: ChangesToConfirm) -> dict:

@@ -53,6 +53,21 @@ def test_the_tree_keeps_every_contract(tree: Path) -> None:
         ("tdsystem/seating/wrong.py", "from tdsystem.results import models\n", "in their order"),
         ("tdsystem/results/wrong.py", "from tdsystem.venue import apps\n", "in their order"),
         ("tdsystem/results/wrong.py", "from tdsystem.rulings import selectors\n", "in their order"),
+        (
+            "tdsystem/results/wrong.py",
+            "from tdsystem.seating.views_console import entry_panel\n",
+            "not its views, forms or test helpers",
+        ),
+        (
+            "tdsystem/results/services/wrong.py",
+            "from tdsystem.seating.forms import ENTRY_MAX\n",
+            "not its views, forms or test helpers",
+        ),
+        (
+            "tdsystem/results/wrong.py",
+            "from tdsystem.seating.testing import arrange\n",
+            "not its views, forms or test helpers",
+        ),
     ],
 )
 def test_a_wrong_import_breaks_its_contract(tree: Path, module: str, line: str, contract: str):
