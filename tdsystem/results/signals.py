@@ -1,4 +1,6 @@
-"""Prizes follow the field: a late entry, re-entry, rebuy or add-on changes the field size
+"""What results hears from seating, and what it tells the apps above it.
+
+Prizes follow the field: a late entry, re-entry, rebuy or add-on changes the field size
 or the pool, so the places and prizes already awarded are worked out again.
 
 Purchases are the seating app's; listening for them keeps the prizes right without the
@@ -23,6 +25,7 @@ from django.dispatch import Signal, receiver
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import Busy
+from tdsystem.seating import signals as seating
 from tdsystem.seating.models import Purchase
 
 from .errors import ResultsError
@@ -62,3 +65,27 @@ def field_changed(sender, instance: Purchase, created: bool, **kwargs) -> None:
         return
     event_id = instance.event_id
     transaction.on_commit(lambda: field_refresh(event_id))
+
+
+@receiver(seating.bags_recorded, dispatch_uid="results-bags-counted")
+def bags_counted(sender, event, bags, actor: Actor, **kwargs) -> None:
+    """A bag's count is the player's chip count, recorded in the bags' own transaction."""
+    from .services.chips import chip_counts_record
+
+    chip_counts_record(
+        event_id=event.pk, counts={bag.entry.number: bag.chips for bag in bags}, actor=actor
+    )
+
+
+@receiver(seating.paid_places_asked, dispatch_uid="results-paid-places")
+def paid_places_answer(sender, event, **kwargs) -> int:
+    from .services.cashier import paid_places
+
+    return paid_places(event)
+
+
+@receiver(seating.field_changes_asked, dispatch_uid="results-field-changes")
+def field_changes_answer(sender, event, entries: int, pool, **kwargs) -> list:
+    from .services.cashier import field_changes
+
+    return field_changes(event, entries, pool)

@@ -17,7 +17,7 @@ from tdsystem.engine import entry_rules as rules
 from tdsystem.events.entry_notices import break_name
 from tdsystem.events.models import Clock, Event
 
-from . import hooks
+from . import signals
 from .balancing import final_table_size
 from .errors import SeatingError
 from .models import Entry, Purchase
@@ -28,7 +28,7 @@ class EntryRefused(SeatingError):
     """A request the event's entry rules refuse; `refusal` holds the code and parameters."""
 
     def __init__(
-        self, refusal: rules.Refusal, text: str, changes: list[hooks.PrizeChange] | None = None
+        self, refusal: rules.Refusal, text: str, changes: list[signals.PrizeChange] | None = None
     ) -> None:
         super().__init__(text)
         self.refusal = refusal
@@ -40,12 +40,12 @@ class ChangesToConfirm(EntryRefused):
     """A purchase that would change the places or prizes of players already in the money:
     refused until the desk confirms it (`confirm_changes`), `changes` saying what moves."""
 
-    def __init__(self, changes: list[hooks.PrizeChange]) -> None:
+    def __init__(self, changes: list[signals.PrizeChange]) -> None:
         refusal = rules.Refusal("confirm-changes", {"count": len(changes)})
         super().__init__(refusal, changes_text(changes), changes)
 
 
-def change_text(change: hooks.PrizeChange) -> str:
+def change_text(change: signals.PrizeChange) -> str:
     """ "#7 Bob Ray: place 5 → 6, 12,000 → 9,500" (the place once when it stays)."""
     prizes = {"before": change.prize_before_text, "after": change.prize_after_text}
     if change.place_before == change.place_after:
@@ -63,7 +63,7 @@ def change_text(change: hooks.PrizeChange) -> str:
     }
 
 
-def changes_text(changes: list[hooks.PrizeChange]) -> str:
+def changes_text(changes: list[signals.PrizeChange]) -> str:
     shown = "; ".join(change_text(c) for c in changes[:6]) + ("; …" if len(changes) > 6 else "")
     return ngettext(
         "This changes the place or prize of %(count)s player already in the money "
@@ -79,7 +79,7 @@ def money_check(event: Event, *, entries: int, amount: Decimal, confirmed: bool)
     written (the caller holds the event's lock): refused when it would change a prize
     already paid, whatever is confirmed; ChangesToConfirm when it would change the places
     or prizes of players in the money and the desk has not confirmed."""
-    changes = hooks.field_changes(event, entries, amount)
+    changes = signals.field_changes(event, entries, amount)
     paid = [c for c in changes if c.paid]
     if paid:
         shown = "; ".join(
@@ -118,7 +118,7 @@ def field_now(event: Event) -> rules.FieldNow:
     return rules.FieldNow(
         left=left,
         out=out,
-        paid=hooks.paid_places(event) if out > 0 else 0,
+        paid=signals.paid_places(event) if out > 0 else 0,
         final_table=final_table_size(event) or event.seats_per_table,
         last_hands=last_hands_on(event),
     )

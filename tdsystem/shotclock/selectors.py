@@ -19,8 +19,8 @@ from tdsystem.events.models import Clock, Event
 from tdsystem.events.rules import CHOICE_LABELS
 from tdsystem.events.selectors import schedule
 from tdsystem.results.hooks import Panel
+from tdsystem.results.services.cashier import paid_places
 from tdsystem.results.services.standings import field_read
-from tdsystem.seating import hooks as seating_hooks
 from tdsystem.seating.models import Entry, EventTable
 
 from .models import Call, Extensions, TableClock
@@ -47,7 +47,7 @@ def progress_read(event: Event, policy: sc.Policy) -> sc.Progress:
     return sc.Progress(
         level=level_number(event) if policy.starts == sc.STARTS_AT_LEVEL else 0,
         players_left=left,
-        paid=seating_hooks.paid_places(event) if policy.starts == sc.STARTS_OFF_MONEY else 0,
+        paid=paid_places(event) if policy.starts == sc.STARTS_OFF_MONEY else 0,
         seats=event.seats_per_table,
         final_table=in_play.distinct().count() == 1,
         day=event.day,

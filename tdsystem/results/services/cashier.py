@@ -18,7 +18,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.events.models import Event
-from tdsystem.seating.hooks import PrizeChange
+from tdsystem.seating.signals import PrizeChange
 
 from ..errors import ResultsError
 from ..models import Finish
@@ -74,9 +74,9 @@ def prize_paid_set(*, event_id: int, entry_number: int, paid: bool, actor: Actor
 
 
 def field_changes(event: Event, entries: int, pool: Decimal) -> list[PrizeChange]:
-    """Seating's hook: what a purchase (`entries` more entries, `pool` more in the prize
-    pool) would change among the players already in the money. The caller holds the
-    event's lock."""
+    """Seating's question before a purchase (`seating.signals.field_changes_asked`): what
+    `entries` more entries and `pool` more in the prize pool would change among the
+    players already in the money. The caller holds the event's lock."""
     return [
         PrizeChange(
             number=m.number,
@@ -92,8 +92,9 @@ def field_changes(event: Event, entries: int, pool: Decimal) -> list[PrizeChange
 
 
 def paid_places(event: Event) -> int:
-    """Seating's hook: how many places the event pays for its field as it is now (0 when
-    its payout plan cannot be used, or for a flight, whose prizes are its event's)."""
+    """How many places the event pays for its field as it is now (0 when its payout plan
+    cannot be used, or for a flight, whose prizes are its event's): seating asks it
+    (`seating.signals.paid_places_asked`), the shot clock calls it."""
     field = standings.field_read(event)
     try:
         prizes = standings.prizes_by_place(

@@ -10,14 +10,14 @@ the night with its time left. A flight ends there (its bags go on to Day 2 of th
 it feeds); an event played over days without flights goes on with `day_next_draw`.
 
 The counts of a bag are also recorded as chip counts by the apps above seating (results:
-the chip count history is the truth of a stack), through `bag_hooks`, in the same
-transaction.
+the chip count history is the truth of a stack), told by `signals.bags_recorded` in the
+same transaction.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
@@ -37,22 +37,13 @@ from tdsystem.events.selectors import field_figures
 from ..errors import SeatingError
 from ..models import Bag, DayEnd, Entry, EventTable
 from ..seatmap import head_counts, new_seed, seats_write, update_rows
+from ..signals import bags_recorded
 from .draw import seats_draw
 
 # The most chips a bag may hold and the longest bag number: the forms and the API's schema
 # state them (as the chip counts' MAX_CHIPS).
 BAG_CHIPS_MAX = 10**15 - 1
 BAG_NUMBER_MAX = 20
-
-# Called with (event, bags, actor) inside the bags' transaction: results records the
-# counts as chip counts. Registered from an AppConfig.ready; registering twice is harmless.
-BagHook = Callable[[Event, list[Bag], Actor], object]
-bag_hooks: list[BagHook] = []
-
-
-def bag_hook_register(hook: BagHook) -> None:
-    if hook not in bag_hooks:
-        bag_hooks.append(hook)
 
 
 def day_end_start(*, event_id: int, actor: Actor, seed: int | None = None) -> DayEnd:
@@ -132,7 +123,7 @@ def bags_record(
     or none: a seat missing or unknown, a count out of range, a number given twice or
     already on a bag of this event and day refuses them all, naming the seat. A table
     bagged already is corrected bag by bag (`bag_correct`). Each count is also recorded as
-    the player's chip count (`bag_hooks`)."""
+    the player's chip count (`signals.bags_recorded`)."""
     with transaction.atomic():
         event = event_lock(Event.objects, event_id, error=SeatingError)
         _day_end_open(event)
@@ -188,8 +179,7 @@ def bags_record(
         Bag.objects.bulk_create(rows)
         if table.hands_left:  # a player alone, bagged before the hands ran out: done
             EventTable.objects.filter(pk=table.pk).update(hands_left=0)
-        for hook in bag_hooks:
-            hook(event, rows, actor)
+        bags_recorded.send(sender=Bag, event=event, bags=rows, actor=actor)
         log_record(
             event=event,
             actor=actor,
@@ -240,8 +230,7 @@ def bag_correct(*, event_id: int, entry_number: int, chips: int, number: str, ac
         before = [bag.chips, bag.number]
         bag.chips, bag.number, bag.actor_label = chips, number, actor.label
         bag.save(update_fields=["chips", "number", "actor_label"])
-        for hook in bag_hooks:
-            hook(event, [bag], actor)
+        bags_recorded.send(sender=Bag, event=event, bags=[bag], actor=actor)
         log_record(
             event=event,
             actor=actor,
@@ -483,7 +472,6 @@ __all__ = [
     "BAG_NUMBER_MAX",
     "BagsDiffer",
     "bag_correct",
-    "bag_hook_register",
     "bags_difference_text",
     "bags_record",
     "day_end_close",
