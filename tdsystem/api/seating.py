@@ -14,6 +14,7 @@ from ninja.responses import NinjaJSONEncoder
 
 from tdsystem.core.actors import Actor
 from tdsystem.events.selectors import screen_cached
+from tdsystem.results.selectors import places_of
 from tdsystem.results.services import handforhand_hand_finish
 from tdsystem.seating import selectors, services
 from tdsystem.seating.entry_rules import EntryRefused
@@ -59,7 +60,10 @@ def entry_json(entry: EntryRow) -> dict:
         "table": entry.table.number if entry.table else None,
         "seat": entry.seat,
         "chips": entry.chips,
-        "place": entry.place,
+        # Where a player out finished is results' (their standing finish).
+        "place": places_of(entry.event, [entry.pk]).get(entry.pk)
+        if entry.status == EntryRow.Status.BUSTED
+        else None,
     }
 
 

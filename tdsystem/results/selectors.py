@@ -51,6 +51,13 @@ class Prizes:
         return self.by_place[place - 1] if 0 < place <= len(self.by_place) else Decimal(0)
 
 
+def places_of(event: Event, entry_ids: list[int]) -> dict[int, int]:
+    """Where these entries finished (the first place of a tie), for those out: their
+    standing finish. The seat pages ask it (`seating.signals.places_asked`), the API too."""
+    finishes = Finish.objects.filter(event=event, entry_id__in=entry_ids, undone_at__isnull=True)
+    return dict(finishes.values_list("entry_id", "place"))
+
+
 def prizes_now(event: Event, plan: PayoutPlan | None = None) -> Prizes:
     fld = standings.field_read(event)
     plan = plan or standings.plan_or_default(event)

@@ -77,6 +77,13 @@ def bags_counted(sender, event, bags, actor: Actor, **kwargs) -> None:
     )
 
 
+@receiver(seating.places_asked, dispatch_uid="results-places")
+def places_answer(sender, event, entry_ids: list[int], **kwargs) -> dict[int, int]:
+    from .selectors import places_of
+
+    return places_of(event, entry_ids)
+
+
 @receiver(seating.paid_places_asked, dispatch_uid="results-paid-places")
 def paid_places_answer(sender, event, **kwargs) -> int:
     from .services.cashier import paid_places

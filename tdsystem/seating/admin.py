@@ -48,7 +48,7 @@ class EventTableAdmin(ReadOnly):
 
 @admin.register(Entry)
 class EntryAdmin(ReadOnly):
-    list_display = ("number", "player", "event", "status", "table", "seat", "chips", "place")
+    list_display = ("number", "player", "event", "status", "table", "seat", "chips")
     list_filter = ("status",)
     search_fields = ("player__name",)
     list_select_related = ("player", "event", "table")

@@ -33,7 +33,6 @@ class Found:
     number: int
     status: str
     seat: int | None
-    place: int | None
     name: str
     note: str
     table: int | None
@@ -60,7 +59,7 @@ def _entries_sql() -> str:
     player, p = sql_names(Player, "p")
     table, t = sql_names(EventTable, "t")  # the entry's table: its number in the event
     return (
-        f"SELECT {e['pk']}, {e['number']}, {e['status']}, {e['seat']}, {e['place']}, "
+        f"SELECT {e['pk']}, {e['number']}, {e['status']}, {e['seat']}, "
         f"{p['name']}, {p['note']}, {t['number']} "
         f"FROM {entry} e JOIN {player} p ON {p['pk']} = {e['player']} "
         f"LEFT JOIN {table} t ON {t['pk']} = {e['table']} WHERE {e['event']} = %s"

@@ -29,6 +29,7 @@ from .entry_rules import buys_offered, reentry_offered
 from .forms import ENTRY_MAX
 from .models import HOLD_REASON_MAX, Entry, EventTable, Move, search_key
 from .seatmap import engine_table, has_blinds, head_counts
+from .signals import places_of
 
 SLIP_MINUTES = 5
 
@@ -114,7 +115,8 @@ def entry_by_number(event_id: int, number: int) -> Entry | None:
 
 def entry_panel(event: Event, entry: Entry) -> dict:
     """What the console's panel of one entry shows (`seating/console.html#entry`): its
-    buys, its moves of the day, what it may buy or re-enter with, and its money.
+    buys, its moves of the day, what it may buy or re-enter with, its money, and the place
+    it finished in once out (results', asked through `signals.places_asked`).
 
     The seating console's own actions answer with the panel, and so does the bust-out
     sent from it (a results route): each renders the fragment with this and what the
@@ -123,9 +125,11 @@ def entry_panel(event: Event, entry: Entry) -> dict:
     reentry, reentry_refused = reentry_offered(event, entry)
     # In a bounty event one bounty of the entry's buy-in is its head, not the places'.
     head = Decimal(event.bounty_amount) if event.has_bounties else None
+    out = entry.status == Entry.Status.BUSTED
     return {
         "event": event,
         "entry": entry,
+        "place": places_of(event, [entry.pk]).get(entry.pk) if out else None,
         "purchases": purchases,
         "moves": moves_of([entry.pk], minutes=24 * 60).get(entry.pk, []),
         "buys": buys_offered(event, entry),

@@ -28,6 +28,11 @@ tables_changed = Signal()
 # its count are written together or not at all.
 bags_recorded = Signal()
 
+# Where a player out finished is results' (its Finish): the seat lookup and the console's
+# entry panel ask, to say "Out in place 17". Sent with `event` and `entry_ids`; the
+# receiver answers {entry id: place} for those that finished (the first place of a tie).
+places_asked = Signal()
+
 # Places and prizes are results': before a purchase changes the field or the prize pool,
 # registration asks how many places are paid (late registration closes at the money, by
 # the rule set) and what the purchase would change among the players already in the money
@@ -67,6 +72,14 @@ def _money(amount: Decimal) -> str:
     """1200.00 -> "1,200", 1234.50 -> "1,234.50", in the reader's separators."""
     amount = Decimal(amount)
     return grouped(amount, 0 if amount == amount.to_integral_value() else 2)
+
+
+def places_of(event: Event, entry_ids: list[int]) -> dict[int, int]:
+    """The places these entries finished in, for those out (none with nobody to answer)."""
+    places: dict[int, int] = {}
+    for _receiver, answer in places_asked.send(sender=Event, event=event, entry_ids=entry_ids):
+        places.update(answer)
+    return places
 
 
 def paid_places(event: Event) -> int:

@@ -16,8 +16,9 @@ from tdsystem.core.network import is_loopback_url, public_url
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import screen_cached
 
-from . import lookup, selectors
+from . import lookup, selectors, signals
 from .forms import ENTRY_MAX
+from .models import Entry
 
 DRAW_PAGE_SECONDS = 10
 
@@ -40,7 +41,17 @@ def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
         results = lookup.seat_search(event.pk, query) if query else []
     shown = results[0] if len(results) == 1 else None
     moves = lookup.moves_of(shown.pk) if shown else []
-    context = {"event": event, "q": query, "results": results, "shown": shown, "moves": moves}
+    # Where a player out finished is results' to say (one read, for the one shown).
+    out = shown is not None and shown.status == Entry.Status.BUSTED
+    place = signals.places_of(event, [shown.pk]).get(shown.pk) if shown and out else None
+    context = {
+        "event": event,
+        "q": query,
+        "results": results,
+        "shown": shown,
+        "moves": moves,
+        "place": place,
+    }
     template = "seating/lookup.html#results" if request.htmx else "seating/lookup.html"
     return render(request, template, context)
 

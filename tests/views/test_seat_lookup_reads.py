@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from tdsystem.results.models import Finish
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import lookup, selectors, services
-from tdsystem.seating.models import VenueTable
+from tdsystem.seating.models import Entry, VenueTable
 from tdsystem.seating.testing import ACTOR, arrange, field
 from tests.fixtures import make_event
 
@@ -32,11 +33,11 @@ def table_of(entry) -> int | None:
 
 def same(event, query: str) -> list[tuple]:
     orm = [
-        (e.pk, e.number, e.status, e.seat, e.place, e.player.name, e.player.note, table_of(e))
+        (e.pk, e.number, e.status, e.seat, e.player.name, e.player.note, table_of(e))
         for e in selectors.seat_search(event.pk, query)
     ]
     plain = [
-        (f.pk, f.number, f.status, f.seat, f.place, f.name, f.note, f.table)
+        (f.pk, f.number, f.status, f.seat, f.name, f.note, f.table)
         for f in lookup.seat_search(event.pk, query)
     ]
     assert plain == orm, query
@@ -63,8 +64,8 @@ def test_it_finds_what_the_seat_search_finds():
     ]
     answers = [same(event, q) for q in [*queries, "zzz", ""]]
     assert all(answers[: len(queries)]) and answers[-2:] == [[], []]
-    assert [a[5] for a in same(event, "%")] == ["José 100%"]  # a wildcard is a character
-    assert [a[5] for a in same(event, "_")] == ["Ann_Lee"]
+    assert [a[4] for a in same(event, "%")] == ["José 100%"]  # a wildcard is a character
+    assert [a[4] for a in same(event, "_")] == ["Ann_Lee"]
 
 
 def test_it_puts_players_still_in_first_with_their_seats(event):
@@ -72,7 +73,7 @@ def test_it_puts_players_still_in_first_with_their_seats(event):
     bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
     found = same(event, "T")
     assert found[-1][2] != "active" and all(f[2] == "active" for f in found[:-1])
-    assert all(f[7] is not None for f in found[:-1])
+    assert all(f[6] is not None for f in found[:-1])
 
 
 def test_it_gives_the_entry_by_number_and_its_recent_moves_newest_first(event):
@@ -91,6 +92,19 @@ def test_it_gives_the_entry_by_number_and_its_recent_moves_newest_first(event):
     ]
     assert moves and timezone.is_aware(moves[0].created_at)
     assert moves[0].reason_label == expected[0].get_reason_display()
+
+
+def test_the_page_says_where_a_player_out_finished_from_results_finish(client, event):
+    people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
+    out = people["T2S4"]
+    bustout_record(event_id=event.pk, entry_ids=[out.pk], actor=ACTOR)
+    # The place is results' (its Finish), not the entry's own copy of it.
+    Entry.objects.filter(pk=out.pk).update(place=None)
+    page = client.get(f"/events/{event.pk}/seats/?entry={out.number}").content.decode()
+    assert "Out in place 17. Thank you for playing." in page
+    Finish.objects.filter(entry=out).update(undone_at=timezone.now())
+    page = client.get(f"/events/{event.pk}/seats/?entry={out.number}").content.decode()
+    assert "Out. Thank you for playing." in page
 
 
 @pytest.fixture
