@@ -79,7 +79,7 @@ def seats(request: HttpRequest, event_id: int):
     # seat_list's, the documented shape (tests/api compares the two).
     key = ("seats-json", event_id, get_language())
     response = HttpResponse(
-        screen_cached(key, lambda: seats_body(event_id)),
+        screen_cached(key, lambda: seats_body(event_id), event=event_id),
         content_type="application/json; charset=utf-8",
     )
     add_never_cache_headers(response)

@@ -59,7 +59,7 @@ def seats_now(event_id: int) -> list[dict]:
     """seat_list as the phones and the draw screen read it: in a field of thousands,
     worked out once a SCREEN_CACHE_SECONDS for each language (its sort is the reader's)."""
     key = ("seats", event_id, get_language())
-    return screen_cached(key, lambda: seat_list(event_id))
+    return screen_cached(key, lambda: seat_list(event_id), event=event_id)
 
 
 @dataclass(frozen=True)
