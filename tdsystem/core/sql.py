@@ -64,6 +64,13 @@ def fetch_one(sql: str, params: Sequence) -> tuple | None:
         return cursor.fetchone()
 
 
+def execute(sql: str, params: Sequence) -> int:
+    """Run one statement that returns no rows; the number of rows it changed."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
 def update_rows(model, fields: list[str], rows: list[tuple]) -> None:
     """Update many rows, each given as (pk, *values in `fields` order), in one statement
     run many times.

@@ -25,6 +25,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Grouped, Text, log_record
+from tdsystem.core.sql import update_rows
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import dayend as rules
@@ -35,7 +36,7 @@ from tdsystem.events.selectors import field_figures
 
 from ..errors import SeatingError
 from ..models import Bag, DayEnd, Entry, EventTable
-from ..seatmap import event_lock, head_counts, new_seed, seats_write, update_rows
+from ..seatmap import event_lock, head_counts, new_seed, seats_write
 from .draw import seats_draw
 
 # The most chips a bag may hold and the longest bag number: the forms and the API's schema
