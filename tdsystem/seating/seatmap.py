@@ -105,7 +105,7 @@ def head_counts(event: Event) -> list[HeadCount]:
         f"FROM {tables} t LEFT JOIN {counts} c ON {c['table_id']} = {t['id']} "
         f"WHERE {t['event']} = %s AND {t['in_play']} = %s ORDER BY {t['number']}"
     )
-    # The rows as they come (a row a table: 1,112 at 10,000 players, so no unpacking);
+    # The rows as they come (a row a table, read on every bust-out: no unpacking);
     # `started` is a bool on PostgreSQL and 1 or 0 on SQLite, read for its truth.
     return list(map(HeadCount._make, fetch_all(sql, [event.pk, True])))
 
@@ -327,7 +327,7 @@ def _holds(event: Event) -> rules.Holds:
     """The event's active entries with a reserved seat (TDA 9) or who must not move."""
     # Found by the held entries' own index (`entry_held`), the status tested here: asked
     # for in the statement, SQLite read the event's active entries by their index instead
-    # (0.8 ms at 10,000 players, against 0.01).
+    # (docs/load-and-faults.md, "Figures behind the code").
     held = (
         Entry.objects.filter(event=event)
         .filter(Q(reserved_seat__isnull=False) | Q(do_not_move=True))
