@@ -19,6 +19,10 @@ in the tests.
   others are answered the entry it replaces, of the same version, meanwhile. An entry
   nobody has yet (a new version) is answered from the version before it while it is
   filled, or, when there is none, waited for a moment, then computed.
+- **Copies.** Each process keeps the entries it has read, decoded, and answers from its
+  copy while the version it read from the cache is the copy's and the copy is younger
+  than the entry's seconds: a poll then costs one small read of the cache (the version),
+  not the entries' transfer and decoding.
 - **No figure goes back.** Once a poll has been answered a change's figures, every poll
   that starts after it reads that version or a newer one: an entry of a version is only
   ever filled after the version was bumped, that is after its change committed.
@@ -62,6 +66,11 @@ _family: list[Callable[[int], Iterable[int]]] = []
 _down_until = 0.0
 _unsent: set[str] = set()  # versions to bump once the cache answers again
 _unsent_lock = threading.Lock()
+# This process's copies of the entries it has read, as decoded values: (scope, key) ->
+# (version, time stored, value). Used only while the version is the cache's and the entry
+# young enough, as the cache's own entry would be.
+_copies: dict[tuple, tuple[int | None, float, Any]] = {}
+COPIES = 5000
 
 
 def family_register(resolve: Callable[[int], Iterable[int]]) -> None:
@@ -151,14 +160,35 @@ class Scope:
         words = ":".join(str(part) for part in key)
         return f"{PREFIX}:{self.scope}:{self.version if version is None else version}:{words}"
 
+    def _copy(self, key: tuple, seconds: float) -> Any:
+        """This process's copy of the entry, if it is of this version and young enough."""
+        copy = _copies.get((self.scope, key))
+        if copy is not None and copy[0] == self.version and _now() - copy[1] < seconds:
+            return copy
+        return None
+
+    def _keep(self, key: tuple, stored: float, value: Any) -> None:
+        if len(_copies) > COPIES:
+            _copies.clear()
+        _copies[(self.scope, key)] = (self.version, stored, value)
+
     def peek(self, wanted: Mapping[tuple, float]) -> dict[tuple, Any]:
-        """The entries of `wanted`'s keys fresher than their seconds, in one round trip;
-        the others are missing (ask them with `get`)."""
+        """The entries of `wanted`'s keys fresher than their seconds, in one round trip
+        at most; the others are missing (ask them with `get`)."""
         if self.version is None:
             return {}
-        names = {self._name(key): (key, seconds) for key, seconds in wanted.items() if seconds > 0}
+        kept: dict[tuple, Any] = {}
+        names: dict[str, tuple[tuple, float]] = {}
+        for key, seconds in wanted.items():
+            if seconds <= 0:
+                continue
+            copy = self._copy(key, seconds)
+            if copy is not None:
+                kept[key] = copy[2]
+            else:
+                names[self._name(key)] = (key, seconds)
         if not names:
-            return {}
+            return kept
         try:
             found = _cache().get_many(list(names))
         except Exception as exc:
@@ -166,11 +196,11 @@ class Scope:
             self.version = None
             return {}
         now = _now()
-        kept = {}
         for name, (stored, value) in found.items():
             key, seconds = names[name]
             if now - stored < seconds:
                 kept[key] = value
+                self._keep(key, stored, value)
         return kept
 
     def get(self, key: tuple, compute: Callable[[], T], seconds: float) -> T:
@@ -179,19 +209,23 @@ class Scope:
         kept."""
         if self.version is None or seconds <= 0:
             return compute()
+        copy = self._copy(key, seconds)
+        if copy is not None:
+            return copy[2]
         cache = _cache()
         name = self._name(key)
         fill = f"{name}:fill"
         try:
             hit = cache.get(name)
             if hit is not None and _now() - hit[0] < seconds:
+                self._keep(key, *hit)
                 return hit[1]
             mine = cache.add(fill, 1, FILL_SECONDS)
         except Exception as exc:
             _failed(exc)
             return compute()
         if mine:
-            return self._fill(name, fill, compute, seconds)
+            return self._fill(key, name, fill, compute, seconds)
         if hit is not None:
             return hit[1]  # being filled by another: the entry it replaces meanwhile
         try:
@@ -204,12 +238,15 @@ class Scope:
                 waited += WAIT_STEP
                 hit = cache.get(name)
                 if hit is not None:
+                    self._keep(key, *hit)
                     return hit[1]
         except Exception as exc:
             _failed(exc)
         return compute()
 
-    def _fill(self, name: str, fill: str, compute: Callable[[], T], seconds: float) -> T:
+    def _fill(
+        self, key: tuple, name: str, fill: str, compute: Callable[[], T], seconds: float
+    ) -> T:
         cache = _cache()
         started = _now()
         try:
@@ -223,6 +260,8 @@ class Scope:
             cache.delete(fill)
         except Exception as exc:
             _failed(exc)
+        else:
+            self._keep(key, started, value)
         return value
 
 
@@ -266,4 +305,5 @@ def clear() -> None:
     _down_until = 0.0
     with _unsent_lock:
         _unsent.clear()
+    _copies.clear()
     _cache().clear()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.db import connection
@@ -473,15 +473,16 @@ def event_clock_json_tagged(
     answer already is told "not modified" (ETag and If-None-Match, api/events.py) instead
     of sent it again."""
     clock, now = _read_now(event_id, now)
-    event, clock, rows, shape, (extra, tail) = _clock_parts(event_id, clock, encode=encode)
+    event, clock, rows, shape, encoded = _clock_parts(event_id, clock, encode=encode)
     payload = clock_payload(
-        event, clock, now, rows, {}, shape, entries_closed=extra.get("entries_closed")
+        event, clock, now, rows, {}, shape, entries_closed=encoded.entries_closed
     )
-    if not extra or not payload.keys().isdisjoint(extra):
-        merged = {**payload, **extra}  # a key of both is where the clock put it
+    if not encoded.keys or not payload.keys().isdisjoint(encoded.keys):
+        merged = {**payload, **screen_extras(event)}  # a key of both is where the clock put it
         return encode(merged), _tag(merged, ""), now
     # The two objects' members, one after the other: what encoding them merged gives (the
     # encoder's item separator is ", ").
+    tail = encoded.tail
     return f"{encode(payload)[:-1]}, {tail[1:]}", _tag(payload, tail), now
 
 
@@ -500,7 +501,7 @@ def _clock_parts(
     encode: Callable[[dict], str] | None = None,
 ) -> tuple[Event, clockrules.ClockState, list, Shape, Any]:
     """The clock (read fresh unless given), the event (the screens' cache's unless given),
-    the schedule and the cached part of the answer: with `encode`, that part and its JSON.
+    the schedule and the cached part of the answer: with `encode`, that part encoded.
 
     The three cached parts are asked of the screens' cache at once, at the event's version:
     a poll costs the clock's query and two asks of the cache.
@@ -537,9 +538,18 @@ def _clock_parts(
     return event, clock, rows, shape, extra
 
 
-def _extras_encoded(event: Event, encode: Callable[[dict], str]) -> tuple[dict, str]:
+class _Encoded(NamedTuple):
+    """The cached part of the clock JSON as the poll needs it: encoded once for every
+    answer it is cached for, with what the clock's own part reads of it."""
+
+    entries_closed: dict | None
+    keys: frozenset[str]
+    tail: str
+
+
+def _extras_encoded(event: Event, encode: Callable[[dict], str]) -> _Encoded:
     extra = screen_extras(event)
-    return extra, encode(extra)
+    return _Encoded(extra.get("entries_closed"), frozenset(extra), encode(extra))
 
 
 def _schedule_shaped(event: Event) -> tuple[list[Segment], Shape]:

@@ -211,3 +211,23 @@ def test_a_flights_change_bumps_its_main_event_and_the_other_flights():
     for event in (main, first, second):
         assert ask(("field",), lambda: "after", event=event.pk) == "after"
     assert ask(("field",), lambda: "after", event=other.pk) == "D before"
+
+
+@pytest.mark.django_db  # a change names its event's family
+def test_a_process_answers_from_its_copy_until_the_version_moves(monkeypatch):
+    """A poll costs one small read of the cache while nothing changed: the entry itself
+    is this process's decoded copy. A change anywhere (another process's bump) ends it."""
+    assert ask(("field", "en"), lambda: "12 left") == "12 left"
+    read = []
+    real = screencache._cache()
+
+    class Counting:
+        def __getattr__(self, name):
+            read.append(name)
+            return getattr(real, name)
+
+    monkeypatch.setattr(screencache, "_cache", lambda: Counting())
+    assert ask(("field", "en"), lambda: "computed again") == "12 left"
+    assert read == ["get"]  # the version only
+    real.incr(screencache._version_key("7"))  # another process's change
+    assert ask(("field", "en"), lambda: "11 left") == "11 left"
