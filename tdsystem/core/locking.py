@@ -102,7 +102,10 @@ def locks_take(
     named = (("event", event), ("clock", clock))
     events = {int(v) for name, v in named if v is not None and _key(name, v) in new}
     if events:
-        transaction.on_commit(partial(screencache.changed, *sorted(events)), using=using)
+        # robust: the change is committed whatever happens to this (logged, not raised).
+        transaction.on_commit(
+            partial(screencache.changed, *sorted(events)), using=using, robust=True
+        )
     if connection.vendor != "postgresql":
         return
     timeout_ms = max(1, int(settings.LOCK_TIMEOUT_SECONDS * 1000))

@@ -140,7 +140,10 @@ def changed(*event_ids: int) -> None:
     for event_id in event_ids:
         scopes.add(str(event_id))
         for resolve in _family:
-            scopes.update(str(related) for related in resolve(event_id))
+            try:
+                scopes.update(str(related) for related in resolve(event_id))
+            except Exception:  # the database gone since the commit: the event's own, at least
+                logger.exception("screen cache: the events beside event %s not found", event_id)
     keys = {_version_key(scope) for scope in scopes}
     with _unsent_lock:
         _unsent.update(keys)

@@ -11,6 +11,8 @@ one; and every poll that starts half a second after a bust-out's answer answers 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -134,3 +136,48 @@ def test_after_a_bust_out_no_poll_on_either_process_answers_the_old_count(tmp_pa
     counts = sorted({p.players_left for p in polls}, reverse=True)
     print(f"\n{len(polls)} polls on two processes, counts shown {counts}, none went back")
     assert counts[0] == 18 and counts[-1] == 14
+
+
+def test_with_redis_gone_the_screens_are_answered_from_the_database(tmp_path):
+    """Redis (the cache alone here: the broker is a file) stops answering while screens
+    poll (stopped with SIGSTOP: its packets unanswered, its entries kept): every poll is
+    answered, a bust-out is recorded and shown. Redis back with its entries from before
+    the bust-out, kept a minute, they are never shown: the bust-out's bump was sent first."""
+    with (
+        RedisServer() as redis,
+        private_postgres(
+            tmp_path, "tdsystem_cache_down", CACHE_URL=redis.url, SCREEN_CACHE_SECONDS="60"
+        ) as (_pg, env),
+    ):
+        event_id, token, out = manage(env, "shell", "-c", SETUP).split()[-3:]
+        first, second = out.split(",")[:2]
+        clock = f"/api/events/{event_id}/clock"
+
+        def left(web: WebServer) -> int:
+            status, body = http("GET", web.url(clock), timeout=5)
+            assert status == 200, body[:300]
+            return json.loads(body)["players_left"]
+
+        def bust(web: WebServer, entry: str) -> None:
+            body = json.dumps({"entries": [int(entry)]}).encode()
+            status, answer = http("POST", web.url(f"/api/events/{event_id}/bustouts"),
+                                  token=token, body=body)  # fmt: skip
+            assert status == 201, answer[:300]
+
+        with WebServer(env, tmp_path / "web.log") as web:
+            assert left(web) == 18  # now kept in Redis for a minute
+            os.killpg(redis.proc.pid, signal.SIGSTOP)
+            try:
+                started = time.monotonic()
+                assert [left(web) for _ in range(10)] == [18] * 10
+                # One ask waited for Redis's socket timeout (0.5 s), then none for a while.
+                assert time.monotonic() - started < 3
+                bust(web, first)
+                assert left(web) == 17
+            finally:
+                os.killpg(redis.proc.pid, signal.SIGCONT)
+            time.sleep(5.5)  # DOWN_SECONDS: the process asks the cache again
+            assert [left(web) for _ in range(5)] == [17] * 5
+            bust(web, second)
+            assert left(web) == 16
+        assert "screen cache unavailable" in (tmp_path / "web.log").read_text()
