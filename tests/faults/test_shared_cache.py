@@ -138,6 +138,7 @@ def test_after_a_bust_out_no_poll_on_either_process_answers_the_old_count(tmp_pa
     assert counts[0] == 18 and counts[-1] == 14
 
 
+@pytest.mark.slow
 def test_with_redis_gone_the_screens_are_answered_from_the_database(tmp_path):
     """Redis (the cache alone here: the broker is a file) stops answering while screens
     poll (stopped with SIGSTOP: its packets unanswered, its entries kept): every poll is
