@@ -246,8 +246,8 @@ def request_costs(event_id: int, names: list[str], n: int = 200) -> None:
         seats_body(event_id)
     made = (time.process_time() - started) / 5 * 1000
     print(
-        f"  (the seats JSON from memory; making it, once a SCREEN_CACHE_SECONDS in each "
-        f"process and language: {made:.1f} ms)"
+        f"  (the seats JSON from the screens' cache; making it, once a change or a "
+        f"SCREEN_CACHE_SECONDS in each language: {made:.1f} ms)"
     )
 
 

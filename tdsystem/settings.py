@@ -336,8 +336,9 @@ CLOCK_SCHEDULE_AHEAD_SECONDS = envint("CLOCK_SCHEDULE_AHEAD_SECONDS", "60")
 # before it answers "busy, try again" instead of waiting on.
 LOCK_TIMEOUT_SECONDS = envint("LOCK_TIMEOUT_SECONDS", "3")
 WORKER_HEARTBEAT_SECONDS = envint("WORKER_HEARTBEAT_SECONDS", "10")
-# How old the field figures and move slips on the clock JSON may be (the clock itself is
-# always fresh); the schedule's figures are kept ten times as long.
+# How old the field figures, the seat list and move slips on the clock JSON may be when no
+# change to the event was committed meanwhile (a change makes the next poll read them
+# afresh: core/screencache.py); the clock itself is always read fresh.
 SCREEN_CACHE_SECONDS = float(os.environ.get("SCREEN_CACHE_SECONDS", "1"))
 # The clock's tick and the workers' heartbeat are not beat's: every worker's clock ticker
 # sends them (tdsystem/events/ticker.py), so the clock never waits on beat.
@@ -478,7 +479,40 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = envbool("SECURE_COOKIES", _secure_default)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 
-CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The screens' cache (tdsystem/core/screencache.py) and Django's: CACHE_URL, a redis:// or
+# rediss:// URL (every web process and machine then shares one answer per event and
+# language) or locmem:// (each process its own: the embedded run's one web process). By
+# default the broker's Redis, in the database after the broker's (a cache's clear() empties
+# its whole database), else locmem.
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    _broker = urlsplit(CELERY_BROKER_URL)
+    _cache_db = (int(_broker.path.strip("/") or 0) + 1) % 16
+    _cache_default = _broker._replace(path=f"/{_cache_db}").geturl()
+else:
+    _cache_default = "locmem://"
+CACHE_URL = os.environ.get("CACHE_URL") or _cache_default
+if CACHE_URL.startswith(("redis://", "rediss://")):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that does not answer fails the ask within this, and the screens are
+            # answered from the database meanwhile (core/screencache.py), not left waiting.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+elif CACHE_URL == "locmem://":
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            # Each event's entries per language, and its version: well past Django's 300.
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    }
+else:
+    raise ImproperlyConfigured(
+        f"CACHE_URL={CACHE_URL!r}: expected redis://, rediss:// or locmem://"
+    )
 
 LOGGING = {
     "version": 1,

@@ -32,6 +32,10 @@ def pytest_configure(config: pytest.Config) -> None:
     # it starts) reads each process's own clock, as SQLite does. The tests of the one time
     # (tests/faults/test_clock_skew.py, tests/core/test_servertime.py) ask for the server's.
     os.environ.setdefault("CLOCK_TIME_SOURCE", "process")
+    # Each test process keeps the screens' cache in its own memory, whatever the broker: a
+    # Redis shared by parallel test processes would mix their events of the same id. The
+    # tests of the shared cache start their servers with CACHE_URL of their own.
+    os.environ["CACHE_URL"] = "locmem://"
 
 
 @pytest.fixture(autouse=True)
@@ -57,9 +61,9 @@ def _fresh_screens():
     if settings.configured:
         settings.SCREEN_CACHE_SECONDS = 0
         settings.CLOCK_TIME_SOURCE = os.environ["CLOCK_TIME_SOURCE"]
-        from tdsystem.events.selectors import _screen_cache
+        from tdsystem.core import screencache
 
-        _screen_cache.clear()
+        screencache.clear()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

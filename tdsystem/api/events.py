@@ -100,7 +100,7 @@ def clock(request: HttpRequest, event_id: int):
 def slips(request: HttpRequest, event_id: int, page: int = Query(1, ge=1, le=100_000)):
     event_exists(event_id)
     key = ("slips", event_id, page, get_language())
-    return selectors.screen_cached(key, lambda: screen_slips_page(event_id, page))
+    return selectors.screen_cached(key, lambda: screen_slips_page(event_id, page), event=event_id)
 
 
 class ClockBody(NamedTuple):

@@ -72,18 +72,20 @@ def entry_json(entry: EntryRow) -> dict:
     response={200: list[Seat], **READ_ERRORS},
     url_name="seats",
     summary="List the seats",
-    description="Every active entry with its table and seat, by player name. The answer may "
-    "be up to `SCREEN_CACHE_SECONDS` (1 s) old.",
+    description="Every active entry with its table and seat, by player name. A change to "
+    "the event shows on the next answers; otherwise the answer may be up to "
+    "`SCREEN_CACHE_SECONDS` (1 s) old.",
 )
 def seats(request: HttpRequest, event_id: int):
     # Every phone in the room loads this list after a table break: some fifty a second in a
-    # field of thousands. Checking 3,000 rows against the schema and encoding them cost 30
-    # ms of CPU an answer (measured), so the encoded answer is what is kept, once per
-    # SCREEN_CACHE_SECONDS in each language (the sort is the reader's). The rows are
-    # seat_list's, the documented shape (tests/api compares the two).
+    # field of thousands. Checking every row against the schema and encoding them cost
+    # more than the rest of the answer (docs/load-and-faults.md), so the encoded answer is
+    # what is kept, in the screens' cache in each language (the sort is the reader's),
+    # read afresh after a change to the event. The rows are seat_list's, the documented
+    # shape (tests/api compares the two).
     key = ("seats-json", event_id, get_language())
     response = HttpResponse(
-        screen_cached(key, lambda: seats_body(event_id)),
+        screen_cached(key, lambda: seats_body(event_id), event=event_id),
         content_type="application/json; charset=utf-8",
     )
     add_never_cache_headers(response)

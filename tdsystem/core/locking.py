@@ -28,12 +28,15 @@ After pretix's `pretix/base/services/locking.py`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TypeVar
 
 from django.conf import settings
 from django.db import DatabaseError, models, transaction
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from . import screencache
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -99,7 +102,16 @@ def locks_take(
     if not connection.in_atomic_block:
         raise RuntimeError("locks_take() needs transaction.atomic(): the locks last until commit")
     wanted = sorted(keys)
-    _check_order(connection, wanted)
+    new = _check_order(connection, wanted)
+    # What screens show of these events changes with this transaction: their cached answers
+    # are read afresh once it commits (core/screencache.py). Once per event a transaction.
+    named = (("event", event), ("clock", clock))
+    events = {int(v) for name, v in named if v is not None and _key(name, v) in new}
+    if events:
+        # robust: the change is committed whatever happens to this (logged, not raised).
+        transaction.on_commit(
+            partial(screencache.changed, *sorted(events)), using=using, robust=True
+        )
     if connection.vendor != "postgresql":
         return
     timeout_ms = max(1, int(settings.LOCK_TIMEOUT_SECONDS * 1000))
@@ -140,8 +152,9 @@ def event_lock(
     return event
 
 
-def _check_order(connection, wanted: list[tuple[int, int]]) -> None:
-    """Refuse a lock earlier in ORDER than one this transaction already holds.
+def _check_order(connection, wanted: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Refuse a lock earlier in ORDER than one this transaction already holds; the locks
+    of `wanted` it did not hold yet.
 
     The held locks are remembered per atomic block still open, so the services a test
     runs one after another inside its own transaction each count as their own change.
@@ -164,3 +177,4 @@ def _check_order(connection, wanted: list[tuple[int, int]]) -> None:
             )
     held.append((open_blocks[-1], frozenset(wanted)))
     connection._tdsystem_locks = held
+    return set(wanted) - holding

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from decimal import Decimal
 from functools import lru_cache
-from time import monotonic
+from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.db import connection
@@ -17,9 +16,11 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
+from tdsystem.core import screencache
 from tdsystem.core.models import LogEntry
 from tdsystem.core.moments import moment_stored
 from tdsystem.core.servertime import from_database
+from tdsystem.core.sql import fetch_one, sql_names
 from tdsystem.core.templatetags.humanize_td import shipped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine.schedule import level_values
@@ -28,6 +29,8 @@ from tdsystem.structures.models import LEVEL_FIELDS, Level
 from . import hooks
 from .entry_notices import entry_notices
 from .models import Clock, Event
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -334,64 +337,25 @@ def _late_registration(
     return {"late_registration_open": True, "ms_to_late_registration_end": total}
 
 
-class _ShortCache:
-    """A per-process cache for what hundreds of screens ask for every second.
-
-    The clock row is always read fresh (it holds the version every screen follows); the
-    schedule, the field figures and the move slips may be up to SCREEN_CACHE_SECONDS old.
-
-    An expired entry is computed again by one thread: the others asking for it meanwhile
-    are answered the entry it replaces, instead of each computing it too or waiting. (A
-    web process's threads all serve screens at once; computed by every thread at each
-    expiry, the field figures cost more than all the reads in between; waited for, the
-    seats JSON, 34 ms of CPU at 3,000 players, held every seat answer of the process up
-    once a second.) So an entry is at most SCREEN_CACHE_SECONDS old plus the time it takes
-    to compute. Only an entry nobody has yet is waited for, computed once.
-    """
-
-    def __init__(self) -> None:
-        self._data: dict = {}
-        self._locks: dict = {}
-
-    def get(self, key, ttl: float, compute):
-        if ttl <= 0:
-            return compute()
-        hit = self._data.get(key)
-        if hit is not None and monotonic() - hit[0] < ttl:
-            return hit[1]
-        # setdefault is atomic: every thread gets the one lock of this key.
-        lock = self._locks.setdefault(key, threading.RLock())
-        if hit is not None and not lock.acquire(blocking=False):
-            return hit[1]  # expired, and another thread is computing it now
-        if hit is None:
-            lock.acquire()
-        try:
-            hit = self._data.get(key)
-            now = monotonic()
-            if hit is not None and now - hit[0] < ttl:
-                return hit[1]  # computed by the thread we waited for
-            value = compute()
-            if len(self._data) > 2000:
-                self._data.clear()
-                self._locks.clear()
-            self._data[key] = (now, value)
-            return value
-        finally:
-            lock.release()
-
-    def clear(self) -> None:
-        """Forget every entry (the tests start each from the database)."""
-        self._data.clear()
-        self._locks.clear()
-
-
-_screen_cache = _ShortCache()
-
-
-def screen_cached(key: tuple, compute):
+def screen_cached(key: tuple, compute: Callable[[], T], *, event: int | None) -> T:
     """What hundreds of screens and phones ask for every second (the seat list of a field
-    of thousands), computed at most once per SCREEN_CACHE_SECONDS in each process."""
-    return _screen_cache.get(key, settings.SCREEN_CACHE_SECONDS, compute)
+    of thousands), computed once for every web process and machine at most once per
+    SCREEN_CACHE_SECONDS, and read afresh after every change to `event` (None: to any
+    event): `core.screencache`."""
+    return screencache.screen_cached(
+        key, compute, event=event, seconds=settings.SCREEN_CACHE_SECONDS
+    )
+
+
+def screens_family(event_id: int) -> list[int]:
+    """The events whose screens show this one's figures: itself, its main event and the
+    main event's flights (a flight shows the whole event's pool and entries). One query."""
+    parent = Event.objects.filter(pk=event_id).values("parent_id")
+    return list(
+        Event.objects.filter(
+            Q(pk=event_id) | Q(parent_id=event_id) | Q(pk__in=parent) | Q(parent_id__in=parent)
+        ).values_list("pk", flat=True)
+    )
 
 
 # The columns clock_read reads, in ClockState's order.
@@ -400,56 +364,24 @@ _CLOCK_FIELDS = ("status", "level_index", "ends_at", "remaining_ms", "version")
 
 @lru_cache(maxsize=4)
 def _clock_sql(vendor: str, timed: bool) -> str:
-    """The query in the driver's own placeholder style (SQLite's is ?, psycopg's %s). On
-    PostgreSQL it reads the server's clock too (`core.servertime`), in the same round trip."""
-    quote = connection.ops.quote_name
-    return "SELECT {}{} FROM {} WHERE {} = {}".format(
-        ", ".join(quote(name) for name in _CLOCK_FIELDS),
+    """On PostgreSQL the query reads the server's clock too (`core.servertime`), in the
+    same round trip."""
+    table, columns = sql_names(Clock)
+    return "SELECT {}{} FROM {} WHERE {} = %s".format(
+        ", ".join(columns[name] for name in _CLOCK_FIELDS),
         ", clock_timestamp()" if timed else "",
-        quote(Clock._meta.db_table),
-        quote(Clock._meta.pk.column),
-        "?" if vendor == "sqlite" else "%s",
+        table,
+        columns["pk"],
     )
-
-
-def _fetch_one(sql: str, params: list) -> tuple | None:
-    """One row through the driver's cursor on Django's connection: opened, health-checked
-    and in its transaction as Django's cursor would have it, errors turned into Django's
-    (wrap_database_errors), and logged when queries are (DEBUG, the tests' query counts).
-    Django's cursor wrappers (the placeholder rewrite, the wrapper chain) cost more than
-    this query itself on SQLite (measured); with an execute_wrapper installed they are
-    taken, so the wrapper sees the query."""
-    if connection.execute_wrappers:
-        with connection.cursor() as cursor:
-            cursor.execute(sql.replace("?", "%s"), params)
-            return cursor.fetchone()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_thread_sharing()
-    connection.validate_no_broken_transaction()
-    logged = connection.queries_logged
-    started = monotonic() if logged else 0.0
-    with connection.wrap_database_errors:
-        cursor = connection.connection.cursor()
-        try:
-            cursor.execute(sql, params)
-            row = cursor.fetchone()
-        finally:
-            cursor.close()
-    if logged:
-        connection.queries_log.append(
-            {"sql": sql.replace("?", "%s") % tuple(params), "time": f"{monotonic() - started:.3f}"}
-        )
-    return row
 
 
 def clock_read(event_id: int) -> clockrules.ClockState | None:
     """The clock's stored state, fresh: one small query without the ORM's compiling.
 
-    Hundreds of screens ask every second; building the query through the ORM cost
-    several times the query itself (0.8 ms of CPU against 0.1 ms, measured). The answer
-    is the engine's frozen ClockState, a value: not a model with fields missing that a
-    `.save()` would write over.
+    Hundreds of screens ask every second, and building the query through the ORM costs
+    several times the query itself (docs/load-and-faults.md). The answer is the engine's
+    frozen ClockState, a value: not a model with fields missing that a `.save()` would
+    write over.
     """
     return clock_read_at(event_id)[0]
 
@@ -462,7 +394,7 @@ def clock_read_at(event_id: int) -> tuple[clockrules.ClockState | None, datetime
     if not -(2**63) <= event_id < 2**63:
         return None, timezone.now()  # no such row, and SQLite's driver would refuse the number
     timed = from_database()
-    row = _fetch_one(_clock_sql(connection.vendor, timed), [event_id])
+    row = fetch_one(_clock_sql(connection.vendor, timed), [event_id])
     if row is None:
         return None, timezone.now()
     if timed:
@@ -493,8 +425,8 @@ def event_clock_payload(event_id: int, now: datetime | None = None) -> dict:
     """Raises Event.DoesNotExist for an unknown event. `now` is the installation's time
     (`core.servertime`) unless given.
 
-    The clock row is read on every call; the event's own fields may be up to
-    SCREEN_CACHE_SECONDS old, like the field figures.
+    The clock row is read on every call; the event's own fields and the field figures are
+    the screens' cache's (`screen_cached`).
     """
     clock, now = _read_now(event_id, now)
     event, clock, rows, shape, extra = _clock_parts(event_id, clock)
@@ -514,9 +446,9 @@ def written_clock_payload(clock: Clock, now: datetime) -> dict:
 
 def event_clock_json(event_id: int, now: datetime | None, encode: Callable[[dict], str]) -> str:
     """``encode(event_clock_payload(event_id, now))``, the same text, with the cached part
-    (the field figures and the apps' panels: at 3,000 players 16 KB of its 20 KB are the
-    payouts) encoded once for all the answers it is cached for, not on every poll of every
-    screen. Raises Event.DoesNotExist for an unknown event."""
+    (the field figures and the apps' panels, most of the answer in a big field) encoded
+    once for all the answers it is cached for, not on every poll of every screen. Raises
+    Event.DoesNotExist for an unknown event."""
     return event_clock_json_tagged(event_id, now, encode)[0]
 
 
@@ -541,18 +473,16 @@ def event_clock_json_tagged(
     answer already is told "not modified" (ETag and If-None-Match, api/events.py) instead
     of sent it again."""
     clock, now = _read_now(event_id, now)
-    event, clock, rows, shape, extra = _clock_parts(event_id, clock)
+    event, clock, rows, shape, encoded = _clock_parts(event_id, clock, encode=encode)
     payload = clock_payload(
-        event, clock, now, rows, {}, shape, entries_closed=extra.get("entries_closed")
+        event, clock, now, rows, {}, shape, entries_closed=encoded.entries_closed
     )
-    if not extra or not payload.keys().isdisjoint(extra):
-        merged = {**payload, **extra}  # a key of both is where the clock put it
+    if not encoded.keys or not payload.keys().isdisjoint(encoded.keys):
+        merged = {**payload, **screen_extras(event)}  # a key of both is where the clock put it
         return encode(merged), _tag(merged, ""), now
-    tail = extra.encoded
-    if tail is None:
-        tail = extra.encoded = encode(extra)
     # The two objects' members, one after the other: what encoding them merged gives (the
     # encoder's item separator is ", ").
+    tail = encoded.tail
     return f"{encode(payload)[:-1]}, {tail[1:]}", _tag(payload, tail), now
 
 
@@ -564,48 +494,62 @@ def _tag(payload: dict, tail: str) -> str:
     return hashlib.blake2b(f"{steady}{tail}".encode(), digest_size=12).hexdigest()
 
 
-class _Extras(dict):
-    """The cached part of the clock JSON, and its JSON once encoded (event_clock_json)."""
-
-    __slots__ = ("encoded",)
-
-    def __init__(self, data: dict) -> None:
-        super().__init__(data)
-        self.encoded: str | None = None
-
-
 def _clock_parts(
-    event_id: int, clock: clockrules.ClockState | None = None, event: Event | None = None
-) -> tuple[Event, clockrules.ClockState, list, Shape, _Extras]:
-    """The clock (read fresh unless given), the event (cached unless given), the schedule
-    and the cached part of the answer."""
+    event_id: int,
+    clock: clockrules.ClockState | None = None,
+    event: Event | None = None,
+    encode: Callable[[dict], str] | None = None,
+) -> tuple[Event, clockrules.ClockState, list, Shape, Any]:
+    """The clock (read fresh unless given), the event (the screens' cache's unless given),
+    the schedule and the cached part of the answer: with `encode`, that part encoded.
+
+    The three cached parts are asked of the screens' cache at once, at the event's version:
+    a poll costs the clock's query and two asks of the cache.
+    """
     ttl = settings.SCREEN_CACHE_SECONDS
     clock = clock or clock_read(event_id)
     if clock is None:
         raise Event.DoesNotExist(f"no event {event_id}")
-    if event is None:
-        event = _screen_cache.get(("event", event_id), ttl, lambda: Event.objects.get(pk=event_id))
-    # The clock's version moves with every edit of the levels (`services_levels`): a
-    # cached schedule is never shown after its levels changed.
-    settings_key = (
-        get_language(),  # the rows say what the minimum raise assumes, in words
-        event.structure_id,
-        clock.version,
-        event.betting,
-        event.ante_type,
-        event.seats_per_table,
-        event.pot_limit_preflop,
-    )
-    # What the apps add (move slips, notices) is worded in the reader's language: one entry
-    # for each language the room's screens read.
+    cached = screencache.scope(event_id)
+    # The rows say what the minimum raise assumes, and the apps' panels (move slips,
+    # notices) are worded, in the reader's language: an entry for each language the room's
+    # screens read. The clock's version moves with every edit of the levels
+    # (`services_levels`): a cached schedule is never shown after its levels changed.
     language = get_language()
-    rows, shape = _screen_cache.get(
-        ("schedule", settings_key), ttl * 10, lambda: _schedule_shaped(event)
+    keys = {
+        "event": ("event",),
+        "schedule": ("schedule", clock.version, language),
+        "extra": ("field-json" if encode else "field", language),
+    }
+    found = cached.peek({keys["event"]: ttl, keys["schedule"]: ttl * 10, keys["extra"]: ttl})
+    if event is None:
+        event = found.get(keys["event"])
+    if event is None:
+        event = cached.get(keys["event"], lambda: Event.objects.get(pk=event_id), ttl)
+    rows, shape = found.get(keys["schedule"]) or cached.get(
+        keys["schedule"], lambda: _schedule_shaped(event), ttl * 10
     )
-    extra = _screen_cache.get(
-        ("field", event.pk, language), ttl, lambda: _Extras(screen_extras(event))
-    )
+    extra = found.get(keys["extra"])
+    if extra is None:
+        if encode:
+            extra = cached.get(keys["extra"], lambda: _extras_encoded(event, encode), ttl)
+        else:
+            extra = cached.get(keys["extra"], lambda: screen_extras(event), ttl)
     return event, clock, rows, shape, extra
+
+
+class _Encoded(NamedTuple):
+    """The cached part of the clock JSON as the poll needs it: encoded once for every
+    answer it is cached for, with what the clock's own part reads of it."""
+
+    entries_closed: dict | None
+    keys: frozenset[str]
+    tail: str
+
+
+def _extras_encoded(event: Event, encode: Callable[[dict], str]) -> _Encoded:
+    extra = screen_extras(event)
+    return _Encoded(extra.get("entries_closed"), frozenset(extra), encode(extra))
 
 
 def _schedule_shaped(event: Event) -> tuple[list[Segment], Shape]:

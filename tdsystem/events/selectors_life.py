@@ -25,6 +25,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from tdsystem.core import screencache
 from tdsystem.core.models import LogEntry
 from tdsystem.structures.models import Level
 
@@ -180,6 +181,6 @@ def screen_current_event() -> dict | None:
     TV opened at a stable address asks once a minute."""
     from django.conf import settings
 
-    from .selectors import _screen_cache
-
-    return _screen_cache.get(("current-event",), settings.SCREEN_CACHE_SECONDS * 5, current_event)
+    return screencache.screen_cached(
+        ("current-event",), current_event, event=None, seconds=settings.SCREEN_CACHE_SECONDS * 5
+    )

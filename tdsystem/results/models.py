@@ -419,12 +419,16 @@ class FieldCount(models.Model):
 
     `field_read` (services/standings) reads these rows, the event's and its flights', in
     place of counting the entries: a count over the field on every bust-out grew with the
-    field (3.3 ms at 10,000 entries on SQLite, against 0.3 ms at 1,000). No foreign key:
-    the row of a deleted event is left behind (empty once its entries are gone) rather
-    than put back by a trigger while the event is being deleted.
+    field (the figures: docs/load-and-faults.md). No foreign key: the row of a deleted
+    event is left behind (empty once its entries are gone) rather than put back by a
+    trigger while the event is being deleted. `manage.py check_counters` compares every
+    row with the entries (`results.counters`).
     """
 
     event_id = models.BigIntegerField(primary_key=True)
+    # Every figure below is kept by the triggers on seating_entry (migration 0005):
+    # results_fieldcount_insert, _delete, and _update (a change of event, status, carry
+    # or payment).
     entries = models.BigIntegerField(default=0)  # every entry, re-entries included
     carried = models.BigIntegerField(default=0)  # of them, carried from a flight (Day 2)
     active = models.BigIntegerField(default=0)  # of them, still in

@@ -34,12 +34,12 @@ from django.db import connection
 from django.db.models import Count, F, Max, Q, Sum
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.sql import sql_names
 from tdsystem.engine.payouts import place_label
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action, event_create
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Move, VenueTable
-from tdsystem.seating.seatmap import sql_names
 from tdsystem.seating.testing import seating_problems
 from tdsystem.structures.services import structure_create
 

@@ -2,9 +2,9 @@
 
 After a table break some fifty phones a second ask for this page, each for its own name,
 so nothing is shared between two of them to keep: each answer is read fresh. Through the
-ORM the search cost 2.7 ms of CPU and the player's recent moves 1.3 ms, mostly building
-and compiling the statements and the model rows; written out here, 0.3 ms and 0.17 ms
-(PostgreSQL, 3,000 players, measured). The rule is selectors.seat_search's, stated the
+ORM most of an answer's time went to building and compiling the statements and the model
+rows, so the two reads are written out (`core.sql`; the figures are in
+docs/load-and-faults.md). The rule is selectors.seat_search's, stated the
 same way (search_key contains the query's key; a whole number is an entry number first;
 players still in first, then by name as the reader reads it) and
 tests/views/test_seat_lookup_reads.py holds the two to the same answers.
@@ -19,9 +19,9 @@ from django.db import connection
 from django.utils import timezone
 
 from tdsystem.core.moments import moment_stored
+from tdsystem.core.sql import fetch_all, sql_names
 
 from .models import Entry, EventTable, Move, Player
-from .seatmap import sql_names
 from .selectors import SLIP_MINUTES, seat_order, seat_query
 
 
@@ -67,9 +67,7 @@ def _entries_sql() -> str:
 
 
 def _found(sql: str, params: list) -> list[Found]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [Found(*row) for row in cursor.fetchall()]
+    return [Found(*row) for row in fetch_all(sql, params)]
 
 
 def entry_by_number(event_id: int, number: int) -> Found | None:
@@ -109,9 +107,7 @@ def moves_of(entry_id: int, minutes: int = SLIP_MINUTES) -> list[Moved]:
         f"ORDER BY {m['created_at']} DESC, {m['pk']} DESC"
     )
     since = timezone.now() - timedelta(minutes=minutes)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [entry_id, since])
-        rows = cursor.fetchall()
+    rows = fetch_all(sql, [entry_id, since])
     # SQLite's driver gives the stored UTC time without its zone (and without the backend's
     # converters: kept within the range here).
     return [

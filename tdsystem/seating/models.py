@@ -153,12 +153,15 @@ class TableCount(models.Model):
 
     A bust-out asks whether the tables need a break or a move (`seatmap.table_spread`):
     one row of sums over these counts, where counting each table's seats cost a row a
-    table (1,112 at 10,000 players). No foreign key, as with the field's counts
-    (results.FieldCount): the row of a deleted table is left behind, at zero once its
-    entries are gone, rather than put back by a trigger while the table is deleted.
+    table (the figures: docs/load-and-faults.md). No foreign key, as with the field's
+    counts (results.FieldCount): the row of a deleted table is left behind, at zero once
+    its entries are gone, rather than put back by a trigger while the table is deleted.
+    `manage.py check_counters` compares every row with the entries (`results.counters`).
     """
 
     table_id = models.BigIntegerField(primary_key=True)
+    # Kept by the triggers on seating_entry (migration 0015): seating_tablecount_insert,
+    # _delete, and on a change of table _leave and _join (SQLite) or _update (PostgreSQL).
     players = models.IntegerField(default=0)
 
     def __str__(self) -> str:
@@ -172,13 +175,18 @@ class SpreadCount(models.Model):
     0016), in the transaction that changes either, as `TableCount` is kept.
 
     A bust-out's test of whether anything is to do (`seatmap.table_spread`) sums these
-    few rows (one per head count, nine or ten an event) instead of every table in play
-    (1,112 at 10,000 players), so it costs the same whatever the field. A count no table
-    has any more stays behind at zero tables. No foreign key, as with `TableCount`.
+    few rows (one per head count, nine or ten an event) instead of every table in play,
+    so it costs the same whatever the field. A count no table has any more stays behind
+    at zero tables. No foreign key, as with `TableCount`. `manage.py check_counters`
+    compares every row with the tables and entries (`results.counters`).
     """
 
     event_id = models.BigIntegerField()
     players = models.IntegerField()
+    # `tables` and `seats` are kept by the triggers of migration 0016: on
+    # seating_tablecount (seating_spreadcount_count_insert, _count_update: a table's head
+    # count changed) and on seating_eventtable (seating_spreadcount_table_insert,
+    # _table_delete, _table_update: a table made, deleted, in or out of play, resized).
     tables = models.IntegerField(default=0)
     seats = models.IntegerField(default=0)
 

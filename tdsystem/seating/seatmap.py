@@ -7,6 +7,10 @@ own. The rows a plan writes are then locked in a fixed order
 against code that edits entries without going through seating. A whole read-plan-write
 costs a constant number of queries, whatever the size of the field.
 
+The reads every bust-out makes (the head counts, and at a break the seats of the tables
+its plan reads) are statements written out (`core.sql`): there the ORM's per-row
+conversion and query compiling cost more than the database's own work.
+
 A bust-out's rebalance reads the seat map lazily (`SeatMap.read_lazily`): every table's
 head count, and the rows and seats of only the tables its plan reads (`SeatMap.load`),
 so a table break at a festival flight reads a few dozen seats, not every one.
@@ -14,12 +18,10 @@ so a table break at a festival flight reads a few dozen seats, not every one.
 
 from __future__ import annotations
 
-import functools
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from types import MappingProxyType
 from typing import NamedTuple
 
 from django.db import connection
@@ -27,6 +29,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tdsystem.core.sql import execute, fetch_all, sql_names, update_rows
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
@@ -71,37 +74,6 @@ class HeadCount(NamedTuple):
     started: bool = False  # it stores a hand's positions (button and blinds); 1/0 on SQLite
 
 
-def _fetch(sql: str, params: Sequence) -> list[tuple]:
-    """The rows of one statement, as plain tuples.
-
-    The reads every bust-out makes (head counts, and at a break every seat of the field:
-    5,400 rows at a festival flight) go through the cursor: the ORM's per-row conversion
-    and query compilation cost more there than the database's own work. The columns
-    read are integers and booleans, which both databases return as such.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchall()
-
-
-def sql_names(model, alias: str = "") -> tuple[str, Mapping[str, str]]:
-    """A model's quoted table name and its fields' quoted column names ("pk" too), for
-    the statements written out by hand; with `alias`, the columns are prefixed by it.
-    Worked out once per model, alias and database (a bust-out asks six times)."""
-    return _sql_names(model, alias, connection.vendor)
-
-
-@functools.cache
-def _sql_names(model, alias: str, vendor: str) -> tuple[str, Mapping[str, str]]:
-    quote = connection.ops.quote_name
-    meta = model._meta
-    prefix = f"{alias}." if alias else ""
-    columns = {f.name: prefix + quote(str(f.column)) for f in meta.concrete_fields}
-    return quote(meta.db_table), MappingProxyType(
-        columns | {"pk": prefix + quote(str(meta.pk.column))}
-    )
-
-
 def head_counts(event: Event) -> list[HeadCount]:
     """The event's tables in play, by number, with their players counted: one query, one
     row a table.
@@ -121,9 +93,9 @@ def head_counts(event: Event) -> list[HeadCount]:
         f"FROM {tables} t LEFT JOIN {counts} c ON {c['table_id']} = {t['id']} "
         f"WHERE {t['event']} = %s AND {t['in_play']} = %s ORDER BY {t['number']}"
     )
-    # The rows as they come (a row a table: 1,112 at 10,000 players, so no unpacking);
+    # The rows as they come (a row a table, read on every bust-out: no unpacking);
     # `started` is a bool on PostgreSQL and 1 or 0 on SQLite, read for its truth.
-    return list(map(HeadCount._make, _fetch(sql, [event.pk, True])))
+    return list(map(HeadCount._make, fetch_all(sql, [event.pk, True])))
 
 
 def table_spread(event: Event) -> rules.Spread:
@@ -149,7 +121,7 @@ def table_spread(event: Event) -> rules.Spread:
         f"({closing}), COALESCE(MAX({s['players']}), 0), COALESCE(MIN({s['players']}), 0) "
         f"FROM {spreads} s WHERE {s['event_id']} = %s AND {s['tables']} > 0"
     )
-    (row,) = _fetch(sql, [event.pk, True, event.pk])
+    (row,) = fetch_all(sql, [event.pk, True, event.pk])
     return rules.Spread(*(int(value or 0) for value in row))
 
 
@@ -234,7 +206,7 @@ class SeatMap:
     def read(cls, event: Event) -> SeatMap:
         tables_sql, t = sql_names(EventTable)
         tables = _table_rows(
-            _fetch(
+            fetch_all(
                 f"SELECT {', '.join(t[name] for name in TableRow.FIELDS)} "
                 f"FROM {tables_sql} WHERE {t['event']} = %s AND {t['in_play']} = %s",
                 [event.pk, True],
@@ -245,7 +217,7 @@ class SeatMap:
         # are read apart from the few holds: three columns a player, not six, ordered by
         # table and seat, as the engine's tables keep them.
         entries_sql, e = sql_names(Entry)
-        seats = _fetch(
+        seats = fetch_all(
             f"SELECT {e['id']}, {e['table']}, {e['seat']} FROM {entries_sql} "
             f"WHERE {e['event']} = %s AND {e['table']} IS NOT NULL",
             [event.pk],
@@ -287,7 +259,7 @@ class SeatMap:
             tables_sql, t = sql_names(EventTable, "t")
             entries_sql, e = sql_names(Entry, "e")
             marks = ", ".join(["%s"] * len(wanted))
-            rows = _fetch(
+            rows = fetch_all(
                 f"SELECT {', '.join(t[name] for name in TableRow.FIELDS)}, {e['id']}, "
                 f"{e['seat']} FROM {tables_sql} t LEFT JOIN {entries_sql} e "
                 f"ON {e['table']} = {t['id']} WHERE {t['id']} IN ({marks})",
@@ -343,7 +315,7 @@ def _holds(event: Event) -> rules.Holds:
     """The event's active entries with a reserved seat (TDA 9) or who must not move."""
     # Found by the held entries' own index (`entry_held`), the status tested here: asked
     # for in the statement, SQLite read the event's active entries by their index instead
-    # (0.8 ms at 10,000 players, against 0.01).
+    # (docs/load-and-faults.md, "Figures behind the code").
     held = (
         Entry.objects.filter(event=event)
         .filter(Q(reserved_seat__isnull=False) | Q(do_not_move=True))
@@ -360,32 +332,6 @@ def _holds(event: Event) -> rules.Holds:
         if do_not_move:
             unmovable.add(pk)
     return rules.Holds(reserved, frozenset(unmovable))
-
-
-def update_rows(model, fields: list[str], rows: list[tuple]) -> None:
-    """Update many rows, each given as (pk, *values in `fields` order), in one statement
-    run many times.
-
-    Much faster than bulk_update for thousands of rows: no CASE expression to build (it
-    grows with the batch, and PostgreSQL evaluates it row by row), and psycopg pipelines
-    the statements.
-    """
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    meta = model._meta
-    columns = [meta.get_field(name) for name in fields]
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET "
-        + ", ".join(f"{quote(column.column)} = %s" for column in columns)
-        + f" WHERE {quote(meta.pk.column)} = %s"
-    )
-    params = [
-        (*(c.get_db_prep_save(v, connection) for c, v in zip(columns, values, strict=True)), pk)
-        for pk, *values in rows
-    ]
-    with connection.cursor() as cursor:
-        cursor.executemany(sql, params)
 
 
 def seats_write(seats: list[tuple[int, int | None, int | None]]) -> None:
@@ -506,7 +452,7 @@ def _locked_rows(model, pks: Iterable[int], fields: Sequence[str]) -> list[tuple
     if not pks:
         return []
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    return _fetch(
+    return fetch_all(
         f"SELECT {', '.join(columns[name] for name in fields)} FROM {table} "
         f"WHERE {columns['pk']} IN ({', '.join(['%s'] * len(pks))}) "
         f"ORDER BY {columns['pk']}{lock}",
@@ -519,12 +465,11 @@ def _seats_free(entries: list[int]) -> None:
     if not entries:
         return
     table, columns = sql_names(Entry)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {columns['table']} = NULL, {columns['seat']} = NULL "
-            f"WHERE {columns['pk']} IN ({', '.join(['%s'] * len(entries))})",
-            entries,
-        )
+    execute(
+        f"UPDATE {table} SET {columns['table']} = NULL, {columns['seat']} = NULL "
+        f"WHERE {columns['pk']} IN ({', '.join(['%s'] * len(entries))})",
+        entries,
+    )
 
 
 def _lock_tables(pks) -> None:

@@ -62,7 +62,7 @@ def seats_now(event_id: int) -> list[dict]:
     """seat_list as the phones and the draw screen read it: in a field of thousands,
     worked out once a SCREEN_CACHE_SECONDS for each language (its sort is the reader's)."""
     key = ("seats", event_id, get_language())
-    return screen_cached(key, lambda: seat_list(event_id))
+    return screen_cached(key, lambda: seat_list(event_id), event=event_id)
 
 
 @dataclass(frozen=True)
@@ -528,8 +528,8 @@ def pending_slip_counts(event: Event) -> tuple[Counter[int], Counter[int]]:
 
 def pending_slips_at(event: Event, number: int) -> QuerySet[Move]:
     """The event's pending slips into or out of table `number`: each side found through
-    its own index (`move_pending_from`, `move_pending_to`), not among every pending slip
-    (one OR of the two columns is: 1.7 ms at 10,000 pending on SQLite, 0.2 this way)."""
+    its own index (`move_pending_from`, `move_pending_to`), not among every pending slip,
+    as one OR of the two columns would be (docs/load-and-faults.md)."""
     pending = pending_slips(event)
     leaving = pending.filter(from_table=number).values("pk")
     arriving = pending.filter(to_table=number).values("pk")

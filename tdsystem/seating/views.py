@@ -59,7 +59,7 @@ def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
 def public_event(event_id: int) -> Event:
     """The event as the public pages show it, at most SCREEN_CACHE_SECONDS old; 404."""
     try:
-        return screen_cached(("public-event", event_id), lambda: Event.objects.get(pk=event_id))
+        return screen_cached(("event",), lambda: Event.objects.get(pk=event_id), event=event_id)
     except Event.DoesNotExist:
         raise Http404 from None
 

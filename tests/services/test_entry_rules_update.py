@@ -6,6 +6,7 @@ from decimal import Decimal
 
 import pytest
 
+from tdsystem.core import screencache
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.events import selectors
@@ -137,8 +138,8 @@ def test_the_clock_screen_follows_within_the_screen_cache_ttl(settings, monkeypa
     once that has passed."""
     settings.SCREEN_CACHE_SECONDS = 1
     now = [1000.0]
-    monkeypatch.setattr(selectors, "monotonic", lambda: now[0])
-    selectors._screen_cache._data.clear()
+    monkeypatch.setattr(screencache, "_now", lambda: now[0])
+    screencache.clear()
     try:
         event = make_event(*LEVELS, late_registration_end_level=2)
         running_at(event, 1)
@@ -147,4 +148,4 @@ def test_the_clock_screen_follows_within_the_screen_cache_ttl(settings, monkeypa
         now[0] += 1.01  # just past the TTL
         assert notices(event)["late-registration"]["params"]["level"] == 4
     finally:
-        selectors._screen_cache._data.clear()
+        screencache.clear()

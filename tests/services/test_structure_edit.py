@@ -28,12 +28,12 @@ pytestmark = pytest.mark.django_db
 def warm_screens(settings):
     """The screens' short cache on (a warm cache must not hide an edit), empty before and
     after: its entries are keyed by event id, which the next test may reuse."""
-    from tdsystem.events.selectors import _screen_cache
+    from tdsystem.core import screencache
 
     settings.SCREEN_CACHE_SECONDS = 60
-    _screen_cache._data.clear()
+    screencache.clear()
     yield
-    _screen_cache._data.clear()
+    screencache.clear()
 
 
 def rows_of(event) -> list[dict]:

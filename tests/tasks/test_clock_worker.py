@@ -65,7 +65,7 @@ def test_the_same_transition_delivered_twice_advances_once(worker):
 def test_the_clock_json_never_shows_a_level_older_than_the_stored_clock(worker, client):
     event = make_event(1, 1, 1, 600)
     url = f"/api/events/{event.pk}/clock"
-    client.get(url)  # every per-process cache warm (event, schedule, figures) before a change
+    client.get(url)  # the screens' cache warm (event, schedule, figures) before a change
     services.clock_action(event_id=event.pk, action="start", actor=Actor())
     shown = set()
     deadline = time.monotonic() + 20

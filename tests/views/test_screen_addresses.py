@@ -219,11 +219,11 @@ def test_with_only_finished_events_it_costs_two(client, django_assert_num_querie
 
 @pytest.fixture
 def screen_cache():
-    from tdsystem.events.selectors import _screen_cache
+    from tdsystem.core import screencache
 
-    _screen_cache._data.clear()
+    screencache.clear()
     yield
-    _screen_cache._data.clear()
+    screencache.clear()
 
 
 def test_the_api_answers_from_the_screen_cache(

@@ -36,13 +36,13 @@ def test_it_lists_every_active_entry_with_table_and_seat(client, event):
 @pytest.fixture
 def screen_clock(monkeypatch):
     """The screen cache on a clock the test moves (seconds), empty before and after."""
-    from tdsystem.events import selectors as screens
+    from tdsystem.core import screencache
 
     now = [1000.0]
-    monkeypatch.setattr(screens, "monotonic", lambda: now[0])
-    screens._screen_cache._data.clear()
+    monkeypatch.setattr(screencache, "_now", lambda: now[0])
+    screencache.clear()
     yield now
-    screens._screen_cache._data.clear()
+    screencache.clear()
 
 
 def test_it_reads_the_seats_once_a_second_for_a_room_of_phones(

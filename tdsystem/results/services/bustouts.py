@@ -25,6 +25,7 @@ from django.utils.translation import gettext, gettext_noop
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
+from tdsystem.core.sql import update_rows
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules
@@ -33,7 +34,6 @@ from tdsystem.events.services import clock_action
 from tdsystem.seating.balancing import Rebalance, tables_rebalance
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Bag, Entry, EventTable
-from tdsystem.seating.seatmap import update_rows
 from tdsystem.seating.texts import SEMICOLONS, text_list
 from tdsystem.structures.models import AnteType
 

@@ -25,11 +25,11 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.translation import gettext
 
+from tdsystem.core.sql import sql_names, update_rows
 from tdsystem.engine import payouts as rules
 from tdsystem.engine import rulesets, satellites
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
-from tdsystem.seating.seatmap import sql_names, update_rows
 
 from ..errors import ResultsError
 from ..models import FieldCount, Finish, PayoutPlan

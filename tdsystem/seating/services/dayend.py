@@ -26,6 +26,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
+from tdsystem.core.sql import update_rows
 from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import dayend as rules
@@ -36,7 +37,7 @@ from tdsystem.events.selectors import field_figures
 
 from ..errors import SeatingError
 from ..models import Bag, DayEnd, Entry, EventTable
-from ..seatmap import head_counts, new_seed, seats_write, update_rows
+from ..seatmap import head_counts, new_seed, seats_write
 from ..signals import bags_recorded
 from .draw import seats_draw
 

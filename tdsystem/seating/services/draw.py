@@ -10,6 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
+from tdsystem.core.sql import update_rows
 from tdsystem.engine import seating as rules
 from tdsystem.events.models import Event
 
@@ -21,7 +22,6 @@ from ..seatmap import (
     has_blinds,
     new_seed,
     seats_write,
-    update_rows,
 )
 
 

@@ -1,0 +1,312 @@
+"""The screens' cache: what hundreds of screens and phones ask for every second (the field
+figures beside the clock, the seat list of a field of thousands), worked out once for every
+web process and machine.
+
+It is Django's cache framework (`settings.CACHES`, docs/deployment.md): Redis in
+production, so every process of every web machine shares one answer per event and
+language; each process's own memory in the embedded run (one machine, one web process) and
+in the tests.
+
+- **Versions.** Every entry about an event is kept under the event's version number. Every
+  change to an event takes its named lock (`core.locking.locks_take`), and the lock bumps
+  the version once the change commits (`changed`), so no screen is answered a figure from
+  before a change it could have seen: the next poll anywhere misses and fills again. An
+  event's flights and main event are bumped with it (what `family_register` names): a
+  flight's figures show the whole event's pool. Entries not about one event (the room's
+  current event) are kept under the room's version, bumped by every change.
+- **One refill.** An entry older than its seconds (`SCREEN_CACHE_SECONDS`) is filled again
+  by one process: the first to take its fill key (`cache.add`, which only one can); the
+  others are answered the entry it replaces, of the same version, meanwhile. An entry
+  nobody has yet (a new version) is answered from the version before it while it is
+  filled, or, when there is none, waited for a moment, then computed.
+- **Copies.** Each process keeps the entries it has read, decoded, and answers from its
+  copy while the version it read from the cache is the copy's and the copy is younger
+  than the entry's seconds: a poll then costs one small read of the cache (the version),
+  not the entries' transfer and decoding.
+- **No figure goes back.** Once a poll has been answered a change's figures, every poll
+  that starts after it reads that version or a newer one: an entry of a version is only
+  ever filled after the version was bumped, that is after its change committed.
+- **The cache down.** A cache that fails (Redis stopped, unreachable) is left alone for
+  `DOWN_SECONDS`; meanwhile every answer is computed from the database, never an error.
+  A change committed while the cache is down bumps its versions when it is back (in the
+  process that made it).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+from django.core.cache import caches
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+ALIAS = "default"
+PREFIX = "screen"
+ROOM = "room"
+# A failing cache is not asked again for this long (each ask of a cache that drops its
+# packets would wait for its socket timeout).
+DOWN_SECONDS = 5.0
+# A fill key outlives a fill that never ends (its process killed): then anyone may fill.
+FILL_SECONDS = 10
+# How long a poll waits for an entry nobody has yet, being filled by another, before it
+# computes the answer itself; and how often it looks.
+WAIT_SECONDS = 2.0
+WAIT_STEP = 0.005
+# A version number is kept a day; one that is gone (expired, evicted, Redis emptied) starts
+# again from the clock's milliseconds, above any number it had.
+VERSION_SECONDS = 24 * 3600
+
+_family: list[Callable[[int], Iterable[int]]] = []
+_down_until = 0.0
+_unsent: set[str] = set()  # versions to bump once the cache answers again
+_unsent_lock = threading.Lock()
+# This process's copies of the entries it has read, as decoded values: (scope, key) ->
+# (version, time stored, value). Used only while the version is the cache's and the entry
+# young enough, as the cache's own entry would be.
+_copies: dict[tuple, tuple[int | None, float, Any]] = {}
+COPIES = 5000
+
+
+def family_register(resolve: Callable[[int], Iterable[int]]) -> None:
+    """`resolve(event_id)` names the events whose screens show an event's figures too (its
+    main event and flights): they are bumped with it. Registered by events' AppConfig."""
+    if resolve not in _family:
+        _family.append(resolve)
+
+
+def _now() -> float:
+    """The time an entry's age is counted in: the machines' own clocks, kept in step
+    (docs/operations.md, time synchronisation)."""
+    return time.time()
+
+
+def _cache():
+    return caches[ALIAS]
+
+
+def _usable() -> bool:
+    if time.monotonic() < _down_until:
+        return False
+    # Versions a change could not bump while the cache was down, bumped before it is read.
+    return not _unsent or _send_unsent()
+
+
+def _failed(exc: BaseException) -> None:
+    global _down_until
+    _down_until = time.monotonic() + DOWN_SECONDS
+    logger.warning("screen cache unavailable, answering from the database: %s", exc)
+
+
+def _version_key(scope: str) -> str:
+    return f"{PREFIX}:v:{scope}"
+
+
+def _bump(keys: Iterable[str]) -> None:
+    cache = _cache()
+    for key in keys:
+        try:
+            cache.incr(key)
+        except ValueError:  # no number yet (or lost): start above any it had
+            if not cache.add(key, _fresh_version(), VERSION_SECONDS):
+                cache.incr(key)
+
+
+def _fresh_version() -> int:
+    return int(time.time() * 1000)
+
+
+def _send_unsent() -> bool:
+    with _unsent_lock:
+        keys = set(_unsent)
+        try:
+            _bump(keys)
+        except Exception as exc:
+            _failed(exc)
+            return False
+        _unsent.difference_update(keys)
+        return True
+
+
+def changed(*event_ids: int) -> None:
+    """The screens of these events (and of their families) changed: bump their versions
+    and the room's. Run on commit of every change that takes an event's lock."""
+    scopes = {ROOM}
+    for event_id in event_ids:
+        scopes.add(str(event_id))
+        for resolve in _family:
+            try:
+                scopes.update(str(related) for related in resolve(event_id))
+            except Exception:  # the database gone since the commit: the event's own, at least
+                logger.exception("screen cache: the events beside event %s not found", event_id)
+    keys = {_version_key(scope) for scope in scopes}
+    with _unsent_lock:
+        _unsent.update(keys)
+    if time.monotonic() >= _down_until:
+        _send_unsent()
+
+
+class Scope:
+    """The entries of one event (or the room) at the version read once, for the parts of
+    one answer."""
+
+    def __init__(self, scope: str, version: int | None) -> None:
+        self.scope = scope
+        self.version = version  # None: the cache is down, everything is computed
+
+    def _name(self, key: tuple, version: int | None = None) -> str:
+        words = ":".join(str(part) for part in key)
+        return f"{PREFIX}:{self.scope}:{self.version if version is None else version}:{words}"
+
+    def _copy(self, key: tuple, seconds: float) -> Any:
+        """This process's copy of the entry, if it is of this version and young enough."""
+        copy = _copies.get((self.scope, key))
+        if copy is not None and copy[0] == self.version and _now() - copy[1] < seconds:
+            return copy
+        return None
+
+    def _keep(self, key: tuple, stored: float, value: Any) -> None:
+        if len(_copies) > COPIES:
+            _copies.clear()
+        _copies[(self.scope, key)] = (self.version, stored, value)
+
+    def peek(self, wanted: Mapping[tuple, float]) -> dict[tuple, Any]:
+        """The entries of `wanted`'s keys fresher than their seconds, in one round trip
+        at most; the others are missing (ask them with `get`)."""
+        if self.version is None:
+            return {}
+        kept: dict[tuple, Any] = {}
+        names: dict[str, tuple[tuple, float]] = {}
+        for key, seconds in wanted.items():
+            if seconds <= 0:
+                continue
+            copy = self._copy(key, seconds)
+            if copy is not None:
+                kept[key] = copy[2]
+            else:
+                names[self._name(key)] = (key, seconds)
+        if not names:
+            return kept
+        try:
+            found = _cache().get_many(list(names))
+        except Exception as exc:
+            _failed(exc)
+            self.version = None
+            return {}
+        now = _now()
+        for name, (stored, value) in found.items():
+            key, seconds = names[name]
+            if now - stored < seconds:
+                kept[key] = value
+                self._keep(key, stored, value)
+        return kept
+
+    def get(self, key: tuple, compute: Callable[[], T], seconds: float) -> T:
+        """The entry of `key`, computed (once, by whoever takes its fill key) when it is
+        older than `seconds` or missing. Whatever `compute` raises is raised, and nothing
+        kept."""
+        if self.version is None or seconds <= 0:
+            return compute()
+        copy = self._copy(key, seconds)
+        if copy is not None:
+            return copy[2]
+        cache = _cache()
+        name = self._name(key)
+        fill = f"{name}:fill"
+        try:
+            hit = cache.get(name)
+            if hit is not None and _now() - hit[0] < seconds:
+                self._keep(key, *hit)
+                return hit[1]
+            mine = cache.add(fill, 1, FILL_SECONDS)
+        except Exception as exc:
+            _failed(exc)
+            return compute()
+        if mine:
+            return self._fill(key, name, fill, compute, seconds)
+        if hit is not None:
+            return hit[1]  # being filled by another: the entry it replaces meanwhile
+        try:
+            before = cache.get(self._name(key, self.version - 1))
+            if before is not None:
+                return before[1]
+            waited = 0.0
+            while waited < WAIT_SECONDS:
+                time.sleep(WAIT_STEP)
+                waited += WAIT_STEP
+                hit = cache.get(name)
+                if hit is not None:
+                    self._keep(key, *hit)
+                    return hit[1]
+        except Exception as exc:
+            _failed(exc)
+        return compute()
+
+    def _fill(
+        self, key: tuple, name: str, fill: str, compute: Callable[[], T], seconds: float
+    ) -> T:
+        cache = _cache()
+        started = _now()
+        try:
+            value = compute()
+        except BaseException:
+            _forget(fill)
+            raise
+        try:
+            # Kept past its seconds: the entry others are answered while it is filled again.
+            cache.set(name, (started, value), max(60, int(seconds * 10)))
+            cache.delete(fill)
+        except Exception as exc:
+            _failed(exc)
+        else:
+            self._keep(key, started, value)
+        return value
+
+
+def _forget(fill: str) -> None:
+    try:
+        _cache().delete(fill)
+    except Exception as exc:
+        _failed(exc)
+
+
+def scope(event_id: int | None) -> Scope:
+    """The entries of this event (None: the room's), at its version now."""
+    name = ROOM if event_id is None else str(event_id)
+    if not _usable():
+        return Scope(name, None)
+    cache = _cache()
+    key = _version_key(name)
+    try:
+        version = cache.get(key)
+        if version is None:
+            cache.add(key, _fresh_version(), VERSION_SECONDS)
+            version = cache.get(key)
+    except Exception as exc:
+        _failed(exc)
+        return Scope(name, None)
+    return Scope(name, version)
+
+
+def screen_cached(key: tuple, compute: Callable[[], T], *, event: int | None, seconds: float) -> T:
+    """`compute()`'s answer for `key`, shared by every process, at most `seconds` old and
+    never from before a change to `event` (None: to any event) committed."""
+    if seconds <= 0:
+        return compute()
+    return scope(event).get(key, compute, seconds)
+
+
+def clear() -> None:
+    """Forget every entry and version, and that the cache failed (the tests start each
+    from the database)."""
+    global _down_until
+    _down_until = 0.0
+    with _unsent_lock:
+        _unsent.clear()
+    _copies.clear()
+    _cache().clear()

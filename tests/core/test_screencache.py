@@ -1,0 +1,233 @@
+"""The screens' cache (core/screencache.py): one refill, versions bumped by a committed
+change, the entry before answered meanwhile, and answers computed while the cache is down."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from django.db import transaction
+
+from tdsystem.core import screencache
+from tdsystem.core.locking import locks_take
+from tdsystem.events.models import Event
+from tests.fixtures import make_event
+
+
+@pytest.fixture(autouse=True)
+def _empty():
+    screencache.clear()
+    yield
+    screencache.clear()
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The time entries' ages are counted in, moved by the test (seconds)."""
+    now = [1000.0]
+    monkeypatch.setattr(screencache, "_now", lambda: now[0])
+    return now
+
+
+def ask(key, compute, event=7, seconds=60.0):
+    return screencache.screen_cached(key, compute, event=event, seconds=seconds)
+
+
+def test_processes_asking_at_once_compute_it_once():
+    computed = []
+
+    def compute():
+        computed.append(1)
+        time.sleep(0.05)
+        return "figures"
+
+    barrier = threading.Barrier(6)
+    answers = []
+
+    def asker():
+        barrier.wait()
+        answers.append(ask(("field", "en"), compute))
+
+    threads = [threading.Thread(target=asker) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert answers == ["figures"] * 6
+    assert len(computed) == 1
+
+
+def test_it_computes_again_once_older_than_its_seconds(clock):
+    counter = iter(range(1, 10))
+    assert ask(("k",), lambda: next(counter), seconds=1) == 1
+    clock[0] += 0.9
+    assert ask(("k",), lambda: next(counter), seconds=1) == 1
+    clock[0] += 0.2
+    assert ask(("k",), lambda: next(counter), seconds=1) == 2
+
+
+def test_a_failed_computation_is_not_kept_nor_its_fill_held():
+    def fail():
+        raise LookupError("no event")
+
+    with pytest.raises(LookupError):
+        ask(("k",), fail)
+    started = time.monotonic()
+    assert ask(("k",), lambda: "found") == "found"
+    assert time.monotonic() - started < screencache.WAIT_SECONDS  # not waited for
+
+
+def test_while_one_refills_an_old_entry_the_others_get_it_at_once(clock):
+    assert ask(("seats",), lambda: "old seats", seconds=1) == "old seats"
+    clock[0] += 2
+    computing, release = threading.Event(), threading.Event()
+
+    def slow():
+        computing.set()
+        release.wait(5)
+        return "new seats"
+
+    answers: list[str] = []
+    refresher = threading.Thread(target=lambda: answers.append(ask(("seats",), slow, seconds=1)))
+    refresher.start()
+    assert computing.wait(5)
+    started = time.monotonic()
+    assert ask(("seats",), lambda: "computed twice", seconds=1) == "old seats"
+    assert time.monotonic() - started < 1  # answered at once, not after the refill
+    release.set()
+    refresher.join(5)
+    assert answers == ["new seats"]
+    assert ask(("seats",), lambda: "computed twice", seconds=1) == "new seats"
+
+
+@pytest.mark.django_db  # a change names its event's family
+def test_a_change_makes_its_events_entries_computed_afresh_and_no_other():
+    assert ask(("field", "en"), lambda: "12 left", event=7) == "12 left"
+    assert ask(("field", "en"), lambda: "40 left", event=8) == "40 left"
+    assert ask(("current-event",), lambda: "event 7", event=None) == "event 7"
+    screencache.changed(7)
+    assert ask(("field", "en"), lambda: "11 left", event=7) == "11 left"
+    assert ask(("field", "en"), lambda: "computed again", event=8) == "40 left"
+    # The room's entries (not about one event) go with any change.
+    assert ask(("current-event",), lambda: "event 8", event=None) == "event 8"
+
+
+@pytest.mark.django_db  # a change names its event's family
+def test_after_a_change_the_others_get_the_entry_before_while_one_fills_it():
+    """Not the change's figures yet, but never older than what was shown: nobody has been
+    answered the new entry before it is filled."""
+    assert ask(("field", "en"), lambda: "12 left") == "12 left"
+    screencache.changed(7)
+    computing, release = threading.Event(), threading.Event()
+
+    def slow():
+        computing.set()
+        release.wait(5)
+        return "11 left"
+
+    answers: list[str] = []
+    filler = threading.Thread(target=lambda: answers.append(ask(("field", "en"), slow)))
+    filler.start()
+    assert computing.wait(5)
+    assert ask(("field", "en"), lambda: "computed twice") == "12 left"
+    release.set()
+    filler.join(5)
+    assert answers == ["11 left"]
+    assert ask(("field", "en"), lambda: "computed twice") == "11 left"
+
+
+def test_nothing_is_kept_with_no_seconds():
+    counter = iter(range(1, 10))
+    assert ask(("k",), lambda: next(counter), seconds=0) == 1
+    assert ask(("k",), lambda: next(counter), seconds=0) == 2
+
+
+class Failing:
+    """A cache whose every ask fails while `down` (Redis stopped), and counts the asks."""
+
+    def __init__(self, real):
+        self.real, self.down, self.asked = real, True, 0
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            self.asked += 1
+            if self.down:
+                raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+            return getattr(self.real, name)(*args, **kwargs)
+
+        return call
+
+
+def test_with_the_cache_down_every_answer_is_computed_and_it_is_left_alone(monkeypatch):
+    failing = Failing(screencache._cache())
+    monkeypatch.setattr(screencache, "_cache", lambda: failing)
+    counter = iter(range(1, 10))
+    assert ask(("k",), lambda: next(counter)) == 1
+    asked = failing.asked
+    assert ask(("k",), lambda: next(counter)) == 2
+    assert failing.asked == asked  # not asked again within DOWN_SECONDS
+    failing.down = False
+
+
+@pytest.mark.django_db  # a change names its event's family
+def test_a_change_made_while_the_cache_was_down_bumps_its_version_once_it_is_back(
+    monkeypatch,
+):
+    real = screencache._cache()
+    assert ask(("field", "en"), lambda: "12 left") == "12 left"
+    failing = Failing(real)
+    monkeypatch.setattr(screencache, "_cache", lambda: failing)
+    screencache.changed(7)  # the bust-out's commit, the cache down
+    failing.down = False
+    monkeypatch.setattr(screencache, "_down_until", 0.0)  # DOWN_SECONDS later
+    assert ask(("field", "en"), lambda: "11 left") == "11 left"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_committed_change_under_an_events_lock_bumps_it_once():
+    event = make_event(600)
+    assert ask(("field", "en"), lambda: "before", event=event.pk) == "before"
+    with transaction.atomic():
+        locks_take(event=event.pk)
+        locks_take(event=event.pk, clock=event.pk)
+        assert ask(("field", "en"), lambda: "not yet", event=event.pk) == "before"
+    assert ask(("field", "en"), lambda: "after", event=event.pk) == "after"
+    version = screencache.scope(event.pk).version
+    with transaction.atomic():
+        locks_take(event=event.pk)
+        transaction.set_rollback(True)
+    assert screencache.scope(event.pk).version == version  # rolled back: nothing changed
+
+
+@pytest.mark.django_db
+def test_a_flights_change_bumps_its_main_event_and_the_other_flights():
+    main, first, second, other = (make_event(600, name=n) for n in "ABCD")
+    Event.objects.filter(pk=first.pk).update(parent=main, flight="1A")
+    Event.objects.filter(pk=second.pk).update(parent=main, flight="1B")
+    for event in (main, first, second, other):
+        assert ask(("field",), lambda e=event: f"{e.name} before", event=event.pk)
+    screencache.changed(first.pk)
+    for event in (main, first, second):
+        assert ask(("field",), lambda: "after", event=event.pk) == "after"
+    assert ask(("field",), lambda: "after", event=other.pk) == "D before"
+
+
+@pytest.mark.django_db  # a change names its event's family
+def test_a_process_answers_from_its_copy_until_the_version_moves(monkeypatch):
+    """A poll costs one small read of the cache while nothing changed: the entry itself
+    is this process's decoded copy. A change anywhere (another process's bump) ends it."""
+    assert ask(("field", "en"), lambda: "12 left") == "12 left"
+    read = []
+    real = screencache._cache()
+
+    class Counting:
+        def __getattr__(self, name):
+            read.append(name)
+            return getattr(real, name)
+
+    monkeypatch.setattr(screencache, "_cache", lambda: Counting())
+    assert ask(("field", "en"), lambda: "computed again") == "12 left"
+    assert read == ["get"]  # the version only
+    real.incr(screencache._version_key("7"))  # another process's change
+    assert ask(("field", "en"), lambda: "11 left") == "11 left"
