@@ -25,6 +25,7 @@ from django.utils.translation import gettext, gettext_noop
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.engine import bustout as decision
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
@@ -478,12 +479,12 @@ def _places(event, plan, fld, group, joined, others, entries, stacks, table) -> 
     ):
         return None
     members = [
-        standings.Out(f.entry_id, f.starting_stack or 0, f.bustout.table_number) for f in others
+        decision.Out(f.entry_id, f.starting_stack or 0, f.bustout.table_number) for f in others
     ]
-    members += [standings.Out(e.pk, stacks[e.pk] or 0, table.number) for e in entries]
+    members += [decision.Out(e.pk, stacks[e.pk] or 0, table.number) for e in entries]
     prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
     try:
-        placed = standings.group_places(
+        placed = decision.group_places(
             fld.active + len(others),
             members,
             event.rules,
