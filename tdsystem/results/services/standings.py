@@ -31,7 +31,8 @@ from tdsystem.seating.models import Entry
 from tdsystem.seating.seatmap import sql_names, update_rows
 
 from ..errors import ResultsError
-from ..models import FieldCount, Finish, PayoutPlan
+from ..models import Finish, PayoutPlan
+from . import snapshot
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def field_read(event: Event) -> Field:
     flight are not entries again, and its places count down from its own field. A flight
     pays no prizes (pool 0): its players' prizes are its event's. One query either way.
     """
-    entries, active, here, pool = field_counts(event.pk)
+    entries, active, here, pool = snapshot.field_counts(event.pk)
     pool = pool - bounty_pool(event, entries)
     if event.parent_id is not None:
         pool = Decimal(0)
@@ -69,34 +70,8 @@ def field_read(event: Event) -> Field:
 _SQLITE_SUM = decimal.Context(prec=15).create_decimal_from_float
 
 
-def field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
-    """(entries, active, here, pool) of `field_read`, from the stored counts (`FieldCount`,
-    kept by the database's triggers on every change of an entry): the rows of the event
-    and its flights, a few rows whatever the field. Every bust-out and every step of the
-    simulations reads it; counting the entries instead read the whole field each time
-    (3.3 ms at 10,000 entries on SQLite). `field_counted` counts the entries themselves.
-    It goes through the cursor: the ORM's compiling of such an aggregate costs several
-    times the reading.
-    """
-    counts, c = sql_names(FieldCount, "c")
-    events, v = sql_names(Event, "v")
-    here = f"CASE WHEN {c['event_id']} = %s THEN"
-    sql = (
-        f"SELECT SUM({c['entries']}) - SUM({here} {c['carried']} ELSE 0 END), "
-        f"SUM({here} {c['active']} ELSE 0 END), SUM({here} {c['entries']} ELSE 0 END), "
-        f"SUM({c['paid_cents']}) "
-        f"FROM {counts} c WHERE {c['event_id']} IN "
-        f"(SELECT {v['id']} FROM {events} v WHERE {v['id']} = %s OR {v['parent']} = %s)"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [event_id] * 5)
-        entries, active, here_n, cents = cursor.fetchone()
-    # PostgreSQL sums bigints as numeric: read as Decimal.
-    return int(entries or 0), int(active or 0), int(here_n or 0), Decimal(cents or 0).scaleb(-2)
-
-
 def field_counted(event_id: int) -> tuple[int, int, int, Decimal]:
-    """`field_counts` counted from the entries themselves, one statement over the field:
+    """`snapshot.field_counts` counted from the entries themselves, one statement over the field:
     what the stored counts must agree with (the simulations' full checks compare them).
 
     Shaped for the `entry_field` index: the event and its flights listed first by the
