@@ -45,9 +45,9 @@ class Walk:
         while caller is not None and not caller.f_code.co_filename.startswith(PROJECT):
             caller = caller.f_back
         here = path[len(PROJECT) :]
-        if caller is None or caller.f_code.co_filename != path:
-            if not self.stops or self.stops[-1] != here:
-                self.stops.append(here)
+        entered = caller is None or caller.f_code.co_filename != path
+        if entered and (not self.stops or self.stops[-1] != here):
+            self.stops.append(here)
 
     def figures(self) -> tuple[int, int, int]:
         files = set(self.stops)
