@@ -45,7 +45,7 @@ from tdsystem.structures.services import structure_create
 
 from . import services
 from .models import BustOut, BustOutGroup, Finish, HandForHand
-from .services import standings
+from .services import snapshot, standings
 from .services.handforhand import playing_table_hands, playing_tables
 
 ACTOR = Actor(label="simulation")
@@ -663,7 +663,7 @@ class Simulation:
             _, members = groups.setdefault(seq, (hfh_hand is not None, []))
             members.append(standings.Out(entry, stack or 0, table))
         stored, counted = (
-            standings.field_counts(self.event.pk),
+            snapshot.field_counts(self.event.pk),
             standings.field_counted(self.event.pk),
         )
         if stored != counted:

@@ -36,7 +36,7 @@ from tdsystem.seating.models import Bag, Entry, EventTable, Purchase, VenueTable
 from tdsystem.seating.services import dayend, flights
 from tdsystem.structures.services import structure_create
 
-from .services import standings
+from .services import snapshot, standings
 from .simulation import ACTOR, LEVELS, InvariantBroken, Simulation, Stats, percentile
 
 BUY_IN, FEE, STACK = Decimal(100), Decimal(10), 20_000
@@ -431,7 +431,7 @@ class Festival:
         if fld.pool != BUY_IN * self.entries:
             problems.append(f"the pool is {fld.pool}, {self.entries} buy-ins paid")
         if full:
-            stored = standings.field_counts(self.main.pk)
+            stored = snapshot.field_counts(self.main.pk)
             counted = standings.field_counted(self.main.pk)
             if stored != counted:
                 problems.append(f"the stored field counts {stored}, the entries {counted}")

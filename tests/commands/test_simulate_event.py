@@ -42,6 +42,8 @@ KEYS = {
 }
 
 
+# The winner's clock finishes on commit, as on the floor: these runs commit.
+@pytest.mark.django_db(transaction=True)
 def test_it_plays_sixty_players_to_a_winner_and_prints_the_summary():
     out = StringIO()
     call_command("simulate_event", "--players", "60", "--seed", "1", stdout=out)
@@ -65,6 +67,8 @@ def test_it_plays_sixty_players_to_a_winner_and_prints_the_summary():
     assert winner.player.name == summary["winner"] and winner.status == "active"
 
 
+# The winner's clock finishes on commit, as on the floor: these runs commit.
+@pytest.mark.django_db(transaction=True)
 def test_the_same_seed_plays_the_same_tournament():
     first = Simulation(players=25, seed=7).run()
     second = Simulation(players=25, seed=7).run()

@@ -15,7 +15,7 @@ import pytest
 from tdsystem.events.models import Event
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOut, Finish
-from tdsystem.results.services import bustouts, standings
+from tdsystem.results.services import bustouts, snapshot, standings
 from tdsystem.seating.models import Entry
 from tdsystem.seating.testing import ACTOR, arrange, seating_problems
 from tests.concurrency.threads import run_together
@@ -61,7 +61,7 @@ def without_locks(monkeypatch) -> None:
         return entries
 
     monkeypatch.setattr(bustouts, "event_lock", event_unlocked)
-    monkeypatch.setattr(bustouts, "_lock_entries", entries_unlocked)
+    monkeypatch.setattr(snapshot, "entries_locked", entries_unlocked)
 
 
 def bust(event, entry):

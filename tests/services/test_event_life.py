@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from django.test import TestCase
 
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Clock, Event
@@ -29,7 +30,9 @@ def finished_event(name: str = "Week one"):
     people = arrange(event, {1: [1, 2]}, positions={1: (1, 2, 1)})
     seating.tables_setup(event=event, numbers=[1, 2], seats=9, actor=ACTOR)
     clock_action(event_id=event.pk, action="start", actor=ACTOR)
-    results.bustout_record(event_id=event.pk, entry_ids=[people["T1S1"].pk], actor=ACTOR)
+    # The clock finishes (and the tables go back) once the bust-out commits.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        results.bustout_record(event_id=event.pk, entry_ids=[people["T1S1"].pk], actor=ACTOR)
     event.refresh_from_db()
     return event
 

@@ -155,7 +155,7 @@ def test_it_balances_the_tables_and_links_the_move_slips(event):
     assert seating_problems(event) == []
 
 
-def test_the_last_player_wins_and_the_event_finishes():
+def test_the_last_player_wins_and_the_event_finishes(django_capture_on_commit_callbacks):
     event = make_event(600, buy_in=D(100))
     people = arrange(event, {1: [1, 2, 3]}, positions={1: (1, 2, 3)})
     services.payout_plan_update(event_id=event.pk, table="top-2", unit=D(1), actor=ACTOR)
@@ -166,7 +166,12 @@ def test_the_last_player_wins_and_the_event_finishes():
         event_id=event.pk, table_number=1, expected_hand=0, actor=ACTOR
     )
     assert table.button == table.small_blind
-    done = bust(event, people["T1S2"])
+    with django_capture_on_commit_callbacks() as follow_ups:
+        done = bust(event, people["T1S2"])
+    # The clock finishes once the report commits, not inside it.
+    assert Clock.objects.get(pk=event.pk).status == "running"
+    for follow_up in follow_ups:
+        follow_up()
     assert done.winner is not None and done.winner.entry_id == people["T1S3"].pk
     assert standing(event) == [
         ("T1S1", 3, 3, D(0)),

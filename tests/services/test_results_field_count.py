@@ -10,7 +10,7 @@ import pytest
 from tdsystem.core.actors import Actor
 from tdsystem.results import services as results
 from tdsystem.results.models import FieldCount
-from tdsystem.results.services import standings
+from tdsystem.results.services import snapshot, standings
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry
 from tdsystem.seating.testing import arrange
@@ -24,7 +24,7 @@ D = Decimal
 
 
 def agree(event) -> tuple[int, int, int, Decimal]:
-    stored = standings.field_counts(event.pk)
+    stored = snapshot.field_counts(event.pk)
     assert stored == standings.field_counted(event.pk)
     return stored
 
@@ -81,4 +81,4 @@ def test_an_event_deleted_leaves_no_count_standing():
     pk = event.pk
     event.delete()
     assert FieldCount.objects.filter(event_id=pk, entries__gt=0).count() == 0
-    assert standings.field_counts(pk) == (0, 0, 0, D(0))
+    assert snapshot.field_counts(pk) == (0, 0, 0, D(0))

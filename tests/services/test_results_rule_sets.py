@@ -15,10 +15,10 @@ import pytest
 from django.urls import reverse
 
 from tdsystem.core.models import LogEntry
+from tdsystem.engine.bustout import Out, group_places
 from tdsystem.engine.rulesets import rule_set
 from tdsystem.results import services
 from tdsystem.results.models import Finish
-from tdsystem.results.services.standings import Out, group_places
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.testing import ACTOR, arrange
 from tests.fixtures import make_event

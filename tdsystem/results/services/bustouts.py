@@ -1,24 +1,27 @@
 """Recording bust-outs: places, prizes, the balancing they set off, and the end of the event.
 
-One transaction per report: the event's row is locked first (as every seating change
-does), then the players' entries; the places follow from the players still in; the
-tables are rebalanced by the seating service in the same transaction, so a report and
+Built as the clock is: one lock, one read, one pure decision, one write, the follow-ups
+on commit. A report takes the event's lock (`locks.event_lock`), reads what it decides
+on in one snapshot with the players' entries locked (`snapshot.bustout_snapshot`), has
+the engine decide the places, prizes, antes and winner (`engine/bustout.py`), and writes
+that: the report and its finishes, the seats freed, the log; then the winner crowned, or
+the tables rebalanced by seating's one service in the same transaction, so a report and
 the move slips it causes commit together (the floor never sees a bust-out without its
-moves, and undo finds them linked). The clock is stopped after the commit, because the
-clock service locks the clock row before the event's: taking it while holding the event's
-lock could deadlock with a director's pause.
+moves, and undo finds them linked). The clock's changes (hand-for-hand's time, the finish)
+wait for the commit (`transaction.on_commit`), because the clock service locks the clock
+row before the event's: taking it while holding the event's lock could deadlock with a
+director's pause.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from decimal import Decimal
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
@@ -27,24 +30,23 @@ from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 from tdsystem.core.sql import update_rows
 from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.engine import bustout as decision
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action
 from tdsystem.seating.balancing import Rebalance, tables_rebalance
 from tdsystem.seating.errors import SeatingError
-from tdsystem.seating.models import Bag, Entry, EventTable
+from tdsystem.seating.models import Entry
 from tdsystem.seating.texts import SEMICOLONS, text_list
 from tdsystem.structures.models import AnteType
 
 from ..errors import ResultsError
-from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand, HandForHandReport
+from ..models import BustOut, BustOutGroup, BustOutMove, Finish, HandForHand
 from ..signals import players_out
-from . import bounties, handforhand, standings
+from . import bounties, handforhand, snapshot, standings
 
 TABLE_STATE = ("button", "small_blind", "big_blind", "seats", "sitting_out", "break_rank")
-BIG_BLIND_ANTES = (AnteType.BIG_BLIND, AnteType.BIG_BLIND_ANTE_FIRST)
-FINAL_TABLE_MAX = 10  # the final table is drawn once its players fit it (at most 10 seats)
 
 
 @dataclass
@@ -92,24 +94,18 @@ def bustout_record(
     ids = _entry_ids(entry_ids)
     with transaction.atomic():
         event = event_lock(Event.objects, event_id, error=ResultsError)
-        entries = _lock_entries(event, ids)
-        hfh = HandForHand.objects.filter(event=event, active=True).first()
+        entries = snapshot.entries_locked(event, ids)
+        hfh = snapshot.hand_for_hand(event)
         need_stacks = len(entries) > 1 or hfh is not None
         clean_stacks = _stacks(entries, stacks, required=need_stacks)
         eliminators = bounties.eliminators_for(event, entries, eliminated_by)
-        recorded = _bust(
-            event,
-            entries,
-            actor=actor,
-            kind=BustOut.Kind.HAND,
-            table_number=table_number,
-            stacks=clean_stacks,
-            hand=hand,
-            hfh=hfh,
-            rng_seed=rng_seed,
+        snap = snapshot.bustout_snapshot(
+            event, entries, hfh=hfh, table_number=table_number, hand=hand, stacks=clean_stacks
         )
+        outcome = _decide(snap)
+        recorded = _write(snap, outcome, actor=actor, kind=BustOut.Kind.HAND, rng_seed=rng_seed)
         _bounties(event, recorded, entries, eliminators)
-    _after_commit(event_id, recorded, actor)
+        _follow_up(event_id, recorded, actor)
     return recorded
 
 
@@ -138,7 +134,7 @@ def bustout_short_big_blind(
                     "for what is left (D8)"
                 )
             )
-        (entry,) = _lock_entries(event, [entry_id])
+        (entry,) = snapshot.entries_locked(event, [entry_id])
         need, small_blind, ante = _small_blind_due(event)
         if chips >= need:
             values = {"chips": grouped(chips), "blind": grouped(small_blind), "ante": grouped(ante)}
@@ -170,44 +166,34 @@ def bustout_short_big_blind(
                 },
                 field="entry",
             )
-        hfh = HandForHand.objects.filter(event=event, active=True).first()
-        recorded = _bust(
+        hfh = snapshot.hand_for_hand(event)
+        snap = snapshot.bustout_snapshot(
             event,
             [entry],
+            hfh=hfh,
+            table_number=None,
+            hand=None,
+            stacks={entry.pk: chips},
+            short_big_blind=True,
+        )
+        outcome = _decide(snap)
+        recorded = _write(
+            snap,
+            outcome,
             actor=actor,
             kind=BustOut.Kind.SHORT_BIG_BLIND,
-            table_number=None,
-            stacks={entry.pk: chips},
-            hand=None,
-            hfh=hfh,
             rng_seed=rng_seed,
             chips_removed=chips,
         )
         _bounties(event, recorded, [entry], [])  # no eliminator: the player keeps the head
-    _after_commit(event_id, recorded, actor)
+        _follow_up(event_id, recorded, actor)
     return recorded
-
-
-def _level_now(event: Event):
-    """The level being played (the next one during a break), from the clock."""
-    from tdsystem.events.selectors import schedule
-
-    clock = event.clock
-    state = clockrules.ClockState(
-        clock.status, clock.level_index, clock.ends_at, clock.remaining_ms, clock.version
-    )
-    rows = schedule(event)
-    if not rows:
-        raise ResultsError(gettext("the event has no levels"))
-    state, _ = clockrules.settle(state, [s.duration_seconds for s in rows], timezone.now())
-    index = min(state.level_index, len(rows) - 1)
-    return next((s for s in rows[index:] if not s.is_break), rows[index])
 
 
 def _small_blind_due(event: Event) -> tuple[int, int, int]:
     """What the big blind must hold under the house rule (the small blind and own ante),
     the small blind, and the ante."""
-    level = _level_now(event)
+    level = snapshot.level_now(event)
     own_ante = event.ante_type in (
         AnteType.EACH,
         AnteType.BIG_BLIND,
@@ -227,40 +213,6 @@ def _entry_ids(entry_ids: Sequence[int]) -> list[int]:
     if len(set(ids)) != len(ids):
         raise ResultsError(gettext("a player is named twice"), field="entries")
     return ids
-
-
-def _lock_entries(event: Event, ids: Sequence[int]) -> list[Entry]:
-    """The entries, locked in primary-key order (after the event's row)."""
-    if event.status == Event.Status.FINISHED:  # before "no seat": the winner's seat went back
-        raise ResultsError(gettext("the event has finished"))
-    entries = list(
-        Entry.objects.select_for_update(of=("self",))
-        .select_related("player", "table")
-        .filter(event=event, pk__in=ids)
-        .order_by("pk")
-    )
-    missing = set(ids) - {e.pk for e in entries}
-    if missing:
-        raise ResultsError(
-            gettext("no entry %(id)s in this event") % {"id": min(missing)}, field="entries"
-        )
-    for entry in entries:
-        if entry.status != Entry.Status.ACTIVE:
-            values = {"number": entry.number, "name": entry.player.name, "place": entry.place}
-            raise ResultsError(
-                (
-                    gettext("#%(number)s %(name)s is already out (place %(place)s)")
-                    if entry.place
-                    else gettext("#%(number)s %(name)s is already out")
-                )
-                % values
-            )
-        if entry.table is None:
-            raise ResultsError(
-                gettext("#%(number)s %(name)s has no seat yet")
-                % {"number": entry.number, "name": entry.player.name}
-            )
-    return entries
 
 
 def _stacks(
@@ -286,78 +238,62 @@ def _stacks(
     return out
 
 
-def _bust(
-    event: Event,
-    entries: list[Entry],
+def _decide(snap: snapshot.BustoutSnapshot) -> decision.Outcome:
+    try:
+        return decision.decide(snap.situation, snap.report)
+    except rules.PayoutError as exc:
+        raise ResultsError(str(exc), field="entries") from exc
+
+
+def _write(
+    snap: snapshot.BustoutSnapshot,
+    outcome: decision.Outcome,
     *,
     actor: Actor,
     kind: str,
-    table_number: int | None,
-    stacks: dict[int, int | None],
-    hand: int | None,
-    hfh: HandForHand | None,
     rng_seed: int | None,
     chips_removed: int = 0,
 ) -> Recorded:
-    if event.status == Event.Status.FINISHED:
-        raise ResultsError(gettext("the event has finished"))
-    table = _table_of(entries, table_number)
-    if table.hands_left is not None:
-        _refuse_bagged(event, entries)
+    """Write what the engine decided: the report, its finishes, the players' seats freed,
+    the log; the winner crowned, or the tables balanced."""
+    event, table, hfh, fld = snap.event, snap.table, snap.hfh, snap.field
     now = timezone.now()
-    fld = standings.field_read(event)
-    if len(entries) >= fld.active:
-        raise ResultsError(
-            gettext("%(out)s cannot be out when %(left)s are left: one must win")
-            % {"out": len(entries), "left": fld.active},
-            field="entries",
-        )
-    plan = standings.plan_for(event)
-    group, hand_no, joined = _group_for(event, hfh, hand, table)
-    typed = dict(stacks)
-    antes = (
-        _antes_paid(event, table, entries, stacks, hand_no, hfh)
-        if kind == BustOut.Kind.HAND
-        else {}
+    group = snap.group or BustOutGroup.objects.create(
+        event=event, seq=snap.last_seq + 1, hfh_hand=snap.hand if hfh is not None else None
     )
-    stacks = {pk: (s - antes.get(pk, 0) if s is not None else None) for pk, s in stacks.items()}
     bustout = BustOut.objects.create(
         event=event,
         group=group,
         kind=kind,
         table_number=table.number,
-        hand=hand_no,
+        hand=snap.hand,
         recorded_at=now,
         recorded_by=actor.user,
         actor_label=actor.label,
     )
-    others = (
-        list(
-            Finish.objects.filter(group=group, undone_at__isnull=True).select_related(
-                "entry__player", "bustout"
-            )
-        )
-        if joined
-        else []
-    )
-    placed = _places(event, plan, fld, group, joined, others, entries, stacks, table)
+    placings = outcome.placings
     rows = [
         Finish(
             event=event,
             entry=entry,
             group=group,
             bustout=bustout,
-            starting_stack=stacks[entry.pk],
+            starting_stack=outcome.stacks[entry.pk],
             chips_removed=chips_removed,
             from_table=entry.table,
             from_seat=entry.seat,
             # Without figures here (None), the full refresh below sets them.
-            **(placed.of(entry.pk) if placed else {"place": fld.active, "place_to": fld.active}),
+            **(
+                _figures(placings[entry.pk])
+                if placings
+                else {"place": fld.active, "place_to": fld.active}
+            ),
         )
-        for entry in entries
+        for entry in snap.entries
     ]
     # The group's earlier players first: their places may be the ones the new rows take.
-    standings.write_changes([f for f in others if placed and placed.update(f)])
+    others = list(snap.others)
+    standings.write_changes([f for f in others if placings and _placed(f, placings)])
     try:
         # No savepoint: a refusal fails the whole report (the caller's transaction).
         with transaction.atomic(savepoint=False):
@@ -367,17 +303,20 @@ def _bust(
         raise ResultsError(
             gettext("one of these players is already out, or the place is taken")
         ) from None
-    _leave_seats(entries, rows, now, chips_removed)
-    if placed is None:
-        standings.standings_refresh(event=event, plan=plan, field=_after(fld, entries))
+    _leave_seats(list(snap.entries), rows, now, chips_removed)
+    after = replace(fld, active=outcome.players_left)
+    if placings is None:
+        standings.standings_refresh(event=event, plan=snap.plan, field=after)
         for row in rows:
             row.refresh_from_db(fields=["place", "place_to", "slot", "prize"])
-    players_left = fld.active - len(entries)
-    recorded = Recorded(bustout, rows, others + rows, None, players_left, antes=antes)
-    recorded.stacks_typed = typed
-    _log(event, actor, recorded, table, hand_no, hfh, now)
-    if players_left == 1:
-        recorded.winner = _crown(event, plan, _after(fld, entries), hfh, bustout, actor, now)
+    recorded = Recorded(
+        bustout, rows, others + rows, None, outcome.players_left, antes=dict(outcome.antes)
+    )
+    recorded.stacks_typed = {p.entry: p.stack for p in snap.report.players}
+    _log(event, actor, recorded, table, snap.hand, hfh, now)
+    if outcome.winner is not None:
+        assert snap.winner is not None and snap.winner.pk == outcome.winner
+        recorded.winner = _crown(snap, outcome, bustout, actor, now)
     else:
         recorded.rebalance = _rebalance(event, bustout, actor, rng_seed)
         if hfh is not None:
@@ -388,156 +327,23 @@ def _bust(
     return recorded
 
 
-def _seated_at(entry: Entry) -> EventTable:
-    assert entry.table is not None  # the entries were checked seated before
-    return entry.table
+def _figures(placing: decision.Placing) -> dict:
+    return {
+        "place": placing.place,
+        "place_to": placing.place_to,
+        "slot": placing.slot,
+        "prize": placing.prize,
+    }
 
 
-def _refuse_bagged(event: Event, entries: Sequence[Entry]) -> None:
-    """In the last hands of a day (the table counts its hands down), a player whose stack
-    is already in its bag is through to the next day: not out."""
-    bag = (
-        Bag.objects.filter(event=event, day=event.day, entry__in=entries)
-        .select_related("entry__player")
-        .first()
-    )
-    if bag is not None:
-        raise ResultsError(
-            gettext("#%(number)s %(name)s has bagged for the day (bag %(bag)s): not out")
-            % {"number": bag.entry.number, "name": bag.entry.player.name, "bag": bag.number},
-            field="entries",
-        )
-
-
-def _table_of(entries: Sequence[Entry], table_number: int | None) -> EventTable:
-    """The table of the report: where the players sit (one table per report)."""
-    if table_number is not None:
-        strangers = [e for e in entries if _seated_at(e).number != table_number]
-        if strangers:
-            e = strangers[0]
-            raise ResultsError(
-                gettext("#%(number)s %(name)s sits at table %(table)s, not table %(asked)s")
-                % {
-                    "number": e.number,
-                    "name": e.player.name,
-                    "table": _seated_at(e).number,
-                    "asked": table_number,
-                },
-                field="table",
-            )
-    tables = {_seated_at(e).number for e in entries}
-    if len(tables) > 1:
-        raise ResultsError(
-            gettext(
-                "these players sit at tables %(tables)s: record each table's bust-out on its own"
-            )
-            % {"tables": ", ".join(map(str, sorted(tables)))},
-            field="entries",
-        )
-    return _seated_at(entries[0])
-
-
-@dataclass(frozen=True)
-class _Placed:
-    """The group's places, slots and prizes, worked out from this report."""
-
-    finishes: dict[int, rules.Finish]
-    slots: dict[int, int]
-    won: dict[int, Decimal]
-
-    def of(self, entry: int) -> dict:
-        f = self.finishes[entry]
-        return {
-            "place": f.place,
-            "place_to": f.place_to,
-            "slot": self.slots[entry],
-            "prize": self.won[entry],
-        }
-
-    def update(self, row: Finish) -> bool:
-        """Give an earlier row of the group its new figures; True if they changed."""
-        new = self.of(row.entry_id)
-        if all(getattr(row, k) == v for k, v in new.items()):
-            return False
-        for k, v in new.items():
-            setattr(row, k, v)
-        return True
-
-
-def _places(event, plan, fld, group, joined, others, entries, stacks, table) -> _Placed | None:
-    """Places for a group at the end of the order, with prizes still current.
-
-    None when the full refresh must do it: the field or pool changed since the prizes
-    were worked out, or a late hand-for-hand report joins a group that is not the last.
-    """
-    if not standings.is_current(plan, fld):
-        return None
-    if (
-        joined
-        and group.seq != BustOutGroup.objects.filter(event=event).aggregate(m=Max("seq"))["m"]
-    ):
-        return None
-    members = [
-        standings.Out(f.entry_id, f.starting_stack or 0, f.bustout.table_number) for f in others
-    ]
-    members += [standings.Out(e.pk, stacks[e.pk] or 0, table.number) for e in entries]
-    prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
-    try:
-        placed = standings.group_places(
-            fld.active + len(others),
-            members,
-            event.rules,
-            len(prizes),
-            hand_for_hand=group.hfh_hand is not None,
-        )
-    except rules.PayoutError as exc:
-        raise ResultsError(str(exc), field="entries") from exc
-    return _Placed(
-        {f.entry: f for f in placed.finishes},
-        dict(placed.slots),
-        placed.prizes(prizes, plan.rounding),
-    )
-
-
-def _antes_paid(
-    event: Event,
-    table: EventTable,
-    entries: Sequence[Entry],
-    stacks: Mapping[int, int | None],
-    hand_no: int,
-    hfh: HandForHand | None,
-) -> dict[int, int]:
-    """The big blind ante paid by a player out on this hand, when the rule set ranks by
-    the stack after it (`stack_after_ante`, TDA 2026): {entry: chips}.
-
-    The floor gives each stack as it was before the hand; the big blind of the hand (the
-    table's, while this is the hand it is playing) paid the level's ante, or what was left
-    (blind first: after the big blind; ante first: before it). Empty when the rule does not
-    apply or the big blind of that hand is no longer known (the table has moved on).
-    """
-    if not event.rules.stack_after_ante or event.ante_type not in BIG_BLIND_ANTES:
-        return {}
-    big = next((e for e in entries if e.seat == table.big_blind), None)
-    if big is None or stacks.get(big.pk) is None:
-        return {}
-    if hfh is not None:
-        moved_on = (
-            hand_no != hfh.hand
-            or HandForHandReport.objects.filter(
-                hand__event=event, hand__number=hand_no, table_number=table.number
-            ).exists()
-        )
-    else:
-        moved_on = hand_no != table.hand_number + 1
-    if moved_on:
-        return {}
-    level = _level_now(event)
-    stack = stacks[big.pk] or 0
-    if event.ante_type == AnteType.BIG_BLIND:  # blind first, the ante from what is left
-        paid = min(level.ante, max(0, stack - level.big_blind))
-    else:
-        paid = min(level.ante, stack)
-    return {big.pk: paid} if paid else {}
+def _placed(row: Finish, placings: Mapping[int, decision.Placing]) -> bool:
+    """Give an earlier row of the group its new figures; True if they changed."""
+    new = _figures(placings[row.entry_id])
+    if all(getattr(row, k) == v for k, v in new.items()):
+        return False
+    for k, v in new.items():
+        setattr(row, k, v)
+    return True
 
 
 def _leave_seats(entries: list[Entry], rows: list[Finish], now, chips_removed: int) -> None:
@@ -547,35 +353,6 @@ def _leave_seats(entries: list[Entry], rows: list[Finish], now, chips_removed: i
         entry.chips_removed += chips_removed
     fields = ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
     update_rows(Entry, fields, [(e.pk, *(getattr(e, name) for name in fields)) for e in entries])
-
-
-def _after(fld: standings.Field, entries: Sequence[Entry]) -> standings.Field:
-    return replace(fld, active=fld.active - len(entries))
-
-
-def _group_for(
-    event: Event, hfh: HandForHand | None, hand: int | None, table: EventTable
-) -> tuple[BustOutGroup, int, bool]:
-    """The group this report belongs to, the hand number, and whether the group existed."""
-    if hfh is not None:
-        number = hfh.hand if hand is None else hand
-        if not 1 <= number <= hfh.hand:
-            raise ResultsError(
-                gettext("the hand-for-hand hand is 1 to %(hand)s (the one being played)")
-                % {"hand": hfh.hand},
-                field="hand",
-            )
-        group = BustOutGroup.objects.filter(event=event, hfh_hand=number).first()
-        if group is not None:
-            return group, number, True
-        return _new_group(event, hfh_hand=number), number, False
-    number = hand if hand is not None else table.hand_number + 1
-    return _new_group(event, hfh_hand=None), number, False
-
-
-def _new_group(event: Event, *, hfh_hand: int | None) -> BustOutGroup:
-    seq = BustOutGroup.objects.filter(event=event).aggregate(m=Max("seq"))["m"] or 0
-    return BustOutGroup.objects.create(event=event, seq=seq + 1, hfh_hand=hfh_hand)
 
 
 def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | None):
@@ -603,11 +380,11 @@ def _rebalance(event: Event, bustout: BustOut, actor: Actor, rng_seed: int | Non
     return result
 
 
-def _crown(event, plan, fld, hfh, bustout, actor, now) -> Finish:
+def _crown(snap: snapshot.BustoutSnapshot, outcome: decision.Outcome, bustout, actor, now):
     """One player left: the winner takes place 1 and first prize; the event is over."""
-    winner = Entry.objects.select_related("player").get(event=event, status=Entry.Status.ACTIVE)
-    prizes = standings.prizes_by_place(plan, fld.entries, fld.pool)
-    prize = prizes[0] if prizes else Decimal(0)
+    event, hfh, winner = snap.event, snap.hfh, snap.winner
+    assert winner is not None and outcome.winner_prize is not None
+    prize = outcome.winner_prize
     finish = Finish.objects.create(
         event=event,
         entry=winner,
@@ -730,8 +507,14 @@ def _rule_cited(event: Event, recorded: Recorded, hfh: HandForHand | None) -> st
     return ""
 
 
+def _follow_up(event_id: int, recorded: Recorded, actor: Actor) -> None:
+    """The clock's changes once the report commits, each in the clock's own transaction
+    (see the module doc); under an outer transaction (a page's write) they wait for it."""
+    if recorded.hfh_charge or recorded.winner is not None:
+        transaction.on_commit(functools.partial(_after_commit, event_id, recorded, actor))
+
+
 def _after_commit(event_id: int, recorded: Recorded, actor: Actor) -> None:
-    """Clock changes, each in the clock's own transaction (see the module doc)."""
     if recorded.hfh_charge:
         handforhand.clock_take(event_id, recorded.hfh_charge, actor)
     if recorded.winner is None:

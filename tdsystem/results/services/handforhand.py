@@ -37,6 +37,7 @@ from tdsystem.seating.services import table_hand_finish
 
 from ..errors import ResultsError
 from ..models import HandForHand, HandForHandHand, HandForHandReport
+from . import snapshot
 
 MINUTES_PER_HAND_MAX = MINUTES_PER_HAND.high  # the most a hand may take off the clock
 
@@ -135,7 +136,7 @@ def handforhand_stop(*, event_id: int, actor: Actor) -> HandForHand:
     now = timezone.now()
     with transaction.atomic():
         event = event_lock(Event.objects, event_id, error=ResultsError)
-        hfh = HandForHand.objects.filter(event=event, active=True).first()
+        hfh = snapshot.hand_for_hand(event)
         if hfh is None:
             raise ResultsError(gettext("hand-for-hand is not on"))
         hand = HandForHandHand.objects.filter(event=event, number=hfh.hand).first()
@@ -181,7 +182,7 @@ def handforhand_hand_finish(
     now = timezone.now()
     with transaction.atomic():
         event = event_lock(Event.objects, event_id, error=ResultsError)
-        hfh = HandForHand.objects.filter(event=event, active=True).first()
+        hfh = snapshot.hand_for_hand(event)
         if hfh is None:
             return HandReport(
                 _finish(event_id, table_number, actor, expected_hand, confirm_halted), None

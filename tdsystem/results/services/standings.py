@@ -14,11 +14,9 @@ Callers hold the event's row lock.
 from __future__ import annotations
 
 import decimal
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from functools import lru_cache
 
 from django.db import connection
@@ -27,12 +25,14 @@ from django.utils.translation import gettext
 
 from tdsystem.core.sql import sql_names, update_rows
 from tdsystem.engine import payouts as rules
-from tdsystem.engine import rulesets, satellites
+from tdsystem.engine import satellites
+from tdsystem.engine.bustout import Out, places_in_order
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
 
 from ..errors import ResultsError
-from ..models import FieldCount, Finish, PayoutPlan
+from ..models import Finish, PayoutPlan
+from . import snapshot
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def field_read(event: Event) -> Field:
     flight are not entries again, and its places count down from its own field. A flight
     pays no prizes (pool 0): its players' prizes are its event's. One query either way.
     """
-    entries, active, here, pool = field_counts(event.pk)
+    entries, active, here, pool = snapshot.field_counts(event.pk)
     pool = pool - bounty_pool(event, entries)
     if event.parent_id is not None:
         pool = Decimal(0)
@@ -70,34 +70,8 @@ def field_read(event: Event) -> Field:
 _SQLITE_SUM = decimal.Context(prec=15).create_decimal_from_float
 
 
-def field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
-    """(entries, active, here, pool) of `field_read`, from the stored counts (`FieldCount`,
-    kept by the database's triggers on every change of an entry): the rows of the event
-    and its flights, a few rows whatever the field. Every bust-out and every step of the
-    simulations reads it; counting the entries instead read the whole field each time
-    (3.3 ms at 10,000 entries on SQLite). `field_counted` counts the entries themselves.
-    It goes through the cursor: the ORM's compiling of such an aggregate costs several
-    times the reading.
-    """
-    counts, c = sql_names(FieldCount, "c")
-    events, v = sql_names(Event, "v")
-    here = f"CASE WHEN {c['event_id']} = %s THEN"
-    sql = (
-        f"SELECT SUM({c['entries']}) - SUM({here} {c['carried']} ELSE 0 END), "
-        f"SUM({here} {c['active']} ELSE 0 END), SUM({here} {c['entries']} ELSE 0 END), "
-        f"SUM({c['paid_cents']}) "
-        f"FROM {counts} c WHERE {c['event_id']} IN "
-        f"(SELECT {v['id']} FROM {events} v WHERE {v['id']} = %s OR {v['parent']} = %s)"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [event_id] * 5)
-        entries, active, here_n, cents = cursor.fetchone()
-    # PostgreSQL sums bigints as numeric: read as Decimal.
-    return int(entries or 0), int(active or 0), int(here_n or 0), Decimal(cents or 0).scaleb(-2)
-
-
 def field_counted(event_id: int) -> tuple[int, int, int, Decimal]:
-    """`field_counts` counted from the entries themselves, one statement over the field:
+    """`snapshot.field_counts` counted from the entries themselves, one statement over the field:
     what the stored counts must agree with (the simulations' full checks compare them).
 
     Shaped for the `entry_field` index: the event and its flights listed first by the
@@ -215,17 +189,6 @@ def _amount(value: Decimal) -> str:
     if value == value.to_integral_value():
         return f"{value:,.0f}"
     return f"{value:,.2f}"
-
-
-def slots_of(finishes: Sequence[rules.Finish]) -> dict[int, int]:
-    """Each finisher's own place within a tie's range, in entry order."""
-    taken: dict[tuple[int, int], int] = {}
-    slots = {}
-    for finish in sorted(finishes, key=lambda f: (f.place, f.entry)):
-        key = (finish.place, finish.place_to)
-        slots[finish.entry] = finish.place + taken.get(key, 0)
-        taken[key] = taken.get(key, 0) + 1
-    return slots
 
 
 def prizes_of(
@@ -544,156 +507,3 @@ def _batches(ids: list[int]) -> Iterable[tuple[str, list[int]]]:
 def is_current(plan: PayoutPlan, field: Field) -> bool:
     """Whether the stored prizes were worked out for this field and pool."""
     return plan.figured_entries == field.entries and Decimal(plan.figured_pool) == field.pool
-
-
-# How the rule set places a group of players out on one hand ----------------------------
-
-
-@dataclass(frozen=True)
-class Out:
-    """A player out in a group: the stack the places compare, and the report's table."""
-
-    entry: int
-    stack: int
-    table: int
-
-
-@dataclass(frozen=True)
-class GroupPlaces:
-    """One group's places and slots.
-
-    `odds` (each player's chance of each place) is there when the players' ranges overlap:
-    players at different tables tie while each table's bigger stack stays above its smaller
-    (WSOP R126), so A above B at table 1 and C at table 2 take 1-2, 2-3 and 1-3 of the
-    three places. Their prizes are then what each would win on average over every order
-    the rule allows, all equally likely (the tables' orders interleaved every way).
-    """
-
-    finishes: tuple[rules.Finish, ...]
-    slots: Mapping[int, int]
-    odds: Mapping[int, Mapping[int, Fraction]] | None = None
-
-    def prizes(self, by_place: Sequence[Decimal], unit: Decimal) -> dict[int, Decimal]:
-        if self.odds is None:
-            return rules.prizes_for(self.finishes, by_place, Decimal(unit))
-        return _expected_prizes(self.odds, self.finishes, by_place, Decimal(unit))
-
-
-def group_places(
-    left: int,
-    members: Sequence[Out],
-    settings: rulesets.Settings,
-    paid: int,
-    *,
-    hand_for_hand: bool,
-) -> GroupPlaces:
-    """The places of players out on one hand with `left` players in before it.
-
-    At one table the bigger starting stack places higher and equal stacks tie (every set).
-    During hand-for-hand the group holds every table's players out on that hand: ranked
-    together by stack (`other_tables` "stack") or tied across tables ("tie"). On the hand
-    that bursts the bubble, `bubble_share` makes them all share the places they cover.
-    Raises the engine's PayoutError for an impossible group.
-    """
-    pairs = sorted((m.entry, m.stack) for m in members)
-    by_stack = rules.finishing_places(left, pairs)  # also checks the group can be
-    best = left - len(members) + 1
-    if hand_for_hand and settings.bubble_share and best <= paid < left:
-        shared = tuple(rules.Finish(e, best, left) for e, _ in pairs)
-        return GroupPlaces(shared, slots_of(shared))
-    tables = {m.table for m in members}
-    if not hand_for_hand or settings.other_tables != rulesets.OTHER_TABLES_TIE or len(tables) < 2:
-        return GroupPlaces(tuple(by_stack), slots_of(by_stack))
-    return _tied_across_tables(left, members)
-
-
-def places_in_order(
-    entries: int,
-    groups: Sequence[tuple[bool, Sequence[Out]]],
-    settings: rulesets.Settings,
-    paid: int,
-) -> list[GroupPlaces]:
-    """Every group's places, the groups in the order they happened (hand-for-hand or not).
-
-    The first group takes the last places of `entries`; the places are a function of the
-    field size and the groups only, so working them out again gives the same answer."""
-    placed = []
-    left = entries
-    for hand_for_hand, members in groups:
-        if not members:
-            continue
-        placed.append(group_places(left, members, settings, paid, hand_for_hand=hand_for_hand))
-        left -= len(members)
-    return placed
-
-
-def _tied_across_tables(left: int, members: Sequence[Out]) -> GroupPlaces:
-    """Players at different tables tie; at one table the bigger stack places higher.
-
-    The orders the rule allows are the tables' own orders interleaved in every way (equal
-    stacks at a table in either order). In a random interleaving the positions a table of
-    `size` players gets are a random `size`-subset of the group's `n`, so its r-th player
-    is at position p with chance C(p-1, r-1) C(n-p, size-r) / C(n, size).
-    """
-    n = len(members)
-    best = left - n + 1
-    at: dict[int, list[Out]] = {}
-    for m in members:
-        at.setdefault(m.table, []).append(m)
-    odds: dict[int, dict[int, Fraction]] = {}
-    for outs in at.values():
-        ranked = sorted(outs, key=lambda o: -o.stack)
-        size, i = len(ranked), 0
-        while i < size:
-            j = i
-            while j + 1 < size and ranked[j + 1].stack == ranked[i].stack:
-                j += 1
-            ranks = range(i + 1, j + 2)  # the ranks an equal-stack tie covers at its table
-            ways_all = math.comb(n, size) * len(ranks)
-            for o in ranked[i : j + 1]:
-                chances = {}
-                for p in range(1, n + 1):
-                    ways = sum(math.comb(p - 1, r - 1) * math.comb(n - p, size - r) for r in ranks)
-                    if ways:
-                        chances[best + p - 1] = Fraction(ways, ways_all)
-                odds[o.entry] = chances
-            i = j + 1
-    finishes = tuple(rules.Finish(e, min(odds[e]), max(odds[e])) for e in sorted(odds))
-    # One order the rule allows (the bigger stack first) gives each player a slot in range.
-    order = sorted(members, key=lambda m: (-m.stack, m.entry))
-    slots = {m.entry: best + k for k, m in enumerate(order)}
-    if all((f.place, f.place_to) == (best, left) for f in finishes):
-        return GroupPlaces(finishes, slots_of(finishes))  # one tie: the usual split
-    return GroupPlaces(finishes, slots, odds)
-
-
-def _expected_prizes(
-    odds: Mapping[int, Mapping[int, Fraction]],
-    finishes: Sequence[rules.Finish],
-    by_place: Sequence[Decimal],
-    unit: Decimal,
-) -> dict[int, Decimal]:
-    """Each player's average prize, floored to the unit; the units left over go to the
-    largest remainders (then entry order), so the group's prizes add up exactly."""
-
-    def prize(place: int) -> Decimal:
-        return by_place[place - 1] if place <= len(by_place) else Decimal(0)
-
-    exact = {
-        e: sum((Fraction(prize(p)) * w for p, w in chances.items()), Fraction(0))
-        for e, chances in odds.items()
-    }
-    first = min(f.place for f in finishes)
-    last = max(f.place_to for f in finishes)
-    total = sum((prize(p) for p in range(first, last + 1)), Decimal(0))
-    step = Fraction(unit)
-    units = {e: math.floor(x / step) for e, x in exact.items()}
-    out = {e: units[e] * unit for e in exact}
-    rest = total - sum(out.values(), Decimal(0))
-    for e in sorted(exact, key=lambda e: (-(exact[e] - units[e] * step), e)):
-        if rest <= 0:
-            break
-        extra = min(unit, rest)
-        out[e] += extra
-        rest -= extra
-    return out
