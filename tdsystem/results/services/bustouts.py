@@ -1,7 +1,7 @@
 """Recording bust-outs: places, prizes, the balancing they set off, and the end of the event.
 
 Built as the clock is: one lock, one read, one pure decision, one write, the follow-ups
-on commit. A report takes the event's lock (`locks.event_lock`), reads what it decides
+on commit. A report takes the event's lock (`core.locking.event_lock`), reads what it decides
 on in one snapshot with the players' entries locked (`snapshot.bustout_snapshot`), has
 the engine decide the places, prizes, antes and winner (`engine/bustout.py`), and writes
 that: the report and its finishes, the seats freed, the log; then the winner crowned, or
