@@ -53,6 +53,8 @@ def test_the_tree_keeps_every_contract(tree: Path) -> None:
         ("tdsystem/seating/wrong.py", "from tdsystem.results import models\n", "in their order"),
         ("tdsystem/results/wrong.py", "from tdsystem.venue import apps\n", "in their order"),
         ("tdsystem/results/wrong.py", "from tdsystem.rulings import selectors\n", "in their order"),
+        ("tdsystem/seating/wrong.py", "from tdsystem.simulation import seatings\n", "the harness"),
+        ("tdsystem/api/wrong.py", "from tdsystem.simulation.event import ACTOR\n", "the harness"),
     ],
 )
 def test_a_wrong_import_breaks_its_contract(tree: Path, module: str, line: str, contract: str):

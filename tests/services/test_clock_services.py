@@ -136,7 +136,7 @@ def test_a_console_start_with_nobody_seated_is_refused_until_confirmed(event):
 
 
 def test_a_console_start_needs_no_confirmation_once_someone_is_seated(event):
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
 
     arrange(event, {1: [1]})
     clock = services.clock_action(

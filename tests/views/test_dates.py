@@ -16,7 +16,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.core.models import LogEntry
 from tdsystem.events import services as events
 from tdsystem.events.models import Clock, Event
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 from tests.personas import make_token
 from tests.services.test_flights import festival

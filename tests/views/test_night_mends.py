@@ -23,7 +23,7 @@ from tdsystem.results.models import BustOut, PayoutPlan
 from tdsystem.results.services import standings
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Move
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tdsystem.structures.services import StructureError, structure_create
 from tests.fixtures import make_event, short_levels
 

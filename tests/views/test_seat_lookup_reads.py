@@ -9,7 +9,7 @@ from django.utils import timezone
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import lookup, selectors, services
 from tdsystem.seating.models import VenueTable
-from tdsystem.seating.testing import ACTOR, arrange, field
+from tdsystem.simulation.seatings import ACTOR, arrange, field
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
