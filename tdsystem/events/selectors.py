@@ -585,7 +585,7 @@ def _clock_parts(
         raise Event.DoesNotExist(f"no event {event_id}")
     if event is None:
         event = _screen_cache.get(("event", event_id), ttl, lambda: Event.objects.get(pk=event_id))
-    # The clock's version moves with every edit of the levels (`services_levels`): a
+    # The clock's version moves with every edit of the levels (`services/levels.py`): a
     # cached schedule is never shown after its levels changed.
     settings_key = (
         get_language(),  # the rows say what the minimum raise assumes, in words

@@ -19,8 +19,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.events.copying import COPIED_SETTINGS
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import may_delete
-from tdsystem.events.services import event_create
-from tdsystem.events.services_staff import event_staff_copy
+from tdsystem.events.services import event_create, event_staff_copy
 from tdsystem.results.models import BustOut, Finish, PayoutPlan
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable

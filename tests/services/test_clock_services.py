@@ -10,8 +10,8 @@ import time_machine
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.engine.clock import ClockError
-from tdsystem.events import services
 from tdsystem.events.models import Clock, Event
+from tdsystem.events.services import clock as services
 
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.events import selectors
 from tdsystem.events.models import Clock, Event
-from tdsystem.events.services_entry_rules import EntryRulesError, event_entry_rules_update
+from tdsystem.events.services import EntryRulesError, event_entry_rules_update
 from tdsystem.seating import services
 from tdsystem.seating.entry_rules import EntryRefused
 from tdsystem.seating.models import Purchase

@@ -22,8 +22,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.copying import copied_settings
 from tdsystem.events.models import Event
-from tdsystem.events.services import clock_action, event_create
-from tdsystem.events.services_days import clock_day_start
+from tdsystem.events.services import clock_action, clock_day_start, event_create
 
 from ..errors import SeatingError
 from ..models import Entry, EventTable, Purchase
