@@ -7,8 +7,7 @@ from django.utils.translation import ngettext
 
 from tdsystem.core.forms import AmountField, TextField, WholeNumberField, parse_numbers
 from tdsystem.core.moments import MomentField
-from tdsystem.core.numbers import CHIP_AMOUNT, RULE_COUNT, SEATS_PER_TABLE
-from tdsystem.core.templatetags.humanize_td import money
+from tdsystem.core.numbers import CHIP_AMOUNT, RULE_COUNT, SEATS_PER_TABLE, money
 from tdsystem.engine import rulesets
 from tdsystem.structures.models import Structure
 

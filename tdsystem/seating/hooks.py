@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 
 if TYPE_CHECKING:
     from tdsystem.events.models import Event

@@ -12,7 +12,7 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.engine.structure_gen import GeneratorInputs, Proposal, Row, structure_generate
 
 from .models import AnteType, Structure

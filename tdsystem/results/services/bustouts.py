@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Grouped, Text, log_record
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event

@@ -9,8 +9,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
-from tdsystem.core.numbers import SEATS_PER_TABLE, TABLE_NUMBER
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import SEATS_PER_TABLE, TABLE_NUMBER, grouped
 from tdsystem.events.models import Event
 
 from ..errors import SeatingError
