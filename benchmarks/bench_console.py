@@ -58,7 +58,7 @@ def _rows(captured) -> int:
 
 def run(players: int, first: int, client) -> None:
     from tdsystem.seating import selectors
-    from tdsystem.seating.testing import field
+    from tdsystem.simulation.seatings import field
     from tests.fixtures import make_event
 
     event = make_event(3600, 3600, name=f"bench console {players}")

@@ -60,7 +60,7 @@ def flight(players: int, first_table: int, rules: str):
     """A festival event and its flight 1A, the flight's players seated and playing."""
     from tdsystem.events.services import clock_action
     from tdsystem.seating import services
-    from tdsystem.seating.testing import ACTOR
+    from tdsystem.simulation.seatings import ACTOR
     from tests.fixtures import make_event
 
     parent = make_event(3600, 3600, name=f"bench flight {players}", rule_set=rules)
@@ -91,7 +91,7 @@ class Flight:
     def __init__(self, players: int, first_table: int, args, request: str = "none") -> None:
         from tdsystem.results.services import bustout_record
         from tdsystem.seating.models import Entry
-        from tdsystem.seating.testing import ACTOR
+        from tdsystem.simulation.seatings import ACTOR
 
         self.players, self.args, self.request = players, args, request
         self.event, self.tables = flight(players, first_table, args.rules)
@@ -121,7 +121,7 @@ class Flight:
         from django.test.utils import CaptureQueriesContext
 
         from tdsystem.results.services import bustout_record
-        from tdsystem.seating.testing import ACTOR
+        from tdsystem.simulation.seatings import ACTOR
 
         entry = self.active.pop(self.rng.randrange(len(self.active)))
         seed = self.rng.randrange(1 << 30)

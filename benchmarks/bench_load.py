@@ -83,8 +83,7 @@ def setup_event() -> tuple[int, str, dict[int, str]]:
 
     from tdsystem.core.actors import Actor
     from tdsystem.core.models import ApiToken, hash_token
-    from tdsystem.events.services import clock_action, event_create
-    from tdsystem.events.services_staff import event_staff_creator
+    from tdsystem.events.services import clock_action, event_create, event_staff_creator
     from tdsystem.results import services as results
     from tdsystem.seating import services as seating
     from tdsystem.seating.models import Entry, VenueTable

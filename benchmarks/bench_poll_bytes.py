@@ -39,7 +39,7 @@ def main() -> None:
     from tdsystem.events import services
     from tdsystem.events.services import event_create
     from tdsystem.seating.models import Entry, Move
-    from tdsystem.seating.testing import field
+    from tdsystem.simulation.seatings import field
     from tdsystem.structures.services import structure_create
     from tdsystem.venue.screen import screen_moves
 

@@ -25,7 +25,7 @@ def main() -> None:
     args = parser.parse_args()
     env = bench_env("bench-results")
     django_setup(env)
-    from tdsystem.results.simulation import Simulation
+    from tdsystem.simulation.event import Simulation
 
     print(f"database: {env['DATABASE_URL'].split('://')[0]}")
     header = (

@@ -34,7 +34,7 @@ def run(players: int, first_table: int) -> None:
 
     from tdsystem.results.services import bustout_record
     from tdsystem.seating import services
-    from tdsystem.seating.testing import ACTOR
+    from tdsystem.simulation.seatings import ACTOR
     from tests.fixtures import make_event
 
     event = make_event(3600, 3600, name=f"bench seating {players}")

@@ -82,8 +82,7 @@ def setup_room(args) -> tuple[int, str, list[str]]:
     from django.core.management import call_command
 
     from tdsystem.core.actors import Actor
-    from tdsystem.events.services import event_create
-    from tdsystem.events.services_staff import event_staff_add, event_staff_creator
+    from tdsystem.events.services import event_create, event_staff_add, event_staff_creator
     from tdsystem.seating import services as seating
     from tdsystem.structures.services import structure_create
 

@@ -148,6 +148,7 @@ INSTALLED_APPS = [
     "tdsystem.printing",
     "tdsystem.dealers",
     "tdsystem.venue",
+    "tdsystem.simulation",  # simulate_event (the harness: no app imports it)
     "axes",
 ]
 

@@ -19,8 +19,7 @@ from tdsystem.events import selectors, services
 from tdsystem.events.models import Clock as ClockRow
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import screen_current_event
-from tdsystem.events.services_entry_rules import ENTRY_RULE_COLUMNS, event_entry_rules_update
-from tdsystem.events.services_levels import event_levels_edit
+from tdsystem.events.services import ENTRY_RULE_COLUMNS, event_entry_rules_update, event_levels_edit
 from tdsystem.structures.editing import stored_rows
 from tdsystem.venue.screen import screen_slips_page
 

@@ -9,8 +9,7 @@ from django import forms
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .numbers import AMOUNT_MAX, TABLE_NUMBER, Span, amount_rule
-from .templatetags.humanize_td import grouped
+from .numbers import AMOUNT_MAX, TABLE_NUMBER, Span, amount_rule, grouped
 from .text import TextRefused, text_normal
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext, ngettext
 
 from .actors import Actor
 from .models import LogEntry
-from .templatetags.humanize_td import grouped
+from .numbers import grouped
 
 MESSAGE_KEY = "message"
 

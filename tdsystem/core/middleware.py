@@ -16,8 +16,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
 from .locking import BUSY_MESSAGE, Busy, lock_timed_out
+from .numbers import grouped
 from .postgresql.gate import server_gone
-from .templatetags.humanize_td import grouped
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,6 @@
-"""The whole numbers people type: one range for each kind of number, for every way in.
+"""Numbers for people: the ranges of what they type, and how a number is shown to them.
+
+The whole numbers people type: one range for each kind of number, for every way in.
 
 A table number, an entry number, a hand count, a player's chips: the pages' forms
 (`core.forms.WholeNumberField(span=...)`), the API's schemas (`ge=SPAN.low, le=SPAN.high`)
@@ -8,17 +10,53 @@ and the services take each within the same bounds, and refuse the rest in the sa
 The bounds are what a room needs with a wide margin, not what a database column holds: a
 director who types a number past them has mistyped, and a message that says
 9,223,372,036,854,775,807 or 32,767 helps nobody. The column holds every value in range.
+
+A number shown (a chip count, a prize, a bound in a message): `grouped`, and `money` for an
+amount, in the reader's separators; the templates' `chips` and `money` filters
+(`core/templatetags/humanize_td.py`) say them so too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
+from django.utils import numberformat
+from django.utils.formats import get_format
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 
-from .templatetags.humanize_td import grouped
+
+def grouped(number, decimals: int | None = None) -> str:
+    """A number in the reader's separators, Western digits: grouped always, in threes
+    where the locale's formats leave grouping out (ar, vi): a chip count or a prize read
+    from across the room needs its thousands marked."""
+    return numberformat.format(
+        number,
+        get_format("DECIMAL_SEPARATOR"),
+        decimal_pos=decimals,
+        grouping=get_format("NUMBER_GROUPING") or 3,
+        thousand_sep=get_format("THOUSAND_SEPARATOR"),
+        force_grouping=True,
+    )
+
+
+# grouped() when the text is read: a form's rule, written once, said in each request's locale.
+grouped_lazy = lazy(grouped, str)
+
+
+def money(value) -> str:
+    """An amount of money in the reader's separators: Decimal("1200.00") -> "1,200",
+    Decimal("1234.50") -> "1,234.50" ("1.234,50" in Vietnamese); None -> "–". Every page
+    that shows money (the consoles, the screens, the results, a purchase's message) says
+    it so, never as the column's "15000.00"."""
+    if value is None or value == "":
+        return "–"
+    try:
+        amount = Decimal(value)
+    except (InvalidOperation, TypeError, ValueError):
+        return str(value)
+    return grouped(amount, 0 if amount == amount.to_integral_value() else 2)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ import unicodedata
 from django.utils.translation import gettext
 from idna.core import valid_contextj
 
-from .templatetags.humanize_td import grouped
+from .numbers import grouped
 
 MARKS_MAX = 5  # Hebrew with points and Tibetan stacks need 4; stacked "Zalgo" text dozens
 JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner, zero-width joiner

@@ -7,8 +7,6 @@ missed here, the next dealers' change, push or tick makes good (services' `_Lock
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from django.db import transaction
 from django.dispatch import receiver
@@ -42,16 +40,3 @@ def tables_set_up(sender, event_id: int, **kwargs) -> None:
 def tables_broken(sender, event_id: int, broken: list[int] = (), **kwargs) -> None:  # type: ignore[assignment]
     if broken:
         _sync_after_commit(event_id)
-
-
-@contextmanager
-def held() -> Iterator[None]:
-    """The receivers off for a while: a simulation that runs the rotation on its own
-    clock (tdsystem/dealers/simulation.py) brings it to the tables itself."""
-    moves_applied.disconnect(sender=Move, dispatch_uid="dealers-moves")
-    tables_changed.disconnect(sender=EventTable, dispatch_uid="dealers-tables")
-    try:
-        yield
-    finally:
-        moves_applied.connect(tables_broken, sender=Move, dispatch_uid="dealers-moves")
-        tables_changed.connect(tables_set_up, sender=EventTable, dispatch_uid="dealers-tables")

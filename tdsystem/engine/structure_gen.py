@@ -40,6 +40,48 @@ EXTRA_AT_LEAST = 2
 
 
 @dataclass(frozen=True, slots=True)
+class GeneratorInputs:
+    """What a structure is generated from: the form's fields, all of them, in one value.
+
+    Made only of valid values: a bad one raises ``RuleError`` naming its field."""
+
+    starting_stack: int
+    entries: int
+    target_minutes: int
+    level_minutes: int
+    ante_type: str
+    chips: tuple[int, ...]  # the chips in play, in any order
+    break_every: int = 4  # levels between breaks; 0: no breaks
+    break_minutes: int = 15
+    start_big_blinds: int = 100  # the big blinds in a starting stack at level 1
+    finish_big_blinds: int = 20  # the projection's end (the module's docstring)
+
+    def __post_init__(self) -> None:
+        _whole(self.starting_stack, "starting_stack")
+        _whole(self.entries, "entries", least=2)
+        _whole(self.target_minutes, "target_minutes")
+        _whole(self.level_minutes, "level_minutes")
+        _whole(self.break_every, "break_every", least=0)
+        _whole(self.break_minutes, "break_minutes")
+        _whole(self.start_big_blinds, "start_big_blinds", least=2)
+        _whole(self.finish_big_blinds, "finish_big_blinds")
+        if self.ante_type not in ANTE_TYPES:
+            raise RuleError(f"ante_type: one of {', '.join(ANTE_TYPES)}, got {self.ante_type!r}")
+        chain = _chip_chain(self.chips)
+        if self.starting_stack % chain[0]:
+            raise RuleError(
+                f"starting_stack: {self.starting_stack} is not a multiple of the smallest chip "
+                f"{chain[0]}"
+            )
+        object.__setattr__(self, "chips", tuple(self.chips))
+
+    @property
+    def chain(self) -> tuple[int, ...]:
+        """The chips in play, smallest first, each a multiple of the one before."""
+        return _chip_chain(self.chips)
+
+
+@dataclass(frozen=True, slots=True)
 class Row:
     """A level (``number`` from 1) or a break (``number`` 0) of a proposed structure."""
 
@@ -155,36 +197,15 @@ def _levels_in(target: int, level_minutes: int, break_every: int, break_minutes:
         n = nxt
 
 
-def structure_generate(
-    *,
-    starting_stack: int,
-    entries: int,
-    target_minutes: int,
-    level_minutes: int,
-    ante_type: str,
-    chips: Sequence[int],
-    break_every: int = 4,
-    break_minutes: int = 15,
-    start_big_blinds: int = 100,
-    finish_big_blinds: int = 20,
-) -> Proposal:
+def structure_generate(inputs: GeneratorInputs) -> Proposal:
     """Propose levels and breaks whose projected finish is as near the target as the
     growth limits allow (see the module's docstring for the progression and the model)."""
-    _whole(starting_stack, "starting_stack")
-    _whole(entries, "entries", least=2)
-    _whole(target_minutes, "target_minutes")
-    _whole(level_minutes, "level_minutes")
-    _whole(break_every, "break_every", least=0)
-    _whole(break_minutes, "break_minutes")
-    _whole(start_big_blinds, "start_big_blinds", least=2)
-    _whole(finish_big_blinds, "finish_big_blinds")
-    if ante_type not in ANTE_TYPES:
-        raise RuleError(f"ante_type: one of {', '.join(ANTE_TYPES)}, got {ante_type!r}")
-    chain = _chip_chain(chips)
-    if starting_stack % chain[0]:
-        raise RuleError(
-            f"starting_stack: {starting_stack} is not a multiple of the smallest chip {chain[0]}"
-        )
+    starting_stack, entries = inputs.starting_stack, inputs.entries
+    target_minutes, level_minutes = inputs.target_minutes, inputs.level_minutes
+    break_every, break_minutes = inputs.break_every, inputs.break_minutes
+    start_big_blinds, finish_big_blinds = inputs.start_big_blinds, inputs.finish_big_blinds
+    ante_type = inputs.ante_type
+    chain = inputs.chain
     total = starting_stack * entries
     start_bb = max(2 * chain[0], starting_stack / start_big_blinds)
     final_bb = total / (2 * finish_big_blinds)

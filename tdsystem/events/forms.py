@@ -7,15 +7,18 @@ from django.utils.translation import ngettext
 
 from tdsystem.core.forms import AmountField, TextField, WholeNumberField, parse_numbers
 from tdsystem.core.moments import MomentField
-from tdsystem.core.numbers import CHIP_AMOUNT, RULE_COUNT, SEATS_PER_TABLE
-from tdsystem.core.templatetags.humanize_td import money
+from tdsystem.core.numbers import CHIP_AMOUNT, RULE_COUNT, SEATS_PER_TABLE, money
 from tdsystem.engine import rulesets
 from tdsystem.structures.models import Structure
 
 from . import rules as wording
 from .models import Event, HouseRuleSet
-from .services_entry_rules import ENTRY_RULE_COLUMNS, REENTRY_NOT_ALLOWED, reentry_rules_unused
-from .services_rules import BALANCE_THRESHOLD_MAX
+from .services import (
+    BALANCE_THRESHOLD_MAX,
+    ENTRY_RULE_COLUMNS,
+    REENTRY_NOT_ALLOWED,
+    reentry_rules_unused,
+)
 
 # Chip amounts end at a trillion, as the structures' blinds do (the API states them too).
 STACK_MAX = CHIP_AMOUNT.high

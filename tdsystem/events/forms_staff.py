@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.models import EventStaff
 
-from .services_staff import staff_candidates
+from .services import staff_candidates
 
 
 class AccountChoice(forms.ModelChoiceField):

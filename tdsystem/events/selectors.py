@@ -514,7 +514,7 @@ def _clock_parts(
     # The rows say what the minimum raise assumes, and the apps' panels (move slips,
     # notices) are worded, in the reader's language: an entry for each language the room's
     # screens read. The clock's version moves with every edit of the levels
-    # (`services_levels`): a cached schedule is never shown after its levels changed.
+    # (`services/levels.py`): a cached schedule is never shown after its levels changed.
     language = get_language()
     keys = {
         "event": ("event",),

@@ -21,7 +21,7 @@ from tdsystem.core.servertime import server_now
 from tdsystem.engine.clock import ClockError
 from tdsystem.structures.services import StructureError
 
-from . import hooks, rules, selectors, selectors_life, services, services_levels
+from . import hooks, rules, selectors, selectors_life, services
 from .clock_forms import ClockActionForm
 from .forms import EventForm
 from .models import Event
@@ -180,7 +180,7 @@ def clock_undo(request: HttpRequest, event_id: int, entry_id: int) -> HttpRespon
     error, message = None, None
     try:
         if entry is not None and entry.action == services.LEVELS_EDIT:
-            undo = services_levels.event_levels_undo(
+            undo = services.event_levels_undo(
                 event_id=event.pk, entry_id=entry_id, actor=Actor.of(request.user)
             )
         else:

@@ -15,7 +15,7 @@ from tdsystem.core.locking import Busy
 from . import selectors
 from .forms import EntryRulesForm
 from .models import Event
-from .services_entry_rules import EntryRulesError, event_entry_rules_update
+from .services import EntryRulesError, event_entry_rules_update
 
 
 @staff_required("events")

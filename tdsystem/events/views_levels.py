@@ -17,7 +17,7 @@ from tdsystem.structures.services import StructureError
 from tdsystem.structures.views import editor_render, editor_saved
 
 from .models import Clock, Event
-from .services_levels import event_levels_edit
+from .services import event_levels_edit
 
 
 @staff_required("events")

@@ -14,7 +14,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.engine import rulesets
 
 from . import rules as wording
-from . import services_rules as services
+from . import services
 from .forms import EventRulesForm, HouseRuleSetForm, HouseRuleSetNewForm
 from .models import Event, HouseRuleSet
 

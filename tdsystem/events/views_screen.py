@@ -16,7 +16,7 @@ from tdsystem.core.locking import Busy
 
 from .forms import EventForm
 from .models import Event
-from .services_screen import ScreenLanguageError, event_screen_language_set
+from .services import ScreenLanguageError, event_screen_language_set
 
 
 class ScreenLanguageForm(forms.Form):

@@ -1,5 +1,5 @@
 """The staff panel on the console's event page: the event's directors and floor, and a
-director's adding and removing of them (`services_staff`)."""
+director's adding and removing of them (`services/staff.py`)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from tdsystem.core.locking import Busy
 
 from .forms_staff import StaffAddForm
 from .models import Event
-from .services_staff import (
+from .services import (
     ROLE_LABELS,
     StaffError,
     StaffRefused,

@@ -11,8 +11,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import WholeNumberField, quoted, whole_number
-from tdsystem.core.numbers import ENTRY_NUMBER, MINUTES_PER_HAND, ROW_ID, TABLE_NUMBER
-from tdsystem.core.templatetags.humanize_td import grouped_lazy, money
+from tdsystem.core.numbers import (
+    ENTRY_NUMBER,
+    MINUTES_PER_HAND,
+    ROW_ID,
+    TABLE_NUMBER,
+    grouped_lazy,
+    money,
+)
 from tdsystem.engine.payouts import PayoutError, check_custom
 from tdsystem.seating.services import HAND_MAX
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, Sum
 from django.utils.translation import gettext
 
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.engine import payouts as rules
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import field_figures

@@ -12,7 +12,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import field_figures
 from tdsystem.seating.models import Entry, Purchase

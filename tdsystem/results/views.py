@@ -25,8 +25,7 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import form_errors_text, whole_number
 from tdsystem.core.languages import screen_language
-from tdsystem.core.numbers import TABLE_NUMBER
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import TABLE_NUMBER, grouped
 from tdsystem.engine.payouts import PayoutError, auto_unit
 from tdsystem.events.models import Event
 from tdsystem.seating import selectors as seating_selectors

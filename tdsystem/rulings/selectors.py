@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from tdsystem.core.forms import whole_number
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.engine import rulesets
 from tdsystem.events.models import Event
 from tdsystem.structures.models import Level

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext
 
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.core.text import TextRefused, text_normal
 from tdsystem.engine import rulesets
 from tdsystem.engine.errors import RuleError

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import entry_rules as rules
 from tdsystem.events.entry_notices import break_name

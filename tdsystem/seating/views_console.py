@@ -23,7 +23,7 @@ from django_htmx.http import push_url, trigger_client_event
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import form_errors_text
-from tdsystem.core.templatetags.humanize_td import grouped, money
+from tdsystem.core.numbers import grouped, money
 from tdsystem.events.models import Event
 
 from . import selectors, services

@@ -1,7 +1,7 @@
 """Editing a structure's levels: the rows the editor shows and posts, and saving them.
 
 A template is edited here (`structure_levels_edit`); an event's own structure goes through
-`tdsystem.events.services_levels.event_levels_edit`, which keeps the levels already played
+`tdsystem.events.services.levels.event_levels_edit`, which keeps the levels already played
 and the clock in step. Both validate with the import's `check_levels`: errors refuse and
 change nothing, warnings are saved only once the director confirms them.
 """
@@ -134,7 +134,7 @@ def structure_levels_edit(
     """Replace a template's levels in one transaction, logged with the old and new rows.
 
     An event's own structure is refused here: it changes through the event
-    (`events.services_levels.event_levels_edit`), which keeps its clock in step.
+    (`events.services.levels.event_levels_edit`), which keeps its clock in step.
     """
     with transaction.atomic():
         structure = Structure.objects.select_for_update().get(pk=structure_id)

@@ -11,8 +11,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tdsystem.core.forms import TextField, WholeNumberField
-from tdsystem.core.numbers import CHIP_AMOUNT
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import CHIP_AMOUNT, grouped
 
 from .services import NAME_MAX
 

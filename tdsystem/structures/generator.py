@@ -7,15 +7,13 @@ imported one does before it can be saved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from django.db import transaction
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
-from tdsystem.core.templatetags.humanize_td import grouped
-from tdsystem.engine.structure_gen import Proposal, Row, structure_generate
+from tdsystem.core.numbers import grouped
+from tdsystem.engine.structure_gen import GeneratorInputs, Proposal, Row, structure_generate
 
 from .models import AnteType, Structure
 from .services import Checked, StructureError, check_levels, structure_create
@@ -29,30 +27,9 @@ MODEL_ANTE_TYPE = {
 }
 
 
-def structure_propose(
-    *,
-    starting_stack: int,
-    entries: int,
-    target_minutes: int,
-    level_minutes: int,
-    ante_type: str,
-    chips: Sequence[int],
-    break_every: int,
-    break_minutes: int,
-    start_big_blinds: int,
-) -> tuple[Proposal, Checked]:
+def structure_propose(inputs: GeneratorInputs) -> tuple[Proposal, Checked]:
     """The engine's proposal and the import validation's verdict on it."""
-    proposal = structure_generate(
-        starting_stack=starting_stack,
-        entries=entries,
-        target_minutes=target_minutes,
-        level_minutes=level_minutes,
-        ante_type=ante_type,
-        chips=chips,
-        break_every=break_every,
-        break_minutes=break_minutes,
-        start_big_blinds=start_big_blinds,
-    )
+    proposal = structure_generate(inputs)
     return proposal, check_levels(level_rows(proposal))
 
 
@@ -97,16 +74,16 @@ def level_rows(proposal: Proposal) -> list[dict]:
     return rows
 
 
-def _notes(proposal: Proposal, *, entries: int, starting_stack: int, chips: Sequence[int]) -> str:
+def _notes(proposal: Proposal, inputs: GeneratorInputs) -> str:
     return gettext(
         "Generated for %(entries)s entries of %(stack)s (chips %(chips)s): blinds grow about "
         "x%(ratio)s a level. Projected finish: the end of level %(level)s, %(hours)s h "
         "%(minutes)02d min after the start (the average stack of the last two players falls "
         "under %(bbs)s big blinds there)."
     ) % {
-        "entries": grouped(entries),
-        "stack": grouped(starting_stack),
-        "chips": " ".join(grouped(c) for c in sorted(chips)),
+        "entries": grouped(inputs.entries),
+        "stack": grouped(inputs.starting_stack),
+        "chips": " ".join(grouped(c) for c in sorted(inputs.chips)),
         "ratio": grouped(proposal.ratio, 2),
         "level": proposal.final_level,
         "hours": proposal.projected_minutes // 60,
@@ -115,33 +92,11 @@ def _notes(proposal: Proposal, *, entries: int, starting_stack: int, chips: Sequ
     }
 
 
-def structure_generated_save(
-    *,
-    name: str,
-    starting_stack: int,
-    entries: int,
-    target_minutes: int,
-    level_minutes: int,
-    ante_type: str,
-    chips: Sequence[int],
-    break_every: int,
-    break_minutes: int,
-    start_big_blinds: int,
-    actor: Actor,
-) -> Structure:
+def structure_generated_save(*, name: str, inputs: GeneratorInputs, actor: Actor) -> Structure:
     """Generate and save a structure template. Raises StructureError (nothing saved) when
     the validation finds an error or a warning: a proposal is saved only when clean."""
-    proposal, checked = structure_propose(
-        starting_stack=starting_stack,
-        entries=entries,
-        target_minutes=target_minutes,
-        level_minutes=level_minutes,
-        ante_type=ante_type,
-        chips=chips,
-        break_every=break_every,
-        break_minutes=break_minutes,
-        start_big_blinds=start_big_blinds,
-    )
+    proposal, checked = structure_propose(inputs)
+    entries, starting_stack = inputs.entries, inputs.starting_stack
     if checked.errors or checked.warnings:
         raise StructureError(checked.errors + checked.warnings)
     name = name.strip() or gettext("Generated: %(entries)s entries, %(stack)s stack") % {
@@ -152,9 +107,9 @@ def structure_generated_save(
         structure, _warnings = structure_create(
             name=name,
             levels=level_rows(proposal),
-            ante_type=MODEL_ANTE_TYPE[ante_type],
+            ante_type=MODEL_ANTE_TYPE[inputs.ante_type],
             starting_stack=starting_stack,
-            notes=_notes(proposal, entries=entries, starting_stack=starting_stack, chips=chips),
+            notes=_notes(proposal, inputs),
         )
         log_record(
             event=None,
@@ -169,7 +124,7 @@ def structure_generated_save(
                 "structure_id": structure.pk,
                 "entries": entries,
                 "starting_stack": starting_stack,
-                "target_minutes": target_minutes,
+                "target_minutes": inputs.target_minutes,
                 "projected_minutes": proposal.projected_minutes,
             },
         )

@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_noop
 from tdsystem.core import csv as export_csv
 from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.core.text import TextRefused, text_normal
 
 from .models import AnteType, Level, Structure

@@ -15,6 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.engine.errors import RuleError
+from tdsystem.engine.structure_gen import GeneratorInputs
 
 from . import editing, generator, services
 from .forms import GeneratorForm
@@ -180,15 +181,15 @@ def structure_generator(request: HttpRequest) -> HttpResponse:
     context: dict = {"form": form}
     if data is None or not form.is_valid():
         return render(request, "structures/generator.html", context, status=400 if data else 200)
-    inputs = {k: form.cleaned_data[k] for k in GENERATOR_INPUTS}
     try:
+        inputs = GeneratorInputs(**{k: form.cleaned_data[k] for k in GENERATOR_INPUTS})
         if saving:
             structure = generator.structure_generated_save(
-                name=form.cleaned_data["name"], actor=Actor.of(request.user), **inputs
+                name=form.cleaned_data["name"], inputs=inputs, actor=Actor.of(request.user)
             )
             messages.success(request, _("Saved %(name)s") % {"name": structure.name})
             return redirect("console:structure", structure.pk)
-        context["proposal"], context["checked"] = generator.structure_propose(**inputs)
+        context["proposal"], context["checked"] = generator.structure_propose(inputs)
     except (services.StructureError, RuleError) as exc:
         context["errors"] = getattr(exc, "errors", [str(exc)])
         return render(request, "structures/generator.html", context, status=400)

@@ -19,8 +19,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.events.copying import COPIED_SETTINGS
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import may_delete
-from tdsystem.events.services import event_create
-from tdsystem.events.services_staff import event_staff_copy
+from tdsystem.events.services import event_create, event_staff_copy
 from tdsystem.results.models import BustOut, Finish, PayoutPlan
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable
@@ -31,33 +30,13 @@ class EventError(Exception):
 
 
 def event_tables_release(*, event_id: int, actor: Actor) -> list[int]:
-    """A finished event gives its tables back to the venue, so the next event can use them.
-
-    The rows stay (results name the tables players left from); only `in_play` goes. The
-    winner, still in, leaves the seat: nobody sits at a table out of play (their finish
-    keeps the table and seat they won at).
-    """
+    """A finished event gives its tables back to the venue, so the next event can use them
+    (seating's `tables_release_all`: the winner, still in, leaves the seat)."""
     with transaction.atomic():
         event = event_lock(Event.objects.select_related("clock"), event_id, error=EventError)
         if event.status != Event.Status.FINISHED:
             return []
-        tables = EventTable.objects.filter(event=event, in_play=True)
-        numbers = sorted(tables.values_list("number", flat=True))
-        if not numbers:
-            return []
-        Entry.objects.filter(event=event, table__isnull=False).update(table=None, seat=None)
-        tables.update(in_play=False, button=None, small_blind=None, big_blind=None)
-        log_record(
-            event=event,
-            actor=actor,
-            action="tables.release",
-            summary=Text(
-                gettext_noop("Tables given back to the venue: %(numbers)s"),
-                numbers=", ".join(map(str, numbers)),
-            ),
-            data={"numbers": numbers, "reason": event.status},
-        )
-    return numbers
+        return seating.tables_release_all(event=event, reason=event.status, actor=actor)
 
 
 def event_copy(

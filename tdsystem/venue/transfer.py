@@ -58,7 +58,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import rulesets
 from tdsystem.events.models import Clock, Event, HouseRuleSet
-from tdsystem.events.services_staff import event_staff_creator
+from tdsystem.events.services import event_staff_creator
 from tdsystem.printing.models import EventPrinting
 from tdsystem.results import models as results
 from tdsystem.seating import models as seating

@@ -20,7 +20,7 @@ from tdsystem.results import services as results
 from tdsystem.seating import services
 from tdsystem.seating.models import Entry, Move, Player
 from tdsystem.seating.services.tickets import ticket_issue
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

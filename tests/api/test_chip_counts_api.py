@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tdsystem.core.models import LogEntry
 from tdsystem.results.models import ChipCount, ChipCountHistory
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 
 pytestmark = pytest.mark.django_db
 

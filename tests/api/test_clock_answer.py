@@ -11,7 +11,7 @@ from django.db import transaction
 
 from tdsystem.events import services
 from tdsystem.events.models import Clock
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 # The other writer runs once the request's transaction commits: a real commit.

@@ -16,7 +16,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.compression import TextGZipMiddleware
 from tdsystem.events import services
 from tdsystem.seating.models import Entry, Move
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 from tdsystem.venue.screen import SLIPS_PAGE
 from tests.fixtures import make_event
 

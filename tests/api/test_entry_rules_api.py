@@ -11,7 +11,7 @@ from tdsystem.events.models import Clock
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import services
 from tdsystem.seating.models import Entry, Purchase
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -36,7 +36,7 @@ from tdsystem.rulings.shares import ruling_share
 from tdsystem.seating import services
 from tdsystem.seating.models import Move
 from tdsystem.seating.services.tickets import ticket_issue
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.engine._betting_helpers import REFERENCE_HAND
 from tests.fixtures import make_event
 

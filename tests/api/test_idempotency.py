@@ -24,7 +24,7 @@ from tdsystem.results.services import bustout_record
 from tdsystem.seating import services
 from tdsystem.seating.models import Entry, Purchase, Ticket
 from tdsystem.seating.services.tickets import ticket_issue
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -18,7 +18,7 @@ from tdsystem.events import selectors
 from tdsystem.results.selectors import results_payload
 from tdsystem.seating.models import Move
 from tdsystem.seating.selectors import recent_moves, seat_list
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 METHODS = ("get", "post", "put", "patch", "delete")
 REFERENCE = {"/api/openapi.json", "/api/docs", "/api/"}  # the reference itself, and its root

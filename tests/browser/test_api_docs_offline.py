@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from django.urls import reverse
 
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 from tests.browser.conftest import TV, login
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_token, make_user

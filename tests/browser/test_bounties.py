@@ -21,7 +21,7 @@ TABLET_UPRIGHT = {"width": 820, "height": 1180}
 
 def test_a_pko_bustout_pays_the_eliminator_and_the_results_show_the_heads(live_server, new_page):
     from tdsystem.results.models import Bounty
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     floor = make_user("flo", "floor")

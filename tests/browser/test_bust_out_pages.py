@@ -17,7 +17,7 @@ FULL = list(range(1, 10))
 
 
 def seated(event):
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
 
     return arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
 

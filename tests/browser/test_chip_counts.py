@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_the_floor_enters_a_tables_counts_on_a_phone(live_server, new_page):
     from tdsystem.results.models import ChipCount, ChipCountHistory
-    from tdsystem.seating.testing import field
+    from tdsystem.simulation.seatings import field
     from tests.fixtures import make_event
 
     floor = make_user("fred", "floor")
@@ -59,7 +59,7 @@ def test_the_console_and_the_public_page_show_the_counts(live_server, new_page):
     from tdsystem.core.actors import Actor
     from tdsystem.results.services.chips import chip_counts_record
     from tdsystem.seating.models import Entry, Player
-    from tdsystem.seating.testing import field
+    from tdsystem.simulation.seatings import field
     from tests.fixtures import make_event
 
     director = make_user("dora", "director")

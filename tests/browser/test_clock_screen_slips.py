@@ -8,7 +8,7 @@ import pytest
 from tdsystem.core.actors import Actor
 from tdsystem.events import services
 from tdsystem.seating.models import Entry, Move
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 from tests.browser.conftest import PHONE, TV_SMALL, screenshot
 from tests.fixtures import make_event
 

@@ -8,7 +8,7 @@ import pytest
 
 from tdsystem.events.models import Clock
 from tdsystem.seating.services import player_register
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user

@@ -6,7 +6,7 @@ import pytest
 
 from tdsystem.events.services import clock_action
 from tdsystem.seating import services as seating
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tdsystem.venue import life
 from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
 from tests.fixtures import make_event

@@ -16,7 +16,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_phone_counts_the_last_hands_down_and_bags_the_table(live_server, new_page):
     from tdsystem.seating.models import Bag, DayEnd, EventTable
-    from tdsystem.seating.testing import ACTOR, arrange
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     floor = make_user("fred", "floor")

@@ -19,7 +19,7 @@ TABLET_UPRIGHT = {"width": 820, "height": 1180}
 def test_a_director_makes_an_icm_deal_and_the_results_show_it(live_server, new_page):
     from tdsystem.results import services
     from tdsystem.results.models import Deal
-    from tdsystem.seating.testing import ACTOR, arrange
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     director = make_user("dora", "director")

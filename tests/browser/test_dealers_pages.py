@@ -9,7 +9,7 @@ import pytest
 from tdsystem.core.actors import Actor
 from tdsystem.dealers import services
 from tdsystem.dealers.models import Dealer, Rotation, Shift
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.browser.conftest import (
     PHONE,
     TABLET,

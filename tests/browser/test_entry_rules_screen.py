@@ -12,7 +12,7 @@ from django.utils import timezone
 from tdsystem.events.models import Clock
 from tdsystem.seating import services
 from tdsystem.seating.models import Purchase
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.browser.conftest import PHONE, TV, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user

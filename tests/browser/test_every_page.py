@@ -155,8 +155,7 @@ def populate() -> dict:
     from tdsystem.core.actors import Actor
     from tdsystem.core.models import ApiToken
     from tdsystem.dealers.services import dealer_add, dealer_clock_in
-    from tdsystem.events.services import clock_action, event_create
-    from tdsystem.events.services_rules import house_rule_set_create
+    from tdsystem.events.services import clock_action, event_create, house_rule_set_create
     from tdsystem.printing import services as printing
     from tdsystem.results import services as results
     from tdsystem.results.models import BustOut

@@ -29,7 +29,7 @@ def test_a_bagged_table_shows_its_bags_where_the_out_buttons_were(live_server, n
     from tdsystem.seating.models import Entry, EventTable
     from tdsystem.seating.services import table_hand_finish
     from tdsystem.seating.services.dayend import day_end_start
-    from tdsystem.seating.testing import ACTOR, arrange
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     director = make_user("dana", "director")
@@ -72,7 +72,7 @@ def test_a_bagged_table_shows_its_bags_where_the_out_buttons_were(live_server, n
 def test_a_combined_flight_reads_as_finished_and_points_to_day_2(live_server, new_page):
     from tdsystem.seating.models import Entry
     from tdsystem.seating.services import day2_combine
-    from tdsystem.seating.testing import ACTOR
+    from tdsystem.simulation.seatings import ACTOR
     from tests.services.test_flights import played
 
     director = make_user("dana", "director")
@@ -151,7 +151,7 @@ def test_a_ticket_goes_to_the_player_the_search_finds(live_server, new_page):
 def test_a_satellites_results_list_the_seat_winners_above_the_cash_place(live_server, new_page):
     from tdsystem.results import services
     from tdsystem.results.services.satellites import satellite_tickets_issue
-    from tdsystem.seating.testing import ACTOR, arrange
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     target = make_event(600, 600, name="Main Event", buy_in=Decimal(200), fee=Decimal(20))

@@ -43,7 +43,7 @@ def running(event, index: int = 0, left_seconds: int = 500) -> None:
 
 def test_two_bad_stacks_keep_both_ticks_and_say_both(live_server, new_page):
     from tdsystem.results.models import BustOut
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     floor = make_user("fred", "floor")
@@ -90,7 +90,7 @@ def test_two_bad_stacks_keep_both_ticks_and_say_both(live_server, new_page):
 
 def _reentry_night(**rules):
     from tdsystem.results import services as results
-    from tdsystem.seating.testing import ACTOR, arrange
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     event = make_event(
@@ -175,7 +175,7 @@ def test_the_re_entry_and_the_bust_out_form_read_in_arabic_and_japanese(
     live_server, new_page, language
 ):
     """Screenshots at TV, tablet and phone sizes, looked at; the page keeps its layout."""
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     director = make_user("dora", "director")

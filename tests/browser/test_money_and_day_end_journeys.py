@@ -115,7 +115,7 @@ def test_late_registration_closes_at_the_money_and_a_late_entry_is_confirmed_nev
     from tdsystem.results.models import Finish
     from tdsystem.results.services import payout_plan_update
     from tdsystem.seating.models import Entry
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     # Eight players at 100 on one table, top 5 paid; late registration until level 4 and
@@ -218,7 +218,7 @@ def flight_with_one_table(name: str = "1A", players: int = 6):
     from tdsystem.events.models import Event
     from tdsystem.events.services import clock_action
     from tdsystem.seating import services
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     main = Event.objects.filter(name="Small Room Main").first() or make_event(
@@ -369,7 +369,7 @@ def test_the_tv_shows_the_winner_and_the_final_table_after_the_last_hand(live_se
     from tdsystem.events.services import clock_action
     from tdsystem.results.services import payout_plan_update
     from tdsystem.seating.models import Entry, Player
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     event = make_event(1200, "B600", 1200, name="Sunday Freezeout", buy_in=Decimal(200))

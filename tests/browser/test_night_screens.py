@@ -30,7 +30,7 @@ def _night():
     from tdsystem.events.models import Clock, Event
     from tdsystem.results import services as results
     from tdsystem.seating.models import Move
-    from tdsystem.seating.testing import ACTOR, arrange
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     event = make_event(1200, 1200, "B600", 1200, name="Thursday Deepstack", buy_in=Decimal(15000))

@@ -63,7 +63,7 @@ def nour(db):
     """Table 1 with three players; "نور" is entry #2 at seat 9. Returns (event, entry)."""
     from tdsystem.events.services import clock_action
     from tdsystem.seating.models import Player
-    from tdsystem.seating.testing import ACTOR, arrange
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     event = make_event(3900, 600, name="Sunday Main Event")

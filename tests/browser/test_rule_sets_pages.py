@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tdsystem.events.models import Event
-from tdsystem.events.services_rules import house_rule_set_create
-from tdsystem.seating.testing import ACTOR
+from tdsystem.events.services import house_rule_set_create
+from tdsystem.simulation.seatings import ACTOR
 from tests.browser.conftest import PHONE, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user

@@ -23,7 +23,7 @@ def shown(page) -> list[int]:
 
 
 def test_a_tablet_pages_through_a_big_field_and_jumps_to_a_table(live_server, new_page):
-    from tdsystem.seating.testing import field
+    from tdsystem.simulation.seatings import field
     from tests.fixtures import make_event
 
     director = make_user("dora", "director")
@@ -94,7 +94,7 @@ def test_a_tablet_pages_through_a_big_field_and_jumps_to_a_table(live_server, ne
 
 
 def test_a_phone_opens_a_later_page_of_a_big_field(live_server, new_page):
-    from tdsystem.seating.testing import field
+    from tdsystem.simulation.seatings import field
     from tests.fixtures import make_event
 
     director = make_user("dora", "director")

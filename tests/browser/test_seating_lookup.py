@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tdsystem.results.services import bustout_record
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.browser.conftest import PHONE, screenshot
 from tests.fixtures import make_event
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tdsystem.seating.models import Player
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 from tests.browser.conftest import PHONE, TABLET, TV, screenshot
 from tests.fixtures import make_event
 

@@ -14,7 +14,7 @@ from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import EventTable, VenueTable
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.browser.conftest import TABLET, TV, login, screenshot
 from tests.fixtures import make_event
 from tests.personas import PASSWORD, make_user

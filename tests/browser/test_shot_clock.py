@@ -20,8 +20,8 @@ def test_the_dealer_runs_the_shot_clock_and_the_floor_sees_it_run_out(live_serve
     from tdsystem.events.models import Event
     from tdsystem.seating.balancing import tables_redraw
     from tdsystem.seating.models import Entry
-    from tdsystem.seating.testing import ACTOR, arrange
     from tdsystem.shotclock.models import Call
+    from tdsystem.simulation.seatings import ACTOR, arrange
     from tests.fixtures import make_event
 
     director = make_user("dora", "director")

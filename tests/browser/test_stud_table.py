@@ -23,7 +23,7 @@ def test_a_stud_table_shows_no_blinds_and_balances_by_position(live_server, new_
 
     from tdsystem.events.models import Event
     from tdsystem.seating.models import EventTable, Move
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     floor = make_user("fred", "floor")

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_out_at_the_table_asks_who_eliminated_the_player_and_pays_them(live_server, new_page):
     from tdsystem.results.models import Bounty, Finish
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     floor = make_user("flo", "floor")

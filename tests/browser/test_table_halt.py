@@ -18,7 +18,7 @@ FULL = list(range(1, 10))
 
 def test_a_halt_shows_on_the_table_page_and_lifts_after_balancing(live_server, new_page):
     from tdsystem.seating.models import EventTable, Move
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     director = make_user("dora", "director")

@@ -11,8 +11,8 @@ from django.core.management import CommandError, call_command
 
 from tdsystem.events.models import Event
 from tdsystem.events.selectors_life import current_event_id
-from tdsystem.results.management.commands.simulate_event import REAL_EVENTS_STATUS
-from tdsystem.results.simulation import Simulation
+from tdsystem.simulation.event import Simulation
+from tdsystem.simulation.management.commands.simulate_event import REAL_EVENTS_STATUS
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.db.models import F
 
 from tdsystem.events.models import Event
 from tdsystem.results.models import Finish
-from tdsystem.results.simulation import InvariantBroken, Simulation
 from tdsystem.seating.models import Entry
+from tdsystem.simulation.event import InvariantBroken, Simulation
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def test_bad_arguments_are_a_command_error():
 
 
 def test_a_wrong_prize_is_caught_at_the_step_that_wrote_it(monkeypatch):
-    from tdsystem.results import simulation
+    from tdsystem.simulation import event as simulation
 
     real = simulation.services.bustout_record
     calls = []
@@ -118,8 +118,8 @@ def test_a_wrong_prize_is_caught_at_the_step_that_wrote_it(monkeypatch):
 
 
 def test_a_stranger_seated_at_a_table_is_caught_at_the_step_that_seated_them(monkeypatch):
-    from tdsystem.results import simulation
     from tdsystem.seating.models import EventTable, Player
+    from tdsystem.simulation import event as simulation
     from tests.fixtures import make_event
 
     other = make_event(600, name="Next door")

@@ -11,9 +11,9 @@ from django.core.management import CommandError, call_command
 from tdsystem.events.models import Event
 from tdsystem.results.models import Finish
 from tdsystem.results.services import standings
-from tdsystem.results.simulation import InvariantBroken
-from tdsystem.results.simulation_festival import Festival
 from tdsystem.seating.models import Bag, DayEnd, Entry
+from tdsystem.simulation.event import InvariantBroken
+from tdsystem.simulation.festival import Festival
 
 # A re-entry works the flight's places out again after it commits (results/signals.py):
 # the run needs real commits, as on the command line.
@@ -77,8 +77,8 @@ def test_a_whole_event_that_miscounts_its_flights_stops_the_run(monkeypatch):
 def test_a_whole_event_miscounted_after_a_bust_out_stops_the_run_at_that_step(monkeypatch):
     from django.db.models import F
 
-    from tdsystem.results import simulation
     from tdsystem.results.models import FieldCount
+    from tdsystem.simulation import event as simulation
 
     real = simulation.services.bustout_record
     calls = []

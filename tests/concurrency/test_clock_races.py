@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
-from tdsystem.events import services
 from tdsystem.events.models import Clock
+from tdsystem.events.services import clock as services
 from tests.concurrency import threads
 from tests.concurrency.threads import errors_of
 from tests.fixtures import make_event

@@ -13,7 +13,7 @@ from tdsystem.core.models import LogEntry
 from tdsystem.dealers import services
 from tdsystem.dealers.models import Rotation, Shift
 from tdsystem.seating import services as seating
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event
 

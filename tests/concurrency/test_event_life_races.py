@@ -10,7 +10,7 @@ from django.db import transaction
 from tdsystem.core.locking import Busy, locks_take
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tdsystem.venue import life
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event

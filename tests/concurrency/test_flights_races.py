@@ -13,7 +13,7 @@ from tdsystem.events.models import Event
 from tdsystem.seating import services as seating
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.concurrency.threads import errors_of, run_together
 from tests.services.test_flights import played
 

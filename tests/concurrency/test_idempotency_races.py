@@ -15,7 +15,7 @@ from django.test import Client
 from tdsystem.core.models import IdempotencyKey
 from tdsystem.seating import services
 from tdsystem.seating.models import Purchase
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.concurrency.test_busy_answers import Holder
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event

@@ -18,7 +18,7 @@ from tdsystem.seating import services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Player
 from tdsystem.seating.services import registration
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.concurrency.threads import run_together
 from tests.fixtures import make_event
 

@@ -17,7 +17,7 @@ from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOut, Finish
 from tdsystem.results.services import bustouts, snapshot, standings
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, seating_problems
 from tests.concurrency.threads import run_together
 from tests.fixtures import make_event
 

@@ -20,7 +20,7 @@ from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Move
 from tdsystem.seating.services import registration
-from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, seating_problems
 from tests.concurrency.threads import run_together
 from tests.fixtures import make_event
 

@@ -9,10 +9,10 @@ import pytest
 
 from tdsystem.engine import shotclock as sc
 from tdsystem.events.models import Event
-from tdsystem.seating.testing import ACTOR, arrange
 from tdsystem.shotclock import services
 from tdsystem.shotclock.errors import ShotClockRefused
 from tdsystem.shotclock.models import Call, Extensions
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event
 

@@ -16,7 +16,7 @@ from tdsystem.seating import services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import EventTable, VenueTable
 from tdsystem.seating.services import tables
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event
 

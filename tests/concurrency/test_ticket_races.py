@@ -14,7 +14,7 @@ from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Ticket
 from tdsystem.seating.services import tickets
 from tdsystem.seating.services.tickets import ticket_issue, ticket_register
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.concurrency.threads import errors_of, run_together
 from tests.fixtures import make_event
 

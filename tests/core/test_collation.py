@@ -95,7 +95,7 @@ def test_it_follows_the_active_language():
 
 def test_the_public_seat_list_reads_by_name_as_people_read_it(event):
     from tdsystem.seating.selectors import seat_list
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
 
     people = arrange(event, {1: [1, 2, 3, 4]})
     names = {"T1S1": "Zoë", "T1S2": "ánh", "T1S3": "Anh", "T1S4": "Émile"}
@@ -108,7 +108,7 @@ def test_the_public_seat_list_reads_by_name_as_people_read_it(event):
 
 def test_the_seat_list_and_search_sort_in_the_readers_language(event):
     from tdsystem.seating.selectors import seat_list, seat_search
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
 
     people = arrange(event, {1: [1, 2, 3]})
     for key, name in {"T1S1": "Đặng Minh", "T1S2": "Dương Minh", "T1S3": "Ăn Minh"}.items():

@@ -35,7 +35,7 @@ def test_loaddemo_seats_27_players_at_three_tables_and_is_idempotent(monkeypatch
 
 def test_the_demo_leaves_tables_1_to_3_to_the_directors_first_event(monkeypatch):
     from tdsystem.seating import services as seating
-    from tdsystem.seating.testing import ACTOR
+    from tdsystem.simulation.seatings import ACTOR
     from tests.fixtures import make_event
 
     monkeypatch.setenv("DEMO_PASSWORD", "demo-pass")

@@ -63,11 +63,9 @@ def test_the_tree_keeps_every_contract(tree: Path) -> None:
             "from tdsystem.seating.forms import ENTRY_MAX\n",
             "not its views, forms or test helpers",
         ),
-        (
-            "tdsystem/results/wrong.py",
-            "from tdsystem.seating.testing import arrange\n",
-            "not its views, forms or test helpers",
-        ),
+        ("tdsystem/results/wrong.py", "from tdsystem.simulation import seatings\n", "the harness"),
+        ("tdsystem/seating/wrong.py", "from tdsystem.simulation import seatings\n", "the harness"),
+        ("tdsystem/api/wrong.py", "from tdsystem.simulation.event import ACTOR\n", "the harness"),
     ],
 )
 def test_a_wrong_import_breaks_its_contract(tree: Path, module: str, line: str, contract: str):

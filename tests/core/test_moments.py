@@ -27,7 +27,7 @@ from tdsystem.core.moments import (
 from tdsystem.events import services as events
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.selectors import clock_read
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 NEW_YORK = "America/New_York"

@@ -25,7 +25,7 @@ from tdsystem.results.models import Finish
 from tdsystem.seating import services
 from tdsystem.seating import views_console as seating_views
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 
 pytestmark = pytest.mark.django_db
 

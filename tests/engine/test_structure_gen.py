@@ -3,6 +3,8 @@ play, colour-ups only at breaks, and a projection that follows the stated model.
 
 from __future__ import annotations
 
+from dataclasses import FrozenInstanceError, replace
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -10,6 +12,7 @@ from hypothesis import strategies as st
 from tdsystem.engine.errors import RuleError
 from tdsystem.engine.structure_gen import (
     ANTE_TYPES,
+    GeneratorInputs,
     Proposal,
     Row,
     projected_finish,
@@ -28,7 +31,7 @@ def worked_example(**changes) -> Proposal:
         ante_type="each",
         chips=CHIPS,
     )
-    return structure_generate(**(args | changes))
+    return structure_generate(GeneratorInputs(**(args | changes)))
 
 
 def blinds(proposal: Proposal) -> list[tuple[int, int, int]]:
@@ -147,6 +150,25 @@ def test_it_refuses_input_it_cannot_read(changes, message):
         worked_example(**changes)
 
 
+def test_the_inputs_are_one_value_that_cannot_change():
+    inputs = GeneratorInputs(
+        starting_stack=20_000,
+        entries=120,
+        target_minutes=480,
+        level_minutes=30,
+        ante_type="each",
+        chips=[100, 25],
+    )
+    assert inputs.chips == (100, 25) and inputs.chain == (25, 100)
+    assert inputs == replace(inputs) and hash(inputs) == hash(replace(inputs))
+    with pytest.raises(FrozenInstanceError):
+        inputs.entries = 200  # type: ignore[misc]
+    # A change is a new value, checked as the first was.
+    assert structure_generate(replace(inputs, entries=200)).total_chips == 4_000_000
+    with pytest.raises(RuleError, match="entries"):
+        replace(inputs, entries=1)
+
+
 chip_sets = st.sampled_from(
     [
         (25, 100, 500, 1000, 5000, 25000),
@@ -179,7 +201,7 @@ def inputs(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(inputs())
 def test_every_proposal_keeps_the_rules(args):
-    proposal = structure_generate(**args)
+    proposal = structure_generate(GeneratorInputs(**args))
     chips = args["chips"]
 
     checked = validate(proposal)

@@ -26,7 +26,7 @@ FIRST, SECOND = 8, 45  # seconds: level 1 changes on the old laptop; level 2 spa
 NIGHT = f"""
 from tdsystem.events.services import clock_action
 from tdsystem.results.services import bustout_record
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 event = make_event({FIRST}, {SECOND}, 600, name="Friday night")

@@ -40,7 +40,7 @@ from tdsystem.results import services as results
 from tdsystem.results.models import Finish
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 from tests.personas import make_token, make_user
 from tests.worker import ROOT

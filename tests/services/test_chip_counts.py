@@ -13,7 +13,7 @@ from tdsystem.results.selectors_chips import chip_total, count_rows
 from tdsystem.results.services import chip_count_record
 from tdsystem.results.services.chips import chip_counts_record
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 
 pytestmark = pytest.mark.django_db
 

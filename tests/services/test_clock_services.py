@@ -10,8 +10,8 @@ import time_machine
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.engine.clock import ClockError
-from tdsystem.events import services
 from tdsystem.events.models import Clock, Event
+from tdsystem.events.services import clock as services
 
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
 pytestmark = pytest.mark.django_db
@@ -136,7 +136,7 @@ def test_a_console_start_with_nobody_seated_is_refused_until_confirmed(event):
 
 
 def test_a_console_start_needs_no_confirmation_once_someone_is_seated(event):
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
 
     arrange(event, {1: [1]})
     clock = services.clock_action(

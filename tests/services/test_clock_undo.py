@@ -94,7 +94,7 @@ def test_it_refuses_to_undo_what_is_not_a_clock_action(event, director):
 
 @pytest.fixture
 def two_tables():
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
     from tests.fixtures import make_event
 
     event = make_event(3600, 3600)

@@ -22,7 +22,7 @@ from tdsystem.seating.services.dayend import (
     day_end_start,
     day_next_draw,
 )
-from tdsystem.seating.testing import ACTOR, field, seating_problems
+from tdsystem.simulation.seatings import ACTOR, field, seating_problems
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
@@ -307,7 +307,7 @@ def test_it_ends_a_flight_with_its_day(event):
 
 def test_it_bags_a_player_left_alone_at_once_and_ignores_an_empty_table(event):
     from tdsystem.seating.selectors_dayend import day_end_state, last_hands_panel
-    from tdsystem.seating.testing import arrange
+    from tdsystem.simulation.seatings import arrange
 
     arrange(event, {1: [1, 4], 2: [2, 5], 3: [1, 3], 4: [2, 4], 5: [3, 6]})
     day_end_start(event_id=event.pk, actor=ACTOR, seed=3)

@@ -17,7 +17,7 @@ from tdsystem.events.services import clock_action
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import EventTable, Move
 from tdsystem.seating.signals import moves_applied
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

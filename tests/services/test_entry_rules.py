@@ -14,7 +14,7 @@ from tdsystem.results.services.standings import field_read
 from tdsystem.seating import services
 from tdsystem.seating.entry_rules import EntryRefused
 from tdsystem.seating.models import Entry, Purchase
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

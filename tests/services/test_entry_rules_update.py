@@ -11,11 +11,11 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.events import selectors
 from tdsystem.events.models import Clock, Event
-from tdsystem.events.services_entry_rules import EntryRulesError, event_entry_rules_update
+from tdsystem.events.services import EntryRulesError, event_entry_rules_update
 from tdsystem.seating import services
 from tdsystem.seating.entry_rules import EntryRefused
 from tdsystem.seating.models import Purchase
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

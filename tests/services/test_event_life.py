@@ -14,7 +14,7 @@ from tdsystem.results import services as results
 from tdsystem.results.models import PayoutPlan
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tdsystem.structures.models import Structure
 from tdsystem.venue import life
 from tests.fixtures import make_event

@@ -27,13 +27,13 @@ from tdsystem.events.services import clock_action
 from tdsystem.results import services as results
 from tdsystem.results.models import Bounty, ChipCount, Deal, Finish
 from tdsystem.results.services import deals, standings
-from tdsystem.results.simulation_festival import Festival
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Player, Ticket
 from tdsystem.seating.services.tickets import ticket_issue
-from tdsystem.seating.testing import ACTOR, arrange, count_problems
 from tdsystem.shotclock.models import Call, Extensions
 from tdsystem.shotclock.services import shot_clock_expire, shot_clock_start
+from tdsystem.simulation.festival import Festival
+from tdsystem.simulation.seatings import ACTOR, arrange, count_problems
 from tdsystem.structures.models import Level, Structure
 from tdsystem.venue import transfer
 from tests.fixtures import make_event

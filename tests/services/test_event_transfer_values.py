@@ -16,7 +16,7 @@ from django.db import models
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import EventStaff
 from tdsystem.seating.models import Player
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tdsystem.structures.models import Structure
 from tdsystem.venue import transfer
 from tdsystem.venue.transfer_values import KEPT, TEXT

@@ -14,7 +14,7 @@ from tdsystem.seating import services as seating
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Bag, Entry, EventTable, Player, Purchase
 from tdsystem.seating.selectors_flights import day2_preview
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

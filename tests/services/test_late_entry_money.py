@@ -17,7 +17,7 @@ from tdsystem.results.services.cashier import prize_paid_set
 from tdsystem.seating import services as seating
 from tdsystem.seating.entry_rules import ChangesToConfirm, EntryRefused, entries_closed
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

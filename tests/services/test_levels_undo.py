@@ -11,7 +11,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.events import services
 from tdsystem.events.models import Clock
-from tdsystem.events.services_levels import event_levels_edit, event_levels_undo
+from tdsystem.events.services import event_levels_edit, event_levels_undo
 from tdsystem.structures.editing import LevelsError, stored_rows
 
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)

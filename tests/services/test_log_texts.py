@@ -13,7 +13,7 @@ from tdsystem.core import log
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.events import services
-from tdsystem.events.services_entry_rules import event_entry_rules_update
+from tdsystem.events.services import event_entry_rules_update
 from tdsystem.structures import services as structures
 from tests.fixtures import make_event, short_levels
 

@@ -8,7 +8,7 @@ import pytest
 from tdsystem.seating import services
 from tdsystem.seating.models import Player, name_key, search_key
 from tdsystem.seating.selectors import seat_search
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

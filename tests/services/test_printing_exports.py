@@ -15,7 +15,7 @@ from tdsystem.printing import exports
 from tdsystem.results import services as results
 from tdsystem.results.models import PayoutPlan
 from tdsystem.seating.models import Player
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from tdsystem.results import services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import Bounty, Finish
 from tdsystem.results.selectors import bounty_totals, prizes_now
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOut, Finish
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR, arrange, field, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, field, seating_problems
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from tdsystem.results import services
 from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import ChipCount, ChipCountHistory, Deal
 from tdsystem.results.services import deals
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

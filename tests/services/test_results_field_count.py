@@ -13,7 +13,7 @@ from tdsystem.results.models import FieldCount
 from tdsystem.results.services import snapshot, standings
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.fixtures import make_event
 from tests.services.test_flights import day2, played
 

@@ -8,7 +8,7 @@ import pytest
 
 from tdsystem.results.services import standings
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import Finish
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

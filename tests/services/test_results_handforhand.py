@@ -17,7 +17,7 @@ from tdsystem.results.errors import ResultsError
 from tdsystem.results.models import BustOutGroup, Finish, HandForHand
 from tdsystem.results.selectors import hand_for_hand as hand_for_hand_status
 from tdsystem.seating.models import Entry, EventTable
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ from tdsystem.engine.rulesets import rule_set
 from tdsystem.results import services
 from tdsystem.results.models import Finish
 from tdsystem.seating.models import Entry, EventTable
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 D = Decimal

@@ -14,7 +14,7 @@ from tdsystem.results.models import BustOut, Finish
 from tdsystem.results.services import standings
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Move
-from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, seating_problems
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

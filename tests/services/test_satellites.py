@@ -18,7 +18,7 @@ from tdsystem.results.services.satellites import satellite_read, satellite_ticke
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Purchase, Ticket
 from tdsystem.seating.services.tickets import ticket_issue, ticket_register
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

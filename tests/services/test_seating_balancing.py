@@ -19,7 +19,7 @@ from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable, Move
-from tdsystem.seating.testing import ACTOR, arrange, field, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, field, seating_problems
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

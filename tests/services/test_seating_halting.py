@@ -12,7 +12,7 @@ from tdsystem.results.errors import ResultsError
 from tdsystem.results.services import handforhand_hand_finish
 from tdsystem.seating import balancing, selectors, services
 from tdsystem.seating.models import EventTable, Move
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from tdsystem.engine import seating as rules
 from tdsystem.seating import balancing
 from tdsystem.seating.models import Entry, EventTable, Move
 from tdsystem.seating.seatmap import SeatMap, plan_apply
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Move
 from tdsystem.seating.seatmap import SeatMap
-from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, seating_problems
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from tdsystem.engine import rulesets
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
 from tdsystem.seating.models import Entry, EventTable, Move, Player
-from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, seating_problems
 from tdsystem.venue.selectors import copy_tables
 from tests.fixtures import make_event
 

@@ -18,7 +18,7 @@ from tdsystem.results.services import bustout_record
 from tdsystem.seating import services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable, Move, Purchase
-from tdsystem.seating.testing import ACTOR, arrange, field, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, field, seating_problems
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db
@@ -103,6 +103,30 @@ def test_it_gives_back_empty_tables_only(event):
     # The venue table is free for another event now.
     other = make_event(600, name="Other")
     services.tables_setup(event=other, numbers=[2], seats=9, actor=ACTOR)
+
+
+@pytest.mark.parametrize(
+    ("reason", "summary"),
+    [
+        ("finished", "Tables given back to the venue: 1, 3"),
+        ("day2", "Tables given back for Day 2: 1, 3"),
+    ],
+)
+def test_an_event_gives_back_all_its_tables_and_unseats_who_is_left(event, reason, summary):
+    arrange(event, {1: [1, 2], 2: [], 3: [4]})
+    EventTable.objects.filter(event=event, number=2).update(in_play=False)
+    with transaction.atomic():
+        released = services.tables_release_all(event=event, reason=reason, actor=ACTOR)
+    assert released == [1, 3]
+    assert not EventTable.objects.filter(event=event, in_play=True).exists()
+    assert not Entry.objects.filter(event=event, table__isnull=False).exists()
+    assert EventTable.objects.filter(event=event).count() == 3  # the rows stay
+    logged = LogEntry.objects.get(event=event, action="tables.release")
+    assert logged.summary == summary
+    assert (logged.data["numbers"], logged.data["reason"]) == ([1, 3], reason)
+    # Nothing left in play: nothing more to give back, nothing logged.
+    assert services.tables_release_all(event=event, reason=reason, actor=ACTOR) == []
+    assert LogEntry.objects.filter(event=event, action="tables.release").count() == 1
 
 
 # Registration, late registration and re-entries ---------------------------------------------

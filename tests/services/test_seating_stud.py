@@ -15,7 +15,7 @@ from tdsystem.seating import services
 from tdsystem.seating.models import EventTable
 from tdsystem.seating.selectors import seating_overview, table_view
 from tdsystem.seating.services.hands import TableHalted
-from tdsystem.seating.testing import ACTOR, arrange, seating_problems
+from tdsystem.simulation.seatings import ACTOR, arrange, seating_problems
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from tdsystem.seating import balancing
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, SpreadCount, TableCount
 from tdsystem.seating.seatmap import _break_key, head_counts, table_spread
-from tdsystem.seating.testing import ACTOR, arrange, count_problems, field
+from tdsystem.simulation.seatings import ACTOR, arrange, count_problems, field
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

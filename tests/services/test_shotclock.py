@@ -14,7 +14,6 @@ from tdsystem.events.models import Event
 from tdsystem.results.services import bustout_record
 from tdsystem.seating.balancing import tables_redraw
 from tdsystem.seating.models import Entry, Move, Player
-from tdsystem.seating.testing import ACTOR, field
 from tdsystem.shotclock import selectors
 from tdsystem.shotclock.errors import ShotClockRefused
 from tdsystem.shotclock.models import Call, Extensions, TableClock
@@ -24,6 +23,7 @@ from tdsystem.shotclock.services import (
     shot_clock_reset,
     shot_clock_start,
 )
+from tdsystem.simulation.seatings import ACTOR, field
 from tests.views.test_rule_sets_pages import rules_url, shown_form
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.events import selectors, services
 from tdsystem.events.models import Clock
-from tdsystem.events.services_levels import event_levels_edit
+from tdsystem.events.services import event_levels_edit
 from tdsystem.structures.editing import LevelsError, stored_rows, structure_levels_edit
 from tdsystem.structures.models import Structure
 from tdsystem.structures.services import structure_create

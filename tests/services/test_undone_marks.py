@@ -8,7 +8,7 @@ import pytest
 from tdsystem.core.models import LogEntry
 from tdsystem.results import services
 from tdsystem.results.models import BustOut
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

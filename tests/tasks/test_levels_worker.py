@@ -11,7 +11,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.models import LogEntry
 from tdsystem.events import services
 from tdsystem.events.models import Clock
-from tdsystem.events.services_levels import event_levels_edit
+from tdsystem.events.services import event_levels_edit
 from tdsystem.structures.editing import stored_rows
 from tests.fixtures import make_event
 from tests.worker import wait_for

@@ -14,7 +14,7 @@ from tdsystem.results import services as results
 from tdsystem.results.models import PayoutPlan
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fake_printer import FakePrinter
 from tests.fixtures import make_event
 from tests.worker import Worker, wait_for

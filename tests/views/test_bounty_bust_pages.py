@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

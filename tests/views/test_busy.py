@@ -7,8 +7,8 @@ import pytest
 
 from tdsystem.core.locking import Busy
 from tdsystem.core.models import LogEntry
-from tdsystem.events import services
 from tdsystem.events.models import Clock
+from tdsystem.events.services import clock as services
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from tdsystem.events.services import clock_action
 from tdsystem.results.models import ChipCount, ChipCountHistory
 from tdsystem.results.services.chips import chip_counts_record
 from tdsystem.seating.models import EventTable, TableDevice
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from django.urls import resolve, reverse
 from tdsystem.api.clock_poll import CLOCK_PATH
 from tdsystem.core.actors import Actor
 from tdsystem.events import selectors, services
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from tdsystem.results import selectors as results_selectors
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

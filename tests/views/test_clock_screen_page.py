@@ -12,7 +12,7 @@ from tdsystem.events import services
 from tdsystem.results.services.chips import chip_count_record
 from tdsystem.seating.models import Entry, Move
 from tdsystem.seating.selectors import slip_row
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from tdsystem.core.models import LogEntry
 from tdsystem.events.clock_forms import parse_time_left
 from tdsystem.events.models import Clock
 from tdsystem.events.services import clock_action
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

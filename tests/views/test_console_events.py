@@ -10,7 +10,7 @@ from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action
 from tdsystem.seating import services as seating
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tdsystem.venue import life
 from tests.fixtures import make_event
 from tests.services.test_event_life import finished_event

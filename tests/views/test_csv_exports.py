@@ -16,7 +16,7 @@ import pytest
 from tdsystem.core.csv import cell
 from tdsystem.results import services
 from tdsystem.seating.models import Player
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

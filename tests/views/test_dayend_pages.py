@@ -11,7 +11,7 @@ from django.urls import reverse
 from tdsystem.seating.models import Bag, DayEnd, Entry, EventTable, TableDevice
 from tdsystem.seating.services import table_hand_finish
 from tdsystem.seating.services.dayend import day_end_start
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.personas import make_token
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 
 from tdsystem.dealers import services
 from tdsystem.dealers.models import Dealer, Rotation, Shift
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tdsystem.seating.models import EventTable, TableDevice, VenueTable
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.personas import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 
 from tdsystem.seating.models import Entry
 from tdsystem.seating.services import player_register
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 from tdsystem.events.models import Clock, Event
 from tdsystem.seating import services
 from tdsystem.seating.models import Entry, Purchase
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from django.core.management import call_command
 from tdsystem.core.actors import Actor
 from tdsystem.core.models import EventStaff, LogEntry
 from tdsystem.events.models import Event
-from tdsystem.events.services_staff import StaffError, event_staff_add, event_staff_remove
+from tdsystem.events.services import StaffError, event_staff_add, event_staff_remove
 from tdsystem.seating.services.flights import flight_add
 from tests.fixtures import make_event
 from tests.personas import make_token, make_user

@@ -20,7 +20,7 @@ from tdsystem.core.models import EventStaff, LogEntry
 from tdsystem.results import services as results
 from tdsystem.seating.models import Move
 from tdsystem.seating.services.tickets import ticket_issue
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.personas import make_token, make_user
 from tests.views.test_access_walk import concrete, rights, staff_routes, walk
 

@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from tdsystem.core.models import LogEntry
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tdsystem.venue.transfer import event_export_json
 from tests.fixtures import make_event
 

@@ -11,7 +11,7 @@ import pytest
 from tdsystem.results.models import Finish
 from tdsystem.seating import services
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 from tdsystem.core.models import LogEntry
 from tdsystem.results.models import HandForHand, HandForHandReport
 from tdsystem.seating.models import EventTable
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 
 pytestmark = pytest.mark.django_db
 

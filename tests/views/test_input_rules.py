@@ -20,7 +20,7 @@ from tdsystem.results.services import MAX_CHIPS, MINUTES_PER_HAND_MAX
 from tdsystem.seating.forms import TABLE_NUMBER_MAX, TablesForm
 from tdsystem.seating.models import Entry, EventTable
 from tdsystem.seating.services import HAND_MAX
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -23,7 +23,7 @@ from tdsystem.results.models import BustOut, PayoutPlan
 from tdsystem.results.services import standings
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Move
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tdsystem.structures.services import StructureError, structure_create
 from tests.fixtures import make_event, short_levels
 
@@ -119,7 +119,7 @@ def test_no_page_says_a_64_bit_limit_or_a_column_bound(client, director):
 def test_money_reads_as_money_in_the_readers_language():
     from django.utils import translation
 
-    from tdsystem.core.templatetags.humanize_td import money
+    from tdsystem.core.numbers import money
 
     assert money(Decimal("15000.00")) == "15,000"
     assert money(Decimal("1234.50")) == "1,234.50"

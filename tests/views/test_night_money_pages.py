@@ -16,7 +16,7 @@ from tdsystem.results import services as results
 from tdsystem.results.models import Finish
 from tdsystem.results.services.cashier import prize_paid_set
 from tdsystem.seating.models import Bag, DayEnd, Entry
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 from tests.personas import make_token
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tdsystem.results.models import PayoutPlan
 from tdsystem.seating.models import Purchase
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 
 pytestmark = pytest.mark.django_db
 

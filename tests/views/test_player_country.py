@@ -11,7 +11,7 @@ from django.urls import reverse
 from tdsystem.seating import services
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, Player
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 
 from tdsystem.printing import services
 from tdsystem.printing.models import Printer, PrintJob
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 from tdsystem.results import services
 from tdsystem.results.models import BustOut, Finish
 from tdsystem.seating.models import Entry, Move
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from tdsystem.events.forms import EventForm
 from tdsystem.results import services
 from tdsystem.results.models import Bounty, Finish
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

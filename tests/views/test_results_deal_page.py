@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tdsystem.results import services
 from tdsystem.results.models import Deal
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,7 @@ from tdsystem.events.models import Event
 from tdsystem.results import services
 from tdsystem.results.models import BustOut, Finish, PayoutPlan
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,8 @@ import pytest
 from tdsystem.core.models import LogEntry
 from tdsystem.engine import rulesets
 from tdsystem.events.models import Event, HouseRuleSet
-from tdsystem.events.services import clock_action
-from tdsystem.events.services_rules import house_rule_set_create
-from tdsystem.seating.testing import ACTOR
+from tdsystem.events.services import clock_action, house_rule_set_create
+from tdsystem.simulation.seatings import ACTOR
 from tdsystem.venue import life
 from tests.fixtures import make_event
 

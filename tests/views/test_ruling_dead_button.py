@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tests.views.test_ruling import URL, tag, text
 
 pytestmark = pytest.mark.django_db

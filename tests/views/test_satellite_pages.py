@@ -11,7 +11,7 @@ from tdsystem.events.models import Event
 from tdsystem.results import services
 from tdsystem.seating.models import Entry, Ticket
 from tdsystem.seating.services.tickets import ticket_issue
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from tdsystem.results.models import Finish
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import lookup, selectors, services
 from tdsystem.seating.models import Entry, VenueTable
-from tdsystem.seating.testing import ACTOR, arrange, field
+from tdsystem.simulation.seatings import ACTOR, arrange, field
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

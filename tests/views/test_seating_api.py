@@ -8,7 +8,7 @@ import pytest
 
 from tdsystem.results.services import bustout_record
 from tdsystem.seating.models import Entry, EventTable, Move
-from tdsystem.seating.testing import ACTOR, arrange, field
+from tdsystem.simulation.seatings import ACTOR, arrange, field
 from tests.personas import make_token
 
 pytestmark = pytest.mark.django_db

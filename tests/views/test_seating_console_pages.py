@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tdsystem.seating.models import Entry
 from tdsystem.seating.selectors import CONSOLE_TABLES
-from tdsystem.seating.testing import arrange, field
+from tdsystem.simulation.seatings import arrange, field
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

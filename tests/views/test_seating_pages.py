@@ -17,7 +17,7 @@ from tdsystem.results.models import Finish
 from tdsystem.results.services import bustout_record
 from tdsystem.seating.models import Entry, EventTable, Move, TableDevice
 from tdsystem.seating.services import player_register
-from tdsystem.seating.testing import ACTOR, arrange, field
+from tdsystem.simulation.seatings import ACTOR, arrange, field
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

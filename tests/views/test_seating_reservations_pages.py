@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tdsystem.seating.models import Entry
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from tdsystem.events import services as events
 from tdsystem.seating import services as seating
 from tdsystem.seating.errors import SeatingError
 from tdsystem.seating.models import Entry, EventTable, Player, VenueTable
-from tdsystem.seating.testing import arrange
+from tdsystem.simulation.seatings import arrange
 from tdsystem.venue.selectors_floor import COLOURS, colours_of, floor_plan
 from tests.fixtures import make_event
 

@@ -11,7 +11,7 @@ import time_machine
 from tdsystem.engine import shotclock as sc
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, TableDevice, VenueTable
-from tdsystem.seating.testing import field
+from tdsystem.simulation.seatings import field
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from tdsystem.engine.rulesets import WSOP_2026
 from tdsystem.seating import balancing, services
 from tdsystem.seating.models import EventTable, Move
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

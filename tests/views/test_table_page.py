@@ -10,7 +10,7 @@ from tdsystem.core.models import LogEntry
 from tdsystem.results.models import BustOut, Finish
 from tdsystem.results.services import handforhand_start
 from tdsystem.seating.models import Entry, EventTable, TableDevice
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 
 pytestmark = pytest.mark.django_db
 

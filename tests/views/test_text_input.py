@@ -17,7 +17,7 @@ from tdsystem.events.models import Event, HouseRuleSet
 from tdsystem.seating.forms_dayend import BagCorrectForm
 from tdsystem.seating.models import Entry, Player, name_key
 from tdsystem.seating.services import player_register
-from tdsystem.seating.testing import ACTOR
+from tdsystem.simulation.seatings import ACTOR
 from tdsystem.structures.models import Structure
 from tdsystem.structures.services import templates_install
 from tests.fixtures import make_event

@@ -1,14 +1,12 @@
-"""Small display filters: chip counts, money and clock times."""
+"""Small display filters: chip counts, money and clock times. The numbers are said by
+`core.numbers` (`grouped`, `money`), which Python code calls directly."""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-
 from django import template
-from django.utils import numberformat
-from django.utils.formats import get_format
-from django.utils.functional import lazy
 from django.utils.translation import gettext
+
+from tdsystem.core import numbers
 
 register = template.Library()
 
@@ -23,40 +21,13 @@ def chips(value) -> str:
         whole = round(float(value))
     except (TypeError, ValueError):
         return str(value)
-    return grouped(whole)
-
-
-def grouped(number, decimals: int | None = None) -> str:
-    """A number in the reader's separators, Western digits: grouped always, in threes
-    where the locale's formats leave grouping out (ar, vi): a chip count or a prize read
-    from across the room needs its thousands marked."""
-    return numberformat.format(
-        number,
-        get_format("DECIMAL_SEPARATOR"),
-        decimal_pos=decimals,
-        grouping=get_format("NUMBER_GROUPING") or 3,
-        thousand_sep=get_format("THOUSAND_SEPARATOR"),
-        force_grouping=True,
-    )
+    return numbers.grouped(whole)
 
 
 @register.filter
 def money(value) -> str:
-    """An amount of money in the reader's separators: Decimal("1200.00") -> "1,200",
-    Decimal("1234.50") -> "1,234.50" ("1.234,50" in Vietnamese); None -> "–". Every page
-    that shows money (the consoles, the screens, the results, a purchase's message) says
-    it so, never as the column's "15000.00"."""
-    if value is None or value == "":
-        return "–"
-    try:
-        amount = Decimal(value)
-    except (InvalidOperation, TypeError, ValueError):
-        return str(value)
-    return grouped(amount, 0 if amount == amount.to_integral_value() else 2)
-
-
-# grouped() when the text is read: a form's rule, written once, said in each request's locale.
-grouped_lazy = lazy(grouped, str)
+    """An amount of money in the reader's separators (`core.numbers.money`)."""
+    return numbers.money(value)
 
 
 @register.filter

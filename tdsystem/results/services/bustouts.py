@@ -28,8 +28,8 @@ from django.utils.translation import gettext, gettext_noop
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
+from tdsystem.core.numbers import grouped
 from tdsystem.core.sql import update_rows
-from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import bustout as decision
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import payouts as rules

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import pgettext_lazy
 
-from tdsystem.core.templatetags.humanize_td import money
+from tdsystem.core.numbers import money
 
 from ..services import standings
 

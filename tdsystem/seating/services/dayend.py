@@ -26,8 +26,8 @@ from django.utils.translation import gettext, gettext_noop, ngettext
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
+from tdsystem.core.numbers import grouped
 from tdsystem.core.sql import update_rows
-from tdsystem.core.templatetags.humanize_td import grouped
 from tdsystem.engine import clock as clockrules
 from tdsystem.engine import dayend as rules
 from tdsystem.engine.errors import RuleError

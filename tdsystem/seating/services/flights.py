@@ -22,8 +22,7 @@ from tdsystem.core.log import Text, log_record
 from tdsystem.engine.clock import ClockError
 from tdsystem.events.copying import copied_settings
 from tdsystem.events.models import Event
-from tdsystem.events.services import clock_action, event_create
-from tdsystem.events.services_days import clock_day_start
+from tdsystem.events.services import clock_action, clock_day_start, event_create
 
 from ..errors import SeatingError
 from ..models import Entry, EventTable, Purchase
@@ -31,7 +30,7 @@ from ..seatmap import new_seed
 from ..selectors_flights import Day2Preview, day2_preview
 from .dayend import bags_difference_text
 from .draw import seats_draw
-from .tables import tables_seats, tables_setup, tables_taken
+from .tables import tables_release_all, tables_seats, tables_setup, tables_taken
 
 FLIGHT_NAME_MAX = 8  # Event.flight
 
@@ -273,25 +272,11 @@ def _release_flight_tables(preview: Day2Preview, actor: Actor) -> None:
     flights' tables go back to the venue for Day 2 to use."""
     for row in preview.flights:
         flight = row.event
-        tables = EventTable.objects.filter(event=flight, in_play=True)
-        numbers = sorted(tables.values_list("number", flat=True))
         # Through to Day 2: no longer playing the flight (its field reads no players left).
         Entry.objects.filter(event=flight, status=Entry.Status.ACTIVE).update(
             status=Entry.Status.CARRIED, table=None, seat=None
         )
-        if not numbers:
-            continue
-        tables.update(in_play=False, button=None, small_blind=None, big_blind=None)
-        log_record(
-            event=flight,
-            actor=actor,
-            action="tables.release",
-            summary=Text(
-                gettext_noop("Tables given back for Day 2: %(numbers)s"),
-                numbers=", ".join(map(str, numbers)),
-            ),
-            data={"numbers": numbers, "reason": "day2"},
-        )
+        tables_release_all(event=flight, reason="day2", actor=actor)
 
 
 def _finish_flights(preview: Day2Preview, actor: Actor) -> None:

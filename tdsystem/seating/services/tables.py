@@ -10,8 +10,7 @@ from django.utils.translation import gettext, gettext_noop
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
-from tdsystem.core.numbers import SEATS_PER_TABLE, TABLE_NUMBER
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import SEATS_PER_TABLE, TABLE_NUMBER, grouped
 from tdsystem.events.models import Event
 
 from ..errors import SeatingError
@@ -224,3 +223,33 @@ def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
         tables_changed.send(
             sender=EventTable, event_id=event.pk, opened=[], released=sorted(set(numbers))
         )
+
+
+# Why an event gives all its tables back (the log's `reason`), and what its log says.
+RELEASE_SUMMARIES = {
+    "day2": gettext_noop("Tables given back for Day 2: %(numbers)s"),
+    Event.Status.FINISHED: gettext_noop("Tables given back to the venue: %(numbers)s"),
+}
+
+
+def tables_release_all(*, event: Event, reason: str, actor: Actor) -> list[int]:
+    """Every table the event has in play goes back to the venue: a finished event's
+    (`reason` "finished"), a flight's once Day 2 is combined ("day2"). The caller holds the
+    event's lock. Whoever still sits leaves the seat, since nobody sits at a table out of
+    play (a finish keeps the table and seat it was won at; a flight's survivors are
+    carried to Day 2 first). The rows stay: results name the tables players left from.
+    Returns the numbers given back."""
+    tables = EventTable.objects.filter(event=event, in_play=True)
+    numbers = sorted(tables.values_list("number", flat=True))
+    if not numbers:
+        return []
+    Entry.objects.filter(event=event, table__isnull=False).update(table=None, seat=None)
+    tables.update(in_play=False, button=None, small_blind=None, big_blind=None)
+    log_record(
+        event=event,
+        actor=actor,
+        action="tables.release",
+        summary=Text(RELEASE_SUMMARIES[reason], numbers=", ".join(map(str, numbers))),
+        data={"numbers": numbers, "reason": reason},
+    )
+    return numbers

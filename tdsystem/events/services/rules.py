@@ -15,7 +15,7 @@ from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine import rulesets
 
-from .models import Event, HouseRuleSet
+from ..models import Event, HouseRuleSet
 
 BALANCE_THRESHOLD_MAX = 5
 # The event's status in a log sentence ("... (while running)").

@@ -1,4 +1,4 @@
-"""Event and clock services: the only code that changes an event's clock or log.
+"""The level clock: the only code that changes an event's clock.
 
 Every clock change runs in a transaction that takes the event's and the clock's locks
 (`_locked_clock`), first settles the level changes that were due (each logged at its
@@ -24,9 +24,8 @@ from tdsystem.core.models import LogEntry
 from tdsystem.core.servertime import server_now
 from tdsystem.engine import clock as clockrules
 
-from . import hooks
-from .models import Clock, Event
-from .services_staff import event_staff_creator
+from .. import hooks
+from ..models import Clock, Event
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +262,7 @@ def clock_action(
 
 
 UNDOABLE = tuple(f"clock.{a}" for a in ACTION_LABELS if a != "finish")
-# A change of the event's levels (services_levels): it moves the clock's version on, so
+# A change of the event's levels (services/levels.py): it moves the clock's version on, so
 # it is the newest clock change the console offers to undo.
 LEVELS_EDIT = "structure.edit"
 # The `source` of the clock changes hand-for-hand makes (pause, time off, resume).
@@ -283,7 +282,7 @@ def clock_undoable(event: Event) -> LogEntry | None:
     """What the console offers to undo on the clock: the newest clock action or level edit
     by a person, if it is not undone yet and was the person's own. (Finishing the event is
     not undone: it releases the tables; a change hand-for-hand made is hand-for-hand's,
-    taken back by stopping it.) A level edit is undone by `services_levels`."""
+    taken back by stopping it.) A level edit is undone by `levels.event_levels_undo`."""
     newest = (
         LogEntry.objects.filter(
             event=event, action__in=(*UNDOABLE, LEVELS_EDIT), actor__isnull=False
@@ -408,7 +407,7 @@ def _schedule_after_commit(clock: Clock, now: datetime) -> None:
     )
     if not claimed:
         return
-    from .tasks import clock_advance
+    from ..tasks import clock_advance
 
     event_id, version, ends = clock.pk, clock.version, _level_ends(clock, horizon)
 
@@ -458,45 +457,3 @@ def clocks_next_end() -> datetime | None:
         .values_list("ends_at", flat=True)
         .first()
     )
-
-
-def _rules_name(event: Event) -> str:
-    house = event.house_rules
-    return house.name if house else event.get_rule_set_display()
-
-
-def event_create(
-    *,
-    name: str,
-    template,
-    actor: Actor,
-    **settings_: object,
-) -> Event:
-    """Create an event with its own copy of a structure template and a clock ready to start;
-    the person creating it directs it."""
-    from tdsystem.structures.services import structure_copy
-
-    if not name.strip():
-        raise ValueError(_("the event needs a name"))
-    with transaction.atomic():
-        structure = structure_copy(template=template, name=f"{name} structure")
-        settings_.setdefault("ante_type", template.ante_type)
-        settings_.setdefault("starting_stack", template.starting_stack)
-        event = Event.objects.create(name=name.strip()[:120], structure=structure, **settings_)
-        first = structure.levels.order_by("position").first()
-        Clock.objects.create(
-            event=event, remaining_ms=first.duration_seconds * 1000 if first else 0
-        )
-        event_staff_creator(event=event, actor=actor)
-        log_record(
-            event=event,
-            actor=actor,
-            action="event.create",
-            summary=Text(
-                gettext_noop("Event created from the structure %(structure)s, under %(rules)s"),
-                structure=template.name,
-                rules=_rules_name(event),
-            ),
-            data={"rule_set": event.rule_set, "house_rules": event.house_rules_id},
-        )
-    return event

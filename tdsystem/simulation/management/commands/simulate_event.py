@@ -33,7 +33,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tdsystem.events.models import Event
-from tdsystem.results.simulation import ALONGSIDE, InvariantBroken, Simulation
+from tdsystem.simulation.dealers import DealersAlongside
+from tdsystem.simulation.event import InvariantBroken, Simulation
 
 # The exit status of a refusal to play beside real events (1 is a broken invariant).
 REAL_EVENTS_STATUS = 3
@@ -84,7 +85,7 @@ class Command(BaseCommand):
             raise CommandError("--dealers runs beside one event, not a festival's --flights")
         try:
             if options["flights"] is not None:
-                from tdsystem.results.simulation_festival import Festival
+                from tdsystem.simulation.festival import Festival
 
                 summary = Festival(
                     players=options["players"],
@@ -97,9 +98,7 @@ class Command(BaseCommand):
             else:
                 alongside = {}
                 if options["dealers"] is not None:
-                    if "dealers" not in ALONGSIDE:
-                        raise CommandError("--dealers needs the dealers app installed")
-                    alongside["dealers"] = ALONGSIDE["dealers"](options["dealers"])
+                    alongside["dealers"] = DealersAlongside(options["dealers"])
                 summary = Simulation(
                     players=options["players"],
                     seed=options["seed"],

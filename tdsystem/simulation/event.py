@@ -38,15 +38,15 @@ from tdsystem.core.sql import sql_names
 from tdsystem.engine.payouts import place_label
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.services import clock_action, event_create
+from tdsystem.results import services
+from tdsystem.results.models import BustOut, BustOutGroup, Finish, HandForHand
+from tdsystem.results.services import snapshot, standings
+from tdsystem.results.services.handforhand import playing_table_hands, playing_tables
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Entry, EventTable, Move, VenueTable
-from tdsystem.seating.testing import seating_problems
 from tdsystem.structures.services import structure_create
 
-from . import services
-from .models import BustOut, BustOutGroup, Finish, HandForHand
-from .services import snapshot, standings
-from .services.handforhand import playing_table_hands, playing_tables
+from .seatings import seating_problems
 
 ACTOR = Actor(label="simulation")
 LEVELS = [
@@ -62,8 +62,7 @@ class InvariantBroken(Exception):
 
 class Alongside(Protocol):
     """What runs beside a simulated event, step by step (the dealers' rotation: `--dealers
-    N`). The apps above results register one by name from their AppConfig.ready
-    (`alongside_register`); the command finds it by its option's name."""
+    N`: `dealers.DealersAlongside`), given to `Simulation` by name."""
 
     def setup(self, simulation: Simulation) -> None: ...
 
@@ -72,14 +71,6 @@ class Alongside(Protocol):
     def summary(self, simulation: Simulation) -> dict: ...
 
     def close(self) -> None: ...
-
-
-# name -> (count -> Alongside): "dealers" -> the dealers' rotation with that many dealers.
-ALONGSIDE: dict[str, Callable[[int], Alongside]] = {}
-
-
-def alongside_register(name: str, make: Callable[[int], Alongside]) -> None:
-    ALONGSIDE[name] = make
 
 
 @dataclass

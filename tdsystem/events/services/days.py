@@ -13,8 +13,8 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.log import Text, log_record
 from tdsystem.engine import clock as clockrules
 
-from .models import Clock
-from .services import _level_label, _locked_clock, _state, _write, level_durations
+from ..models import Clock
+from .clock import _level_label, _locked_clock, _state, _write, level_durations
 
 
 def clock_day_start(*, event_id: int, level_index: int, actor: Actor) -> Clock:

@@ -12,7 +12,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 
-from .models import Event
+from ..models import Event
 
 # The languages by their own names ("日本語"), as the language menu shows them.
 _NAMES = dict(settings.LANGUAGES)

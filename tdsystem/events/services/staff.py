@@ -25,7 +25,7 @@ from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.core.models import EventStaff
 
-from .models import Event
+from ..models import Event
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

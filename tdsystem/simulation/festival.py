@@ -8,9 +8,9 @@ A flight plays down to about a quarter to a third of its entries, then its end o
 (WSOP R125): the last hands drawn, every table playing them out (a few more players out on
 the way, balancing suspended), a bag for every survivor, the day closed. Once every flight
 has closed its day, Day 2 combines the bags (one per player, by the event's bag rule) and
-the main event plays to a winner with the single-event simulation's moves (simulation.py).
+the main event plays to a winner with the single-event simulation's moves (event.py).
 
-After every step the per-event invariants of simulation.py are checked on the event the
+After every step the per-event invariants of event.py are checked on the event the
 step changed, and the festival's: the whole event's entries are the flights' entries, its
 pool the flights' paid. At the combination: one Day 2 entry per player who bagged, each
 with the bag the rule keeps, the chips in play those bags' chips. During Day 2: places of
@@ -31,13 +31,13 @@ from django.db.models import Count, F, Max, Q, Sum
 
 from tdsystem.events.models import Event
 from tdsystem.events.services import clock_action, event_create
+from tdsystem.results.services import snapshot, standings
 from tdsystem.seating import services as seating
 from tdsystem.seating.models import Bag, Entry, EventTable, Purchase, VenueTable
 from tdsystem.seating.services import dayend, flights
 from tdsystem.structures.services import structure_create
 
-from .services import snapshot, standings
-from .simulation import ACTOR, LEVELS, InvariantBroken, Simulation, Stats, percentile
+from .event import ACTOR, LEVELS, InvariantBroken, Simulation, Stats, percentile
 
 BUY_IN, FEE, STACK = Decimal(100), Decimal(10), 20_000
 # Flights advance their clock by hand (paused, never by the wall clock: a long run must

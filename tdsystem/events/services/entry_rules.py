@@ -24,8 +24,8 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Grouped, Text, log_record
 
-from .entry_notices import break_text
-from .models import Event
+from ..entry_notices import break_text
+from ..models import Event
 
 # The event's entry rule columns (engine/entry_rules.py), in the order the pages show them.
 ENTRY_RULE_COLUMNS = (

@@ -14,19 +14,37 @@ a dealer.
 from __future__ import annotations
 
 import statistics
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime, timedelta
 
 from tdsystem.core.actors import Actor
+from tdsystem.dealers import receivers, selectors, services
+from tdsystem.dealers.models import Rotation, Shift
 from tdsystem.events.models import Clock
-from tdsystem.results.simulation import Simulation
+from tdsystem.seating.models import EventTable, Move
+from tdsystem.seating.signals import moves_applied, tables_changed
 
-from . import receivers, selectors, services
-from .models import Rotation, Shift
+from .event import Simulation
 
 ACTOR = Actor(label="simulation")
 EVENING_MINUTES = 600
 EVENING = timedelta(minutes=EVENING_MINUTES)
+
+
+@contextmanager
+def receivers_held() -> Iterator[None]:
+    """The dealers' receivers off for a while: they follow the tables on the wall clock,
+    and the rotation here is brought to the tables on the simulated one after each step."""
+    moves_applied.disconnect(sender=Move, dispatch_uid="dealers-moves")
+    tables_changed.disconnect(sender=EventTable, dispatch_uid="dealers-tables")
+    try:
+        yield
+    finally:
+        moves_applied.connect(receivers.tables_broken, sender=Move, dispatch_uid="dealers-moves")
+        tables_changed.connect(
+            receivers.tables_set_up, sender=EventTable, dispatch_uid="dealers-tables"
+        )
 
 
 class DealersAlongside:
@@ -41,7 +59,7 @@ class DealersAlongside:
         self.kept_from: datetime | None = None
 
     def setup(self, simulation: Simulation) -> None:
-        self.stack.enter_context(receivers.held())
+        self.stack.enter_context(receivers_held())
         event = simulation.event
         clock = Clock.objects.get(pk=event.pk)
         assert clock.ends_at is not None

@@ -38,8 +38,8 @@ from tdsystem.structures.editing import (
 )
 from tdsystem.structures.models import Betting
 
-from .models import Clock, Event
-from .services import (
+from ..models import Clock, Event
+from .clock import (
     LEVELS_EDIT,
     _locked_clock,
     _schedule_after_commit,

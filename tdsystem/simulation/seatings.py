@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from tdsystem.core.actors import Actor
 from tdsystem.events.models import Event
-
-from . import services
-from .models import Entry, EventTable, Player, SpreadCount, TableCount
+from tdsystem.seating import services
+from tdsystem.seating.models import Entry, EventTable, Player, SpreadCount, TableCount
 
 ACTOR = Actor(label="test")
 
@@ -66,8 +65,7 @@ def field(
 def seating_problems(event: Event) -> list[str]:
     """The engine's invariant check over the event's rows (empty when all hold)."""
     from tdsystem.engine.seating import check_invariants
-
-    from .seatmap import SeatMap
+    from tdsystem.seating.seatmap import SeatMap
 
     seatmap = SeatMap.read(event)
     active = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).values_list(

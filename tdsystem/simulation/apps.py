@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SimulationConfig(AppConfig):
+    name = "tdsystem.simulation"
+    label = "simulation"
