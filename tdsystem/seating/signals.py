@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from django.dispatch import Signal
 
-from tdsystem.core.templatetags.humanize_td import grouped
+from tdsystem.core.numbers import grouped
 from tdsystem.events.models import Event
 
 # Sent inside the transaction that wrote a plan's moves (a balancing move, a table break,

@@ -11,7 +11,7 @@ from django.db import connection
 
 from tdsystem.results.services import bustout_record
 from tdsystem.seating.models import EventTable
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
 pytestmark = pytest.mark.django_db

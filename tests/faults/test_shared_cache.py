@@ -26,7 +26,7 @@ pytestmark = pytest.mark.postgres
 
 SETUP = """
 from tdsystem.events.services import clock_action
-from tdsystem.seating.testing import ACTOR, arrange
+from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 from tests.personas import make_token, make_user
 
