@@ -28,6 +28,8 @@ def test_it_refuses_a_database_with_real_events_and_changes_nothing():
     assert list(Event.objects.values_list("name", flat=True)) == ["Sunday Deepstack"]
 
 
+# The winner's follow-ups (the clock's finish) run on commit: the test commits.
+@pytest.mark.django_db(transaction=True)
 def test_it_plays_beside_real_events_when_told_and_the_room_keeps_its_event(client):
     real = make_event(600, name="Sunday Deepstack")
     out = StringIO()
@@ -40,6 +42,8 @@ def test_it_plays_beside_real_events_when_told_and_the_room_keeps_its_event(clie
     assert client.get("/api/current-event").json()["name"] == "Sunday Deepstack"
 
 
+# The winner's follow-ups (the clock's finish) run on commit: the test commits.
+@pytest.mark.django_db(transaction=True)
 def test_a_running_simulation_never_becomes_the_rooms_current_event(client):
     real = make_event(600, name="Sunday Deepstack")  # planned: a running event would win
     play = Simulation(players=12, seed=3)
@@ -54,6 +58,8 @@ def test_a_running_simulation_never_becomes_the_rooms_current_event(client):
     assert "events/no_event.html" in [t.name for t in client.get("/clock/").templates]
 
 
+# The winner's follow-ups (the clock's finish) run on commit: the test commits.
+@pytest.mark.django_db(transaction=True)
 def test_on_a_database_of_simulations_only_it_plays_without_being_told():
     Simulation(players=8, seed=4).setup()
     out = StringIO()

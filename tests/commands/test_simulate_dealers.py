@@ -13,6 +13,8 @@ from tdsystem.seating.signals import moves_applied
 pytestmark = pytest.mark.django_db
 
 
+# The winner's follow-ups (the clock's finish) run on commit: the test commits.
+@pytest.mark.django_db(transaction=True)
 def test_it_runs_the_rotation_beside_the_event_and_prints_the_fairness_figures():
     receivers = len(moves_applied.receivers)
     out = StringIO()

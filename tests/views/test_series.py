@@ -218,7 +218,9 @@ def test_the_clocks_screen_shows_the_events_asked_in_their_order(client, room):
     )
 
 
-def test_the_clocks_screen_keeps_a_finished_event_with_its_winner_a_while(client, room):
+def test_the_clocks_screen_keeps_a_finished_event_with_its_winner_a_while(
+    client, room, django_capture_on_commit_callbacks
+):
     """The room's clocks after an event's last hand: its panel shows the winner and the
     prize where the clock was, and keeps its place for FINAL_SECONDS before giving it."""
     import time_machine
@@ -233,8 +235,9 @@ def test_the_clocks_screen_keeps_a_finished_event_with_its_winner_a_while(client
     people = arrange(main, {7: [1, 2, 3]})
     results.payout_plan_update(event_id=main.pk, table="top-3", unit=1, actor=ACTOR)
     events.clock_action(event_id=main.pk, action="start", actor=ACTOR)
-    for name in ("T7S1", "T7S2"):
-        results.bustout_record(event_id=main.pk, entry_ids=[people[name].pk], actor=ACTOR)
+    for name in ("T7S1", "T7S2"):  # the winner's follow-ups (the clock's finish) on commit
+        with django_capture_on_commit_callbacks(execute=True):
+            results.bustout_record(event_id=main.pk, entry_ids=[people[name].pk], actor=ACTOR)
     html = client.get("/screens/clocks/").content.decode()
     assert html.count('class="clock-panel') == 2
     panel = html[html.index(f'data-event="{main.pk}"') :]
