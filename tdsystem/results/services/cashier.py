@@ -77,18 +77,7 @@ def field_changes(event: Event, entries: int, pool: Decimal) -> list[PrizeChange
     """Seating's question before a purchase (`seating.signals.field_changes_asked`): what
     `entries` more entries and `pool` more in the prize pool would change among the
     players already in the money. The caller holds the event's lock."""
-    return [
-        PrizeChange(
-            number=m.number,
-            name=m.name,
-            place_before=m.place_before,
-            place_after=m.place_after,
-            prize_before=m.prize_before,
-            prize_after=m.prize_after,
-            paid=m.paid,
-        )
-        for m in standings.field_change_preview(event, entries=entries, pool=pool)
-    ]
+    return standings.field_change_preview(event, entries=entries, pool=pool)
 
 
 def paid_places(event: Event) -> int:

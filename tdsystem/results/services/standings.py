@@ -29,6 +29,7 @@ from tdsystem.engine import satellites
 from tdsystem.engine.bustout import Out, places_in_order
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry
+from tdsystem.seating.signals import PrizeChange
 
 from ..errors import ResultsError
 from ..models import Finish, PayoutPlan
@@ -392,20 +393,7 @@ def standings_refresh(
     return len(changed) + sum(map(len, shifted.values()))
 
 
-@dataclass(frozen=True)
-class PrizeMove:
-    """A finish in the money whose place or prize a change of the field would change."""
-
-    number: int
-    name: str
-    place_before: str
-    place_after: str
-    prize_before: Decimal
-    prize_after: Decimal
-    paid: bool
-
-
-def field_change_preview(event: Event, *, entries: int, pool: Decimal) -> list[PrizeMove]:
+def field_change_preview(event: Event, *, entries: int, pool: Decimal) -> list[PrizeChange]:
     """What `entries` more entries and `pool` more in the prize pool would change among the
     finishes in the money (a prize before or after), nothing written: the places and
     prizes moved, paid ones marked. Empty while nobody is out. A payout plan the new field
@@ -444,7 +432,7 @@ def field_change_preview(event: Event, *, entries: int, pool: Decimal) -> list[P
     }
     ordered = sorted(moved.items(), key=lambda item: (item[1][0], who[item[0]][0]))
     return [
-        PrizeMove(
+        PrizeChange(
             number=who[entry][0],
             name=who[entry][1],
             place_before=rules.place_label(place, place_to),
