@@ -144,6 +144,7 @@ INSTALLED_APPS = [
     "tdsystem.seating",
     "tdsystem.rulings",
     "tdsystem.results",
+    "tdsystem.players",
     "tdsystem.shotclock",
     "tdsystem.printing",
     "tdsystem.dealers",

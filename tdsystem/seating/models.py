@@ -326,6 +326,8 @@ class Move(models.Model):
     acknowledged_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
+    # The player tapped "I'm there" on their own page (the floor sees it on the slip).
+    player_there_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -127,6 +127,11 @@ LEFT_OUT = {
     "core.eventstaff": "the accounts of the installation",
     # A shared ruling is a public link of this installation: its address stays here.
     "rulings.sharedruling": "links of this installation",
+    # A player's own page is this installation's address on the player's phone; the
+    # alternates list is the desk's queue of the moment, not the event's record.
+    "players.playerlink": "links of this installation",
+    "players.alternatelist": "the desk's queue",
+    "players.alternate": "the desk's queue",
     # What the room's printers printed: paper handed out here, not the event's record.
     "printing.printjob": "the room's printers' queue",
     # The room's dealers and their hours: this room's staff and payroll, not the event's.
