@@ -45,6 +45,7 @@ urlpatterns = [
     path("", include("tdsystem.seating.urls")),
     path("", include("tdsystem.rulings.urls")),
     path("", include("tdsystem.results.urls")),
+    path("", include("tdsystem.players.urls")),
     path("", include("tdsystem.shotclock.urls")),
     path("", include("tdsystem.printing.urls")),
     path("", include("tdsystem.dealers.urls")),

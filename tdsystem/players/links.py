@@ -1,0 +1,84 @@
+"""The secret links to players' own pages: made, found, renewed.
+
+A link is the only key to its page (no login): 128 random bits, unique, and revocable by
+the floor (a lost phone), which makes a new one for a new card. One live link per entry
+or alternate (a constraint); a revoked link's page answers 404 like a link never made.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from tdsystem.core.actors import Actor
+from tdsystem.core.log import Text, log_record
+from tdsystem.core.network import public_url
+from tdsystem.seating.models import Entry
+
+from .models import Alternate, PlayerLink
+
+
+def link_of_entry(entry: Entry) -> PlayerLink:
+    """The entry's live link, made the first time it is asked for (two askers at once
+    get the same link: the constraint decides, the loser reads the winner's)."""
+    live = PlayerLink.objects.filter(entry=entry, revoked_at__isnull=True).first()
+    if live is not None:
+        return live
+    try:
+        with transaction.atomic():
+            return PlayerLink.objects.create(event_id=entry.event_id, entry=entry)
+    except IntegrityError:
+        return PlayerLink.objects.get(entry=entry, revoked_at__isnull=True)
+
+
+def link_of_alternate(alternate: Alternate) -> PlayerLink:
+    """The alternate's live link, made the first time (as `link_of_entry`)."""
+    live = PlayerLink.objects.filter(alternate=alternate, revoked_at__isnull=True).first()
+    if live is not None:
+        return live
+    try:
+        with transaction.atomic():
+            return PlayerLink.objects.create(event_id=alternate.event_id, alternate=alternate)
+    except IntegrityError:
+        return PlayerLink.objects.get(alternate=alternate, revoked_at__isnull=True)
+
+
+def link_by_token(token: str) -> PlayerLink | None:
+    """The live link of a token, with what its page reads first; None for an unknown or
+    revoked token (the page cannot tell the two apart, and neither can a guesser)."""
+    if not token or len(token) > PlayerLink._meta.get_field("token").max_length:
+        return None
+    return (
+        PlayerLink.objects.select_related("event", "entry", "entry__player", "alternate")
+        .filter(token=token, revoked_at__isnull=True)
+        .first()
+    )
+
+
+def link_renew(*, entry: Entry, actor: Actor) -> PlayerLink:
+    """A lost phone: the entry's live link stops working and a new one is made (for a new
+    card). Logged."""
+    with transaction.atomic():
+        PlayerLink.objects.select_for_update().filter(entry=entry, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+        link = PlayerLink.objects.create(event_id=entry.event_id, entry=entry)
+        log_record(
+            event=entry.event,
+            actor=actor,
+            action="player_link_renew",
+            summary=Text(
+                gettext_noop("New player's page link for entry #%(number)s"),
+                number=entry.number,
+            ),
+            data={"entry": entry.pk},
+        )
+    return link
+
+
+def player_url(link: PlayerLink) -> str:
+    """The page's address as other devices reach it (PUBLIC_URL, else the room's address):
+    what the QR code, the API's `player_url` and the seat lookup give."""
+    return public_url(reverse("players:me", args=[link.token]))

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import views
+
+app_name = "players"
+
+urlpatterns = [
+    path("me/<str:token>/", views.me, name="me"),
+]
