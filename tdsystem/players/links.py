@@ -19,6 +19,8 @@ from tdsystem.seating.models import Entry
 
 from .models import Alternate, PlayerLink
 
+TOKEN_MAX = 32  # PlayerLink.token's max_length
+
 
 def link_of_entry(entry: Entry) -> PlayerLink:
     """The entry's live link, made the first time it is asked for (two askers at once
@@ -48,7 +50,7 @@ def link_of_alternate(alternate: Alternate) -> PlayerLink:
 def link_by_token(token: str) -> PlayerLink | None:
     """The live link of a token, with what its page reads first; None for an unknown or
     revoked token (the page cannot tell the two apart, and neither can a guesser)."""
-    if not token or len(token) > PlayerLink._meta.get_field("token").max_length:
+    if not token or len(token) > TOKEN_MAX:
         return None
     return (
         PlayerLink.objects.select_related("event", "entry", "entry__player", "alternate")
