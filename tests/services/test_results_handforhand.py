@@ -90,6 +90,9 @@ def test_two_players_busting_on_one_hand_at_different_tables_share_the_bubble(bu
         (second.pk, 12, 13, D(36)),
     }
     assert BustOutGroup.objects.filter(event=event, hfh_hand=1).count() == 1
+    # Reported again: the refusal names the place the finish holds, its tie with it.
+    with pytest.raises(ResultsError, match=r"already out \(place 12-13\)"):
+        bust_at(event, first, 4000)
 
 
 def test_a_later_report_with_the_smaller_stack_moves_the_first_player_up(bubble_by_stack):
