@@ -227,12 +227,6 @@ class Entry(models.Model):
         EventTable, null=True, blank=True, on_delete=models.RESTRICT, related_name="entries"
     )
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
-    # A copy of results' standing Finish, written by results only: read the Finish (its
-    # place and prize; the bust time is its bust-out's). The columns are to go once the
-    # bust-out stops writing them (docs/architecture.md, "Results and seating").
-    busted_at = models.DateTimeField(null=True, blank=True)
-    place = models.PositiveIntegerField(null=True, blank=True)
-    prize = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     # A seat kept for a player with special needs (TDA 9): its number, at this table
     # number when it matters, else at whichever table the player sits.
     reserved_seat = models.PositiveSmallIntegerField(null=True, blank=True)

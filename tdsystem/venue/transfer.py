@@ -141,6 +141,9 @@ LEFT_OUT = {
 }
 # Derived from the name when a player is written.
 DERIVED = {"seating.player": ("name_key", "search_key")}
+# Fields gone from a model that files of earlier versions still carry: read past. An
+# entry's place, prize and bust time were a copy of its finish, which the file holds.
+RETIRED = {"seating.entry": ("busted_at", "place", "prize")}
 # Found in the installation by what they are, not made anew (see the module's text).
 MATCHED = ("seating.venuetable", "seating.player", "events.houseruleset")
 MAX_ROWS = 2_000_000
@@ -387,6 +390,10 @@ class _Import:
 
     def __init__(self, envelope: dict):
         self.rows: dict[str, list[dict]] = envelope["rows"]
+        for label, names in RETIRED.items():
+            for row in self.rows.get(label, []):
+                for name in names:
+                    row["fields"].pop(name, None)
         self.source_event = envelope["event"]
         self.ids: dict[str, dict[int, int]] = defaultdict(dict)
         users = {str(k): v for k, v in envelope["users"].items()}

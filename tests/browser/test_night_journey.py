@@ -404,7 +404,7 @@ def test_a_director_runs_a_pko_night_from_the_copy_to_the_deal(live_server, new_
     assert director.locator("#record").get_by_text("The event has finished").count() == 1
     phone.goto(f"{base}/events/{night.pk}/results/")
     text = phone.locator("#results").inner_text()
-    winner = Entry.objects.get(event=night, place=1)
+    winner = Entry.objects.get(event=night, finishes__is_winner=True)
     assert winner.player.name in text
     assert "Deal made" in text and "bounty pool" in text.lower()
     shoot_sizes(new_page, f"{base}/events/{night.pk}/results/", "results-final", full=True)

@@ -106,7 +106,7 @@ def digest() -> dict:
         ),
         "entries": list(
             Entry.objects.order_by("pk").values_list(
-                "pk", "player__name", "status", "table__number", "seat", "place", "prize"
+                "pk", "player__name", "status", "table__number", "seat", "chips_removed"
             )
         ),
         "finishes": list(

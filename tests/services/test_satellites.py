@@ -139,7 +139,6 @@ def test_the_seat_winners_of_a_satellite_stopped_share_the_top_places_with_a_sea
         ("T1S5", 5, 5, 5, D(20), 5),
     ]
     assert len(rows) == 9
-    assert Entry.objects.get(pk=people["T1S2"].pk).place == 1
     assert sum(prizes(satellite).values()) == D(900)  # the seats and the cash: the pool
     state = satellite_read(satellite)
     assert state.decided and [e.player.name for e in state.winners] == [

@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tdsystem.core.models import LogEntry
 from tdsystem.results.errors import ResultsError
+from tdsystem.results.models import Finish
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import balancing, services
 from tdsystem.seating.errors import SeatingError
@@ -42,8 +43,8 @@ def test_it_frees_the_seat_and_gives_the_place_of_the_bust(event):
     people = arrange(event, {1: [1, 2, 3, 4]})
     recorded, _ = bust(event, people["T1S2"])
     entry = Entry.objects.get(pk=people["T1S2"].pk)
-    assert (entry.status, entry.table, entry.seat, entry.place) == ("busted", None, None, 4)
-    assert entry.busted_at is not None and recorded.finishes[0].place == 4
+    assert (entry.status, entry.table, entry.seat) == ("busted", None, None)
+    assert recorded.finishes[0].place == 4
     other, _ = bust(event, people["T1S4"])
     assert other.finishes[0].place == 3
     with pytest.raises(ResultsError, match="already out"):
@@ -137,7 +138,7 @@ def test_it_keeps_every_player_seated_while_the_field_shrinks_to_the_final_table
         bust(event, rng.choice(active), seed=rng.randrange(1000))
         assert seating_problems(event) == []
     assert len(counts(event)) == 1
-    places = Entry.objects.filter(event=event, status="busted").values_list("place", flat=True)
+    places = Finish.objects.filter(event=event, undone_at=None).values_list("place", flat=True)
     assert sorted(places) == list(range(10, 41))
 
 

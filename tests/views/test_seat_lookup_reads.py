@@ -9,7 +9,7 @@ from django.utils import timezone
 from tdsystem.results.models import Finish
 from tdsystem.results.services import bustout_record
 from tdsystem.seating import lookup, selectors, services
-from tdsystem.seating.models import Entry, VenueTable
+from tdsystem.seating.models import VenueTable
 from tdsystem.simulation.seatings import ACTOR, arrange, field
 from tests.fixtures import make_event
 
@@ -98,8 +98,6 @@ def test_the_page_says_where_a_player_out_finished_from_results_finish(client, e
     people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
     out = people["T2S4"]
     bustout_record(event_id=event.pk, entry_ids=[out.pk], actor=ACTOR)
-    # The place is results' (its Finish), not the entry's own copy of it.
-    Entry.objects.filter(pk=out.pk).update(place=None)
     page = client.get(f"/events/{event.pk}/seats/?entry={out.number}").content.decode()
     assert "Out in place 17. Thank you for playing." in page
     Finish.objects.filter(entry=out).update(undone_at=timezone.now())

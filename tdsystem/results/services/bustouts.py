@@ -303,7 +303,7 @@ def _write(
         raise ResultsError(
             gettext("one of these players is already out, or the place is taken")
         ) from None
-    _leave_seats(list(snap.entries), rows, now, chips_removed)
+    _leave_seats(list(snap.entries), chips_removed)
     after = replace(fld, active=outcome.players_left)
     if placings is None:
         standings.standings_refresh(event=event, plan=snap.plan, field=after)
@@ -346,12 +346,11 @@ def _placed(row: Finish, placings: Mapping[int, decision.Placing]) -> bool:
     return True
 
 
-def _leave_seats(entries: list[Entry], rows: list[Finish], now, chips_removed: int) -> None:
-    for entry, row in zip(entries, rows, strict=True):
+def _leave_seats(entries: list[Entry], chips_removed: int) -> None:
+    for entry in entries:
         entry.status, entry.table, entry.seat = Entry.Status.BUSTED, None, None
-        entry.busted_at, entry.place, entry.prize = now, row.place, row.prize
         entry.chips_removed += chips_removed
-    fields = ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
+    fields = ["status", "table", "seat", "chips_removed"]
     update_rows(Entry, fields, [(e.pk, *(getattr(e, name) for name in fields)) for e in entries])
 
 
@@ -397,7 +396,6 @@ def _crown(snap: snapshot.BustoutSnapshot, outcome: decision.Outcome, bustout, a
         from_table=winner.table,
         from_seat=winner.seat,
     )
-    Entry.objects.filter(pk=winner.pk).update(place=1, prize=prize)
     Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
     event.status = Event.Status.FINISHED
     if hfh is not None:

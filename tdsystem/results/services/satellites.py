@@ -231,7 +231,6 @@ def _seats_place(event: Event, state: Satellite) -> list[Finish]:
         )
         for slot, entry in enumerate(left, start=1)
     )
-    Entry.objects.filter(pk__in=[e.pk for e in left]).update(place=1, prize=state.seat_value)
     return finishes
 
 

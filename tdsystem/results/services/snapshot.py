@@ -79,11 +79,12 @@ def entries_locked(event: Event, ids: Sequence[int]) -> list[Entry]:
         )
     for entry in entries:
         if entry.status != Entry.Status.ACTIVE:
-            values = {"number": entry.number, "name": entry.player.name, "place": entry.place}
+            place = _place_of(entry)
+            values = {"number": entry.number, "name": entry.player.name, "place": place}
             raise ResultsError(
                 (
                     gettext("#%(number)s %(name)s is already out (place %(place)s)")
-                    if entry.place
+                    if place
                     else gettext("#%(number)s %(name)s is already out")
                 )
                 % values
@@ -94,6 +95,13 @@ def entries_locked(event: Event, ids: Sequence[int]) -> list[Entry]:
                 % {"number": entry.number, "name": entry.player.name}
             )
     return entries
+
+
+def _place_of(entry: Entry) -> str | None:
+    """Where a player out finished ("5", or "5-6" for a tie): their standing finish. None
+    for a flight's survivor through to Day 2, who has none."""
+    finish = Finish.objects.filter(entry=entry, undone_at__isnull=True).first()
+    return finish.place_label if finish else None
 
 
 def bustout_snapshot(

@@ -204,7 +204,7 @@ def write_changes(
     *,
     slots_cleared: bool = False,
 ):
-    """Save changed finishes and their entries' place and prize.
+    """Save changed finishes.
 
     Slots are cleared first (unless the caller has) and then set, so two players trading
     places never meet on the one-player-per-place constraint half way.
@@ -223,7 +223,6 @@ def write_changes(
         [*fields, "prize"],
         [(r.pk, *(getattr(r, name) for name in fields), r.prize) for r in rows],
     )
-    update_rows(Entry, ["place", "prize"], [(r.entry_id, r.place, r.prize) for r in rows])
 
 
 # A standing finish as read: (pk, entry, place, place_to, slot, prize, paid_at).
@@ -366,7 +365,7 @@ def standings_refresh(
     if paid:
         raise paid_refusal(event, paid)
     changed = []
-    shifted: dict[int, list[tuple[int, int]]] = {}
+    shifted: dict[int, list[int]] = {}
     for pk, entry, place, place_to, slot, prize, _paid_at in rows:
         new = worked.get(entry)
         if new is None:
@@ -375,7 +374,7 @@ def standings_refresh(
             continue
         by = new[0] - place
         if new == (place + by, place_to + by, None if slot is None else slot + by, prize):
-            shifted.setdefault(by, []).append((pk, entry))
+            shifted.setdefault(by, []).append(pk)
             continue
         place, place_to, slot, prize = new
         changed.append(
@@ -450,9 +449,9 @@ _APART = 1_000_000_000
 _BATCH = 500  # ids a statement (SQLite's limit on parameters is 999 in older builds)
 
 
-def shift_places(shifted: Mapping[int, Sequence[tuple[int, int]]]) -> None:
-    """Move finishes (id, entry id) by a number of places, their tie ranges and slots with
-    them, and their entries' places: a few statements for thousands of rows.
+def shift_places(shifted: Mapping[int, Sequence[int]]) -> None:
+    """Move finishes (by id) by a number of places, their tie ranges and slots with them:
+    a few statements for thousands of rows.
 
     A re-entry or a late registration while players are already out moves every place
     taken by one (the field grew by one), prizes unchanged; written a row a statement,
@@ -464,7 +463,6 @@ def shift_places(shifted: Mapping[int, Sequence[tuple[int, int]]]) -> None:
     if not shifted:
         return
     finishes, f = sql_names(Finish)
-    entries, e = sql_names(Entry)
     move = (
         f"UPDATE {finishes} SET {f['place']} = {f['place']} + %s, "
         f"{f['place_to']} = {f['place_to']} + %s, {f['slot']} = {f['slot']} + %s "
@@ -474,15 +472,8 @@ def shift_places(shifted: Mapping[int, Sequence[tuple[int, int]]]) -> None:
         for step in ("lift", "set down"):
             for by, rows in shifted.items():
                 offset = by + _APART if step == "lift" else -_APART
-                for marks, ids in _batches([pk for pk, _ in rows]):
+                for marks, ids in _batches(list(rows)):
                     cursor.execute(f"{move}({marks})", [offset] * 3 + ids)
-        for by, rows in shifted.items():
-            for marks, ids in _batches([entry for _, entry in rows]):
-                cursor.execute(
-                    f"UPDATE {entries} SET {e['place']} = {e['place']} + %s "
-                    f"WHERE {e['pk']} IN ({marks})",
-                    [by, *ids],
-                )
 
 
 def _batches(ids: list[int]) -> Iterable[tuple[str, list[int]]]:

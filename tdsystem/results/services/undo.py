@@ -226,13 +226,10 @@ def _apply(event, bustout, finishes, moves, tables, snapshot, broken, actor) -> 
     for f in finishes:
         entry = f.entry
         entry.status, entry.table, entry.seat = Entry.Status.ACTIVE, f.from_table, f.from_seat
-        entry.busted_at, entry.place, entry.prize = None, None, None
         entry.chips_removed = max(0, entry.chips_removed - f.chips_removed)
         entries.append(entry)
     Finish.objects.filter(pk__in=[f.pk for f in finishes]).update(undone_at=now, slot=None)
-    Entry.objects.bulk_update(
-        entries, ["status", "table", "seat", "busted_at", "place", "prize", "chips_removed"]
-    )
+    Entry.objects.bulk_update(entries, ["status", "table", "seat", "chips_removed"])
     BustOut.objects.filter(pk=bustout.pk).update(undone_at=now, undone_by=actor.label)
     bounties.bounties_undo(bustout, now)
     bustout.undone_at, bustout.undone_by = now, actor.label
