@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('seating', '0019_player_country'),
+        ('seating', '0020_move_player_there_at'),
     ]
 
     operations = [
