@@ -353,6 +353,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 60.0},
     },
+    # The webhook deliveries never sent (no broker when they were made; docs/webhooks.md).
+    "webhooks-sweep": {
+        "task": "tdsystem.players.tasks_webhooks.webhooks_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
 
 # Receipt printers (docs/printing.md): a document that cannot be sent waits and is tried
