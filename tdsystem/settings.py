@@ -380,6 +380,12 @@ if PRINT_SWEEP_SECONDS > 0:
         "options": {"expires": float(PRINT_SWEEP_SECONDS)},
     }
 
+# Webhooks (docs/webhooks.md): a delivery not answered 2xx is tried again after
+# WEBHOOK_RETRY_SECONDS, doubling each time, 8 tries in all (about an hour at 30).
+WEBHOOK_RETRY_SECONDS = float(os.environ.get("WEBHOOK_RETRY_SECONDS", "30"))
+if not 0 < WEBHOOK_RETRY_SECONDS <= 3600:
+    raise ImproperlyConfigured("WEBHOOK_RETRY_SECONDS: expected seconds above 0, e.g. 30")
+
 # Backups of the whole database (docs/operations.md#backups): `manage.py backup` writes one
 # into BACKUP_DIR; beat takes one every BACKUP_EVERY_MINUTES when something changed (the
 # embedded run every 5 minutes; 0 turns it off) and keeps the newest BACKUP_KEEP there (0:

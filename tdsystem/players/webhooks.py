@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -48,7 +49,6 @@ logger = logging.getLogger(__name__)
 PING = "ping"
 KINDS = [kind.value for kind in Webhook.Kind]
 ATTEMPTS = 8  # 1 + 7 retries after 30 s, 1, 2, 4, 8, 16 and 32 min: about an hour
-RETRY_FIRST_SECONDS = 30
 TIMEOUT_SECONDS = 5.0
 USER_AGENT = "tdsystem-webhooks/1"
 ERROR_MAX = 300  # WebhookDelivery.last_error's max_length
@@ -253,8 +253,9 @@ class Attempt:
 
 
 def retry_delay(attempts: int) -> float:
-    """Seconds before the next try after `attempts` failed ones: 30 s, doubling."""
-    return float(RETRY_FIRST_SECONDS * 2 ** max(attempts - 1, 0))
+    """Seconds before the next try after `attempts` failed ones: WEBHOOK_RETRY_SECONDS (30),
+    doubling."""
+    return float(settings.WEBHOOK_RETRY_SECONDS * 2 ** max(attempts - 1, 0))
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
