@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 @dataclass
 class Received:
-    headers: dict[str, str]
+    headers: Message  # case-insensitive, as a web framework's
     body: bytes
 
 
@@ -26,7 +27,7 @@ class Receiver:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                receiver.received.append(Received(dict(self.headers.items()), body))
+                receiver.received.append(Received(self.headers, body))
                 status = receiver.statuses[min(len(receiver.received), len(receiver.statuses)) - 1]
                 self.send_response(status)
                 self.send_header("Content-Length", "0")

@@ -325,3 +325,23 @@ def test_only_http_addresses_and_known_kinds_are_taken():
 def test_no_webhook_costs_the_change_one_query(django_assert_num_queries):
     with django_assert_num_queries(1):
         assert webhooks.events_send("player.out", lambda: [{"x": 1}]) == []
+
+
+def test_the_documented_check_accepts_a_real_delivery_and_nothing_else(receiver):
+    """The receiver's snippet in docs/webhooks.md, run against what was really sent."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "webhooks.md").read_text()
+    snippet = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
+    webhook = hook(receiver.url)
+    webhooks.delivery_attempt(delivery_id=webhooks.webhook_ping(webhook=webhook).pk, expected=0)
+    (got,) = receiver.received
+    namespace: dict = {}
+    exec(snippet, namespace)
+    namespace["SECRET"] = webhook.secret.encode()
+    verified = namespace["verified"]
+    assert verified(got.headers, got.body)
+    assert not verified(got.headers, got.body.replace(b"ping", b"pong"))
+    namespace["SECRET"] = b"another secret"
+    assert not verified(got.headers, got.body)
