@@ -262,7 +262,7 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """A redirect is an answer, not followed: the address is the director's to fix (and a
     POST redirected would arrive as a GET, elsewhere)."""
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         return None
 
 
@@ -292,7 +292,9 @@ def delivery_attempt(*, delivery_id: int, expected: int) -> Attempt:
     ).update(attempts=F("attempts") + 1)
     if not claimed:
         return Attempt(sent=False)
-    delivery = WebhookDelivery.objects.select_related("webhook").get(pk=delivery_id)
+    delivery = WebhookDelivery.objects.select_related("webhook").filter(pk=delivery_id).first()
+    if delivery is None:  # its webhook removed meanwhile
+        return Attempt(sent=False)
     body = body_of(delivery)
     timestamp = str(int(time.time()))
     headers = {
