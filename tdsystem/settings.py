@@ -353,6 +353,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 60.0},
     },
+    # The webhook deliveries never sent (no broker when they were made; docs/webhooks.md).
+    "webhooks-sweep": {
+        "task": "tdsystem.players.tasks_webhooks.webhooks_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
 }
 
 # Receipt printers (docs/printing.md): a document that cannot be sent waits and is tried
@@ -373,6 +379,12 @@ if PRINT_SWEEP_SECONDS > 0:
         "schedule": float(PRINT_SWEEP_SECONDS),
         "options": {"expires": float(PRINT_SWEEP_SECONDS)},
     }
+
+# Webhooks (docs/webhooks.md): a delivery not answered 2xx is tried again after
+# WEBHOOK_RETRY_SECONDS, doubling each time, 8 tries in all (about an hour at 30).
+WEBHOOK_RETRY_SECONDS = float(os.environ.get("WEBHOOK_RETRY_SECONDS", "30"))
+if not 0 < WEBHOOK_RETRY_SECONDS <= 3600:
+    raise ImproperlyConfigured("WEBHOOK_RETRY_SECONDS: expected seconds above 0, e.g. 30")
 
 # Backups of the whole database (docs/operations.md#backups): `manage.py backup` writes one
 # into BACKUP_DIR; beat takes one every BACKUP_EVERY_MINUTES when something changed (the
