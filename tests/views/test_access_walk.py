@@ -77,6 +77,8 @@ PUBLIC = {
     "dealers:board",
     "dealers:phone",
     "dealers:phone_clock",
+    # A player's own page, by the player's secret link (docs/players.md).
+    "players:me",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
