@@ -93,6 +93,20 @@ def test_the_form_answers_beside_itself_and_its_players_read_themselves_again(
     assert re.search('name="entry" value="[0-9]+" data-hold', players)
 
 
+def test_the_last_bust_out_answers_the_winner_without_undo_and_the_form_says_it_is_over(
+    client, floor_person, event
+):
+    people = arrange(event, {1: [1, 2]}, positions={1: (1, 2, 1)})
+    client.force_login(floor_person)
+    answer = client.post(url("bustout", event), {"table": 1, "entry": people["T1S2"].pk}, **HTMX)
+    html = answer.content.decode()
+    assert "T1S2 is out: 2nd place" in html and "T1S1 wins" in html
+    assert "/undo" not in html  # the event is over, as in the list of bust-outs
+    players = client.get(url("console", event) + "?part=players&table=1", **HTMX)
+    assert "The event has finished" in players.content.decode()
+    assert 'name="entry"' not in players.content.decode()
+
+
 def test_it_asks_for_stacks_when_two_are_ticked_and_keeps_what_was_typed(
     client, floor_person, room
 ):
