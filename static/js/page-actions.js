@@ -24,12 +24,41 @@ document.addEventListener("htmx:beforeSwap", function (e) {
 
 // A part of the page that refreshes itself (hx-get on a timer or an event) waits while a
 // panel inside it is open for input (<details data-hold open>, e.g. the table page's
-// "who eliminated them?"), so what the floor has ticked is not wiped; the next refresh
-// after it closes catches up.
+// "who eliminated them?") or a box in it is ticked (<input data-hold>, the bust-out
+// console's players), so what the floor has ticked is not wiped; the next refresh after
+// it closes catches up.
 document.addEventListener("htmx:beforeRequest", function (e) {
   var elt = e.detail.elt;
   if (e.detail.requestConfig.verb !== "get" || !elt.querySelector) return;
-  if (elt.querySelector("details[data-hold][open]")) e.preventDefault();
+  if (elt.querySelector("details[data-hold][open], input[data-hold]:checked")) e.preventDefault();
+});
+
+// A form whose write went through (an answer with its client events, HX-Trigger) lets go of
+// the rows it was about (data-release="li"), before those events make the page's parts
+// reload: the row of each ticked player (name=entry) leaves, the other rows' boxes and
+// typed values are cleared; a form inside its row hides the row (it stays in the page until
+// its answer is in). So nothing it held holds the reload back, and a second tap finds
+// nothing to send twice.
+document.addEventListener("htmx:beforeOnLoad", function (e) {
+  var form = e.detail.elt, xhr = e.detail.xhr;
+  if (!form.matches || !form.matches("form[data-release]")) return;
+  if (xhr.status < 200 || xhr.status >= 300 || !xhr.getResponseHeader("HX-Trigger")) return;
+  var rows = form.dataset.release;
+  var ticked = form.querySelectorAll("input[type=checkbox][name=entry]:checked");
+  ticked.forEach(function (box) {
+    var row = box.closest(rows);
+    if (row) row.remove();
+  });
+  form.querySelectorAll(rows).forEach(function (row) {
+    row.querySelectorAll("input[type=checkbox]").forEach(function (box) { box.checked = false; });
+    row.querySelectorAll("input:not([type])").forEach(function (input) { input.value = ""; });
+  });
+  var own = form.closest(rows);
+  if (!ticked.length && own) {
+    own.querySelectorAll("details[open]").forEach(function (d) { d.open = false; });
+    own.style.display = "none";
+  }
+  form.dispatchEvent(new Event("released", { bubbles: true }));
 });
 
 // A select that acts at once (the language switcher): its form is sent on change.

@@ -68,8 +68,10 @@ class BustOutForm(forms.Form):
     """The table, the players out (checkboxes "entry"), their stacks ("stack-<id>") and
     who eliminated them (checkboxes "eliminated_by", entry ids; a bounty event needs them).
 
-    Every page that busts a player posts it; `answer` names the page that answers: the
-    bust-out console (the default), the seating console's entry panel, or the table page.
+    Every page that busts a player posts it; `answer` names the page it was sent from (a
+    refusal answers with that page's form, and without HTMX the answer goes back there):
+    the bust-out console (the default), the seating console's entry panel, or the table
+    page.
     Without a table, the service takes the players' own.
 
     A refused post says every problem at once, each bad stack under its player

@@ -28,8 +28,6 @@ from tdsystem.core.languages import screen_language
 from tdsystem.core.numbers import TABLE_NUMBER, grouped
 from tdsystem.engine.payouts import PayoutError, auto_unit
 from tdsystem.events.models import Event
-from tdsystem.seating import selectors as seating_selectors
-from tdsystem.seating.models import Entry
 from tdsystem.seating.services import TableHalted
 from tdsystem.seating.texts import SEMICOLONS, text_list
 
@@ -47,7 +45,7 @@ from .selectors_chips import chip_total, count_rows
 from .services import deals, standings
 from .services.cashier import prize_paid_set
 from .templatetags.results_tags import money, ordinal
-from .views_table import table_answer
+from .views_table import table_render
 
 CONSOLE = "results/console.html"
 PARTS = ("overview", "hfh", "record", "players", "recent", "tools", "counts", "cashier")
@@ -110,81 +108,107 @@ def console(request: HttpRequest, event_id: int) -> HttpResponse:
 def bustout(request: HttpRequest, event_id: int) -> HttpResponse:
     """Every page that busts a player posts here, to the one bust-out service.
 
-    The bust-out console, the seating console's entry panel (answer=entry) and the table
-    page (answer=table) each get their own fragment back.
+    Under HTMX a bust-out recorded answers with one fragment of its own (what was
+    recorded: `results/_bustout_done.html`) and the `results-changed` and `seating-changed`
+    client events: the parts of each page that show the players reload themselves. A
+    refusal answers the form that was sent, with the reason: the bust-out console's
+    (`answer=console`), the table page's (`answer=table`), or, for the seating console's
+    entry panel (`answer=entry`), this view's own fragment.
     """
     event = _event(event_id)
     form = BustOutForm(request.POST)
-    done = error = None
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            done = services.bustout_record(
-                event_id=event.pk,
-                entry_ids=data["entries"],
-                table_number=data["table"],
-                stacks=data["stacks"],
-                hand=data["hand"],
-                eliminated_by=data["eliminated_by"],
-                actor=Actor.of(request.user),
-            )
-        except ResultsError as exc:
-            error = str(exc)
-    else:
-        error = form_errors_text(form)
-    slips = list(done.bustout.moves.select_related("entry__player").order_by("pk")) if done else []
-    data = form.cleaned_data
-    if data.get("answer") == "entry" and form.ticked:
-        message = _out_note(done, slips) if done else None
-        return _entry_panel_answer(request, event, form.ticked[0], error, message, slips)
-    if data.get("answer") == "table" and data.get("table"):
-        response = table_answer(
-            request, event, data["table"], error, done and _out_note(done, slips)
-        )
-        # The table's chip counts follow: the player out leaves them.
-        return trigger_client_event(response, CHANGED) if done and request.htmx else response
-    return _console_bustout_answer(request, event, form, error, done, slips)
-
-
-def _entry_panel_answer(request, event, entry_id: int, error, message, slips) -> HttpResponse:
-    """A bust-out sent from the seating console's entry panel answers with that panel (what
-    `seating.selectors.entry_panel` shows), or the seating console with a flash."""
+    done, error = _record(request, event, form)
+    answer, table = form.cleaned_data.get("answer"), form.cleaned_data.get("table")
     if not request.htmx:
-        (messages.error if error else messages.success)(request, error or message)
-        return redirect("seating:console", event.pk)
-    entry = get_object_or_404(
-        Entry.objects.select_related("player", "table"), pk=entry_id, event=event
-    )
-    context = {
-        **seating_selectors.entry_panel(event, entry),
-        "error": error,
-        "message": message,
-        "slips": slips,
-    }
-    response = render(request, "seating/console.html#entry", context)
-    if error or not message:
-        return response
-    for name in ("seating-changed", CHANGED):
-        response = trigger_client_event(response, name)
-    return response
-
-
-def _console_bustout_answer(request, event, form, error, done, slips) -> HttpResponse:
-    table = request.POST.get("table", "")
+        slips = list(done.bustout.moves.order_by("pk")) if done else []
+        (messages.error if error else messages.success)(request, error or _out_note(done, slips))
+        if answer == "entry":
+            return redirect("seating:console", event.pk)
+        if answer == "table" and table:
+            return redirect("results:table", event.pk, table)
+        return redirect("results:console", event.pk)
     if done:
-        return _answer(request, event, "record", None, _recorded(done), table=table, slips=slips)
-    # Refused: the boxes as they were ticked and typed, each bad stack said under it.
-    return _answer(
+        return _done_answer(request, event, done)
+    if answer == "entry":
+        return _done_render(request, event, error=error)
+    if answer == "table" and table:
+        # The seats again, with the reason, where the answer would have gone.
+        return _refused_at(table_render(request, event, table, error), "#table", "outerHTML")
+    # The bust-out console: the boxes as they were ticked and typed, each bad stack
+    # said under it.
+    context = _context(
         request,
         event,
-        "record",
-        error,
-        table=table,
+        error=error,
+        table=request.POST.get("table", ""),
         ticked=form.ticked,
         typed=form.typed,
         eliminators=form.eliminators,
         stack_errors=form.stack_errors,
     )
+    response = render(request, f"{CONSOLE}#record", context)
+    return _refused_at(response, "#record", "outerHTML show:top")
+
+
+def _record(request, event, form: BustOutForm) -> tuple[services.Recorded | None, str | None]:
+    """The bust-out service called with the form's values: what it recorded, or why not."""
+    if not form.is_valid():
+        return None, form_errors_text(form)
+    data = form.cleaned_data
+    try:
+        done = services.bustout_record(
+            event_id=event.pk,
+            entry_ids=data["entries"],
+            table_number=data["table"],
+            stacks=data["stacks"],
+            hand=data["hand"],
+            eliminated_by=data["eliminated_by"],
+            actor=Actor.of(request.user),
+        )
+    except ResultsError as exc:
+        return None, str(exc)
+    return done, None
+
+
+DONE = "results/_bustout_done.html"
+
+
+def _done_render(request, event, **context) -> HttpResponse:
+    """The bust-out's own fragment: what it (or its undo) recorded, or why not."""
+    return render(request, DONE, {"event": event, **context})
+
+
+def _done_answer(request, event, done: services.Recorded) -> HttpResponse:
+    """What the bust-out recorded (who, place, prize, the move slips of the rebalance and
+    the undo), with the events that make each page's other parts reload themselves.
+
+    The events are sent to `body`: the form that posted may sit in a part that was
+    replaced meanwhile, and an event on an element out of the page reaches no listener."""
+    slips = list(done.bustout.moves.select_related("entry__player").order_by("pk"))
+    response = _done_render(
+        request,
+        event,
+        message=_recorded(done),
+        slips=slips,
+        # Undo until the event is over (the winner crowned), as the list of bust-outs.
+        undo=done.bustout if done.winner is None else None,
+    )
+    return changed(response)
+
+
+def changed(response: HttpResponse) -> HttpResponse:
+    """The client events of a change to the players: results' and seating's parts reload."""
+    for name in (CHANGED, "seating-changed"):
+        response = trigger_client_event(response, name, {"target": "body"})
+    return response
+
+
+def _refused_at(response: HttpResponse, target: str, swap: str) -> HttpResponse:
+    """A refusal goes where the form that was sent is, not where a recorded bust-out's
+    answer goes."""
+    response["HX-Retarget"] = target
+    response["HX-Reswap"] = swap
+    return response
 
 
 def _out_note(done: services.Recorded, slips: list) -> str:
@@ -268,12 +292,17 @@ def _names(names: list[str]) -> str:
 @require_POST
 @staff_required("bustout")
 def bustout_undo(request: HttpRequest, event_id: int, bustout_id: int) -> HttpResponse:
+    """Undo from the list of bust-outs (answered with the list) or from what a bust-out
+    answered (`answer=done`: answered in its place, with the same client events)."""
     event = _event(event_id)
+    in_place = request.htmx and request.POST.get("answer") == "done"
     try:
         undone = services.bustout_undo(
             event_id=event.pk, bustout_id=bustout_id, actor=Actor.of(request.user)
         )
     except ResultsError as exc:
+        if in_place:
+            return _done_render(request, event, error=str(exc))
         return _answer(request, event, "recent", str(exc))
     names = str(text_list([f"#{e.number} {e.player.name}" for e in undone.entries]))
     message = gettext("Undone: %(names)s back in their seats") % {"names": names}
@@ -283,6 +312,8 @@ def bustout_undo(request: HttpRequest, event_id: int, bustout_id: int) -> HttpRe
             "Undone: %(names)s back in their seats; %(count)s move slips withdrawn",
             undone.moves_reverted,
         ) % {"names": names, "count": undone.moves_reverted}
+    if in_place:
+        return changed(_done_render(request, event, message=message))
     return _answer(request, event, "recent", None, message)
 
 

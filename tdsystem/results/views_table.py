@@ -4,7 +4,9 @@ It shows the seats, the button and blinds, the move slips into and out of the ta
 whether the table is halted until balanced (and why) and, during hand-for-hand, whether
 the table may deal. The fragment polls, so a halt shows and lifts without a reload.
 "Hand finished" posts here (at a halted table, a confirm step first); a bust-out posts to
-the bust-out console's route (`results:bustout`), which answers with this page's fragment.
+the bust-out console's route (`results:bustout`), which answers what it recorded above
+the seats and sends `seating-changed`, on which the seats read themselves again (a refusal
+answers with this page's fragment).
 "Save counts" posts the table's chip counts here, answered by the counts' own fragment
 (outside the polling one, so a count being typed is never swept away).
 A table device opens only its own table (seating's `table_access`).

@@ -118,9 +118,10 @@ def entry_panel(event: Event, entry: Entry) -> dict:
     buys, its moves of the day, what it may buy or re-enter with, its money, and the place
     it finished in once out (results', asked through `signals.places_asked`).
 
-    The seating console's own actions answer with the panel, and so does the bust-out
-    sent from it (a results route): each renders the fragment with this and what the
-    action did (`error`, `message`, `slips`, a refused form)."""
+    The seating console's own actions answer with the panel: each renders the fragment
+    with this and what the action did (`error`, `message`, `slips`, a refused form). A
+    bust-out sent from it (a results route) answers with results' own fragment beside the
+    panel, which reads itself again on `results-changed`."""
     purchases = list(entry.purchases.all())
     reentry, reentry_refused = reentry_offered(event, entry)
     # In a bounty event one bounty of the entry's buy-in is its head, not the places'.

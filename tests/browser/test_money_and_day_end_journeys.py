@@ -83,9 +83,9 @@ def bust(page, entry) -> None:
         with page.expect_response(lambda r: "part=players" in r.url):
             page.select_option("#bo-table", table)
     page.locator(f"#bo-players input[name=entry][value='{entry.pk}']").check()
-    page.evaluate("document.getElementById('record').dataset.stale = '1'")
+    page.evaluate("document.getElementById('bustout-answer').replaceChildren()")
     page.get_by_role("button", name="Record bust-out").click()
-    page.wait_for_selector("#record:not([data-stale])")
+    page.wait_for_selector("#bustout-answer > *, #record .flash.error")
     settled(page)
     error = page.locator("#record .flash.error")
     assert error.count() == 0, error.inner_text()

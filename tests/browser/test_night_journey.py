@@ -148,10 +148,11 @@ def bust_one(page, event_id: int, *, shoot: str = "") -> None:
     page.check(f"#bo-players input[name=eliminated_by][value='{eliminator.pk}']")
     if shoot:
         docs_shot(page, FOLDER, shoot)
-    # The answer replaces #record: mark the old one to know when the new one is in.
-    page.evaluate("document.getElementById('record').dataset.stale = '1'")
+    # The answer comes into #bustout-answer (a refusal replaces #record): empty it to know
+    # when the new one is in.
+    page.evaluate("document.getElementById('bustout-answer').replaceChildren()")
     page.get_by_role("button", name="Record bust-out").click()
-    page.wait_for_selector("#record:not([data-stale])")
+    page.wait_for_selector("#bustout-answer > *, #record .flash.error")
     settled(page)
     error = page.locator("#record .flash.error")
     assert error.count() == 0, error.inner_text()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -63,6 +65,46 @@ def test_a_floor_person_records_a_bust_out_and_sees_the_place_and_the_move(
     assert "1 move slip" in html and "T1S8" in html and "table 2 seat 4" in html
     bustout = BustOut.objects.get()
     assert bustout.actor_label == "fred"
+    # The bust-out's own fragment (not the form again) and the events for the rest.
+    assert 'id="record"' not in html and 'id="bustout-done"' in html
+    assert f"/bustouts/{bustout.pk}/undo" in html and 'name="answer" value="done"' in html
+    assert json.loads(answer.headers["HX-Trigger"]) == {
+        "results-changed": {"target": "body"},
+        "seating-changed": {"target": "body"},
+    }
+    # The table's players read themselves again: T2S4 has left, T1S8 has come.
+    players = client.get(url("console", event) + "?part=players&table=2", **HTMX)
+    assert "T2S4" not in players.content.decode() and "T1S8" in players.content.decode()
+
+
+def test_the_form_answers_beside_itself_and_its_players_read_themselves_again(
+    client, floor_person, room
+):
+    event, _ = room
+    client.force_login(floor_person)
+    html = client.get(url("console", event) + "?table=2").content.decode()
+    form = html[html.index('<form class="rs-form') :]
+    assert 'hx-target="#bustout-answer"' in form and 'data-release="li"' in form
+    assert html.count('id="bustout-answer"') == 1
+    players = form[form.index('<div id="bo-players"') :]
+    assert 'hx-trigger="results-changed from:body"' in players[:400]
+    assert "part=players&amp;table=2" in players[:400]
+    # A ticked box holds the reload back (static/js/page-actions.js).
+    assert re.search('name="entry" value="[0-9]+" data-hold', players)
+
+
+def test_the_last_bust_out_answers_the_winner_without_undo_and_the_form_says_it_is_over(
+    client, floor_person, event
+):
+    people = arrange(event, {1: [1, 2]}, positions={1: (1, 2, 1)})
+    client.force_login(floor_person)
+    answer = client.post(url("bustout", event), {"table": 1, "entry": people["T1S2"].pk}, **HTMX)
+    html = answer.content.decode()
+    assert "T1S2 is out: 2nd place" in html and "T1S1 wins" in html
+    assert "/undo" not in html  # the event is over, as in the list of bust-outs
+    players = client.get(url("console", event) + "?part=players&table=1", **HTMX)
+    assert "The event has finished" in players.content.decode()
+    assert 'name="entry"' not in players.content.decode()
 
 
 def test_it_asks_for_stacks_when_two_are_ticked_and_keeps_what_was_typed(
@@ -77,6 +119,9 @@ def test_it_asks_for_stacks_when_two_are_ticked_and_keeps_what_was_typed(
     html = answer.content.decode()
     assert "start of the hand" in html and 'value="4,000"' in html
     assert "HX-Trigger" not in answer.headers
+    # The form again, in its own place.
+    assert 'id="record"' in html
+    assert (answer["HX-Retarget"], answer["HX-Reswap"]) == ("#record", "outerHTML show:top")
     assert not Finish.objects.exists()
     answer = client.post(
         url("bustout", event),

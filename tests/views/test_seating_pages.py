@@ -138,14 +138,27 @@ def test_it_busts_a_player_from_the_entry_panel_and_balances(client, event, floo
     # The panel's "Bust out" posts to the one bust-out route, the results app's.
     assert "Bust out" in html and f'hx-post="{bustout_url(event)}"' in html
     assert "/eliminate" not in html
+    # The answer goes beside the panel, which reads itself again on results-changed.
+    assert 'hx-target="#bustout-answer"' in html and 'id="bustout-answer"' not in html
+    assert f'hx-get="{console_url(event, f"entries/{out.pk}/")}"' in html
+    assert 'hx-trigger="results-changed from:body"' in html
+    page = client.get(console_url(event)).content.decode()
+    assert page.count('id="bustout-answer"') == 1
     response = htmx(client, bustout_url(event), {"answer": "entry", "entry": out.pk, "table": 2})
     body = response.content.decode()
-    assert 'id="entry-panel"' in body and "<html" not in body
-    assert f"#{out.number} T2S4 is out: 17th place; 1 move slip" in body
-    assert "Move: <b><bdi>T1S8</bdi></b> table 1 seat 8 → <b>table 2 seat 4</b>" in body
-    assert "Out in place <b>17</b>" in body
-    triggers = response["HX-Trigger"]
-    assert "seating-changed" in triggers and "results-changed" in triggers
+    # Results' own fragment: what was recorded, the move slip, the undo; not the panel.
+    assert 'id="entry-panel"' not in body and "<html" not in body
+    assert f"#{out.number} T2S4 is out: 17th place" in body
+    assert "1 move slip:" in body and 'id="slip-' in body and "table 1 seat 8" in body
+    bustout = Finish.objects.get(entry=out).bustout
+    assert f'hx-post="/console/events/{event.pk}/results/bustouts/{bustout.pk}/undo"' in body
+    # Both consoles' parts are told, on the page's body.
+    assert json.loads(response["HX-Trigger"]) == {
+        "results-changed": {"target": "body"},
+        "seating-changed": {"target": "body"},
+    }
+    again = client.get(console_url(event, f"entries/{out.pk}/"), HTTP_HX_REQUEST="true")
+    assert "Out in place <b>17</b>" in again.content.decode()
     slips = client.get(console_url(event) + "?part=slips", HTTP_HX_REQUEST="true")
     assert "T1S8" in slips.content.decode() and "table 2 seat 4" in slips.content.decode()
 
@@ -172,6 +185,36 @@ def test_the_entry_panels_bust_out_writes_a_finish_the_bustout_console_can_undo(
     assert Entry.objects.get(pk=people["T1S8"].pk).table.number == 1
 
 
+def test_the_bust_outs_answer_undoes_it_in_place(client, event, floor_person):
+    people = arrange(event, {1: FULL, 2: FULL[:8]}, positions={1: (5, 6, 7), 2: (1, 2, 3)})
+    out = people["T2S4"]
+    client.force_login(floor_person)
+    htmx(client, bustout_url(event), {"answer": "entry", "entry": out.pk, "table": 2})
+    bustout = Finish.objects.get(entry=out).bustout
+    undo = f"/console/events/{event.pk}/results/bustouts/{bustout.pk}/undo"
+    response = htmx(client, undo, {"answer": "done"})
+    body = response.content.decode()
+    assert 'id="recent"' not in body
+    assert "Undone: #" in body and "1 move slip withdrawn" in body
+    assert set(json.loads(response["HX-Trigger"])) == {"results-changed", "seating-changed"}
+    entry = Entry.objects.select_related("table").get(pk=out.pk)
+    assert (entry.status, entry.table.number, entry.seat) == ("active", 2, 4)
+    # Once undone, it cannot be undone again: the reason, in the same place.
+    again = htmx(client, undo, {"answer": "done"}).content.decode()
+    assert 'class="flash error"' in again and 'id="recent"' not in again
+
+
+def test_the_entry_panels_bust_out_without_htmx_comes_back_to_the_console(
+    client, event, floor_person
+):
+    people = arrange(event, {1: [1, 2, 3, 4]}, positions={1: (1, 2, 3)})
+    client.force_login(floor_person)
+    data = {"answer": "entry", "entry": people["T1S2"].pk, "table": 1}
+    response = client.post(bustout_url(event), data, follow=True)
+    assert response.redirect_chain[-1][0] == console_url(event)
+    assert "T1S2 is out: 4th place" in response.content.decode()
+
+
 def test_the_entry_panel_keeps_reenter_and_buy_but_no_bust_out_of_its_own(
     client, event, floor_person
 ):
@@ -190,8 +233,9 @@ def test_the_entry_panel_says_why_a_bust_out_is_refused(client, event, floor_per
     htmx(client, bustout_url(event), data)
     again = htmx(client, bustout_url(event), data)
     body = again.content.decode()
-    assert 'id="entry-panel"' in body and "T1S1 is already out (place 3)" in body
-    assert "HX-Trigger" not in again
+    assert again.status_code == 200
+    assert 'class="flash error"' in body and "T1S1 is already out (place 3)" in body
+    assert "HX-Trigger" not in again and "HX-Retarget" not in again
     assert Finish.objects.count() == 1
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -38,6 +40,10 @@ def test_the_seats_out_posts_to_the_one_bust_out_route(client, event, floor_pers
     client.force_login(floor_person)
     html = client.get(table_url(event, 2)).content.decode()
     assert html.count(f'hx-post="{bustout_url(event)}"') == 8
+    # Each answers above the seats, outside the part that reads itself on seating-changed.
+    assert html.count('hx-target="#bustout-answer"') == 8 and html.count('data-release="li"') == 8
+    assert html.index('id="bustout-answer"') < html.index('<section id="table"')
+    assert 'hx-trigger="seating-changed from:body' in html
     assert f'name="entry" value="{people["T2S4"].pk}"' in html
     assert 'name="answer" value="table"' in html
 
@@ -49,10 +55,16 @@ def test_the_table_pages_bust_out_records_a_finish_through_the_service(client, e
     data = {"answer": "table", "table": 2, "entry": out.pk}
     response = client.post(bustout_url(event), data, **HTMX)
     body = response.content.decode()
-    assert 'id="table"' in body and "<html" not in body
-    assert f"#{out.number} T2S4 is out: 17th place; 1 move slip" in body
+    # The bust-out's own fragment, above the seats; the seats read themselves again.
+    assert 'id="table"' not in body and "<html" not in body
+    assert f"#{out.number} T2S4 is out: 17th place" in body and "1 move slip:" in body
+    assert json.loads(response["HX-Trigger"]) == {
+        "results-changed": {"target": "body"},
+        "seating-changed": {"target": "body"},
+    }
     # The move it set off shows among the table's moves; the seat is taken again.
-    assert "T1S8" in body and "arriving from table 1 seat 8" in body
+    seats = client.get(table_url(event, 2), **HTMX).content.decode()
+    assert "T1S8" in seats and "arriving from table 1 seat 8" in seats
     bustout = BustOut.objects.get()
     finish = Finish.objects.get(entry=out)
     assert (finish.bustout, finish.place, bustout.table_number) == (bustout, 17, 2)
@@ -78,8 +90,12 @@ def test_the_table_page_explains_a_refused_bust_out_and_changes_nothing(
     people = arrange(event, {1: [1, 2, 3], 2: [1, 2, 3]})
     client.force_login(floor_person)
     data = {"answer": "table", "table": 1, "entry": people["T2S1"].pk}
-    body = client.post(bustout_url(event), data, **HTMX).content.decode()
+    response = client.post(bustout_url(event), data, **HTMX)
+    body = response.content.decode()
+    # The seats again, with the reason, in place of the seats (not where a bust-out goes).
     assert 'id="table"' in body and "sits at table 2, not table 1" in body
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#table", "outerHTML")
+    assert "HX-Trigger" not in response
     assert not Finish.objects.exists()
     assert Entry.objects.filter(status="active").count() == 6
 
