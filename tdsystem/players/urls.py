@@ -6,4 +6,5 @@ app_name = "players"
 
 urlpatterns = [
     path("me/<str:token>/", views.me, name="me"),
+    path("me/<str:token>/there", views.there, name="there"),
 ]
