@@ -90,7 +90,7 @@ class Me(Out):
     table: int | None
     seat: int | None
     move: MeMove | None = Field(
-        description="The move slip naming this player, until they tap \"I'm there\" or the "
+        description='The move slip naming this player, until they tap "I\'m there" or the '
         "floor acknowledges it; null otherwise."
     )
     place: int | None = Field(description="Once out: the place (the first of a tie).")
