@@ -52,11 +52,11 @@
 
   function renderFigures() {
     const c = data.clock;
-    setText("me-level", c.on_break ? gettext("Break") : c.level ? tr(gettext("Level %(level)s"), { level: c.level }) : "");
+    setText("me-level", c.on_break ? gettext("Break") : c.level ? tr(gettext("Level %(n)s"), { n: c.level }) : "");
     let blinds = "";
     if (!c.on_break && c.big_blind) {
       blinds = `${T.fmt(c.small_blind)}/${T.fmt(c.big_blind)}`;
-      if (c.ante) blinds += ` · ${gettext("ante")} ${T.fmt(c.ante)}`;
+      if (c.ante) blinds += ` · ${tr(gettext("ante %(ante)s"), { ante: T.fmt(c.ante) })}`;
     }
     setText("me-blinds", blinds);
     setText("me-left", T.fmt(c.players_left));

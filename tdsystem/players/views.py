@@ -46,7 +46,7 @@ def me(request: HttpRequest, token: str) -> HttpResponse:
         context = {"link": link, "event": link.event}
         return render(request, "players/me_alternate.html", context)
     answer = me_answer(link)
-    context = {
+    context: dict[str, object] = {
         "link": link,
         "event": link.event,
         "me": answer.state,
