@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from tdsystem.core.actors import Actor
+from tdsystem.events.models import Event
 from tdsystem.players import links
 from tdsystem.players.errors import PlayersRefused
+from tdsystem.players.models import Alternate
 from tdsystem.players.services import move_there
 from tdsystem.results.services import bustout_record
 from tdsystem.results.services.chips import chip_count_record
-from tdsystem.seating.models import Move
+from tdsystem.seating.models import Entry, Move
 from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.fixtures import make_event
 
@@ -122,3 +124,72 @@ def test_a_player_out_sees_place_and_prize(room, client):
     assert body["table"] is None and body["move"] is None
     page = client.get(f"/me/{link.token}/")
     assert b"Out in place 17" in page.content
+
+
+def test_a_poll_reads_the_link_and_the_clock_only(
+    room, client, settings, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    event, people = room
+    settings.SCREEN_CACHE_SECONDS = 60  # the screens' cache on, as in the room
+    link = links.link_of_entry(people["T1S8"])
+    first = api(client, link.token)
+    with django_assert_max_num_queries(2):  # the link, the clock row: the rest is cached
+        again = api(client, link.token, if_none_match=first["ETag"])
+    assert again.status_code == 304
+    # A bust-out bumps the event's version on commit: the next poll reads the move.
+    with django_capture_on_commit_callbacks(execute=True):
+        bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
+    moved = api(client, link.token, if_none_match=first["ETag"])
+    assert moved.status_code == 200 and moved.json()["move"]["table"] == 2
+
+
+def test_it_tells_the_table_breaking_next_and_hand_for_hand(room, client):
+    _event, people = room
+    far = api(client, links.link_of_entry(people["T2S1"]).token).json()
+    near = api(client, links.link_of_entry(people["T1S1"]).token).json()
+    assert far["breaking_next"] is True  # the highest number breaks first
+    assert near["breaking_next"] is False
+    assert far["hand_for_hand"] is False
+
+
+def test_a_flights_survivor_sees_the_day2_seat(client):
+    day2 = make_event(600, name="Main Event")
+    flight = make_event(600, name="Main Event 1A")
+    Event.objects.filter(pk=flight.pk).update(parent=day2, flight="1A")
+    survivor = arrange(flight, {1: [2]})["T1S2"]
+    carried = arrange(day2, {5: [3]})["T5S3"]
+    Entry.objects.filter(pk=carried.pk).update(carried_from=survivor, player=survivor.player)
+    Entry.objects.filter(pk=survivor.pk).update(status=Entry.Status.CARRIED, table=None, seat=None)
+    link = links.link_of_entry(survivor)
+    body = api(client, link.token).json()
+    assert body["status"] == "carried" and body["table"] is None
+    assert body["day2"] == {
+        "event_id": day2.pk,
+        "event_name": "Main Event",
+        "number": carried.number,
+        "table": 5,
+        "seat": 3,
+    }
+    page = client.get(f"/me/{link.token}/")
+    assert b'id="me-day2-table">5<' in page.content
+
+
+def test_an_alternates_link_shows_the_list_page(room, client):
+    event, _people = room
+    alternate = Alternate.objects.create(event=event, name="Ana Ruiz", rank=1)
+    link = links.link_of_alternate(alternate)
+    page = client.get(f"/me/{link.token}/")
+    assert page.status_code == 200 and "alternates list" in page.content.decode()
+
+
+def test_a_player_out_is_offered_a_reentry_while_it_is_open(room, client):
+    event, people = room
+    Event.objects.filter(pk=event.pk).update(
+        reentry_allowed=True, reentry_max=2, reentry_until_level=4
+    )
+    out = people["T1S3"]
+    bustout_record(event_id=event.pk, entry_ids=[out.pk], actor=ACTOR)
+    body = api(client, links.link_of_entry(out).token).json()
+    assert body["reentry"] is not None and float(body["reentry"]["price"]) > 0
+    page = client.get(f"/me/{links.link_of_entry(out).token}/")
+    assert b'id="me-reentry"' in page.content
