@@ -94,6 +94,21 @@
     } catch (e) { /* no sound on this phone: the screen and the vibration tell */ }
   }
 
+  // Browser notifications, where the page is served over HTTPS (PUBLIC_URL) and the
+  // player allowed them: the move reaches a phone showing another app.
+  const canNotify = window.isSecureContext && "Notification" in window;
+  function notify(move) {
+    if (!canNotify || Notification.permission !== "granted" || !document.hidden) return;
+    try {
+      new Notification(tr(gettext("Move to table %(table)s, seat %(seat)s"), { table: move.table, seat: move.seat }), { tag: `move-${move.id}`, requireInteraction: true });
+    } catch (e) { /* a phone that shows notifications only from a service worker */ }
+  }
+  const asker = $("me-notify");
+  if (asker && canNotify && Notification.permission === "default") {
+    asker.hidden = false;
+    asker.addEventListener("click", () => { Notification.requestPermission().finally(() => { asker.hidden = true; }); });
+  }
+
   function renderMove() {
     const overlay = $("me-move");
     const move = data.move && data.move.id !== closedMove ? data.move : null;
@@ -107,6 +122,7 @@
     overlay.hidden = false;
     if (shownMove !== move.id) {
       shownMove = move.id;
+      notify(move);
       beep();
       try { if (navigator.vibrate) navigator.vibrate([400, 200, 400, 200, 400]); } catch (e) { /* not allowed */ }
     }

@@ -70,3 +70,17 @@ def test_a_move_covers_the_players_page_until_im_there(live_server, new_page, fl
     floor.force_login(floor_person)
     slips = floor.get(f"/console/events/{event.pk}/moves/").content.decode()
     assert f'id="slip-{move.pk}"' in slips and "player-there" in slips
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_player_out_sees_place_and_prize(live_server, new_page, lang):
+    event = make_event(600, name="Friday Turbo")
+    Event.objects.filter(pk=event.pk).update(screen_language=lang)
+    people = arrange(event, {1: [1, 2, 3]})
+    out = people["T1S2"]
+    bustout_record(event_id=event.pk, entry_ids=[out.pk], actor=ACTOR)
+    page = new_page(PHONE)
+    page.goto(f"{live_server.url}/me/{link_of_entry(out).token}/")
+    assert page.locator("#me-out").is_visible()
+    assert page.locator("#me-move").is_hidden()
+    screenshot(page, f"players/me-out-phone-{lang}")
