@@ -7,14 +7,15 @@ answered 304 without a body while nothing changed (`players.selectors.me_answer`
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 from ninja import Field, Router
 from ninja.responses import NinjaJSONEncoder
 
-from tdsystem.players.selectors import me_answer
-from tdsystem.players.views import live_link
+from tdsystem.core.languages import screen_language
+from tdsystem.players.selectors import link_read, me_answer
+from tdsystem.players.views import link_seen
 
 from .common import READ_ERRORS
 from .errors import NotFound
@@ -118,12 +119,11 @@ class Me(Out):
     "`SCREEN_CACHE_SECONDS` (1 s) old.",
 )
 def me(request: HttpRequest, token: str):
-    try:
-        link = live_link(request, token)
-    except Http404:
-        raise NotFound(_("no such player's page")) from None
-    if link.entry_id is None:
+    link = link_read(token)
+    if link is None or link.entry_id is None:
         raise NotFound(_("no such player's page"))
+    screen_language(request, link.screen_language)
+    link_seen(link.pk)
     answer = me_answer(link)
     if unchanged(request, answer.tag):
         response = HttpResponse(status=304)

@@ -27,12 +27,14 @@ from django.conf import settings
 from django.utils.translation import get_language
 
 from tdsystem.core import screencache
+from tdsystem.core.sql import fetch_one, sql_names
 from tdsystem.events.models import Event
 from tdsystem.events.selectors import event_clock_payload
 from tdsystem.results.models import ChipCount, Finish, HandForHand
 from tdsystem.seating import entry_rules
 from tdsystem.seating.models import Entry, EventTable, Move
 
+from .links import TOKEN_MAX
 from .models import PlayerLink
 
 # The payouts a phone shows: the first places (the whole list is the clock screen's).
@@ -263,7 +265,35 @@ def _clock_part(event_id: int) -> tuple[dict, str]:
     return clock, payload["server_time"]
 
 
-def me_answer(link: PlayerLink) -> MeAnswer:
+@dataclass(frozen=True)
+class LinkRead:
+    """A live link as a poll needs it: whose page, in which event, in which language."""
+
+    pk: int
+    event_id: int
+    entry_id: int | None
+    screen_language: str
+
+
+def link_read(token: str) -> LinkRead | None:
+    """`links.link_by_token` for the page's poll, each second of every open page: one
+    statement written out (`core.sql`), plain values. Through the ORM (the link with its
+    event, entry and player) the token's read was four fifths of a poll's time, measured
+    with the test client (docs/players.md)."""
+    if not token or len(token) > TOKEN_MAX:
+        return None
+    link, k = sql_names(PlayerLink, "k")
+    event, e = sql_names(Event, "e")
+    row = fetch_one(
+        f"SELECT {k['pk']}, {k['event']}, {k['entry']}, {e['screen_language']} "
+        f"FROM {link} k JOIN {event} e ON {e['pk']} = {k['event']} "
+        f"WHERE {k['token']} = %s AND {k['revoked_at']} IS NULL",
+        [token],
+    )
+    return LinkRead(*row) if row else None
+
+
+def me_answer(link: PlayerLink | LinkRead) -> MeAnswer:
     """The page's state for a link that follows an entry."""
     assert link.entry_id is not None
     state = me_state_cached(link.event_id, link.entry_id)

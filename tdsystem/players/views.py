@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import time
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -21,7 +21,7 @@ from .services import move_there
 
 # How often a page's reads mark its link seen (the floor sees who follows their page): a
 # write a minute at most, not one a poll.
-SEEN_EVERY = timedelta(minutes=1)
+SEEN_EVERY = 60.0  # seconds
 
 
 def live_link(request: HttpRequest, token: str) -> PlayerLink:
@@ -31,10 +31,25 @@ def live_link(request: HttpRequest, token: str) -> PlayerLink:
     if link is None:
         raise Http404
     screen_language(request, link.event.screen_language)
-    now = timezone.now()
-    if link.seen_at is None or now - link.seen_at > SEEN_EVERY:
-        PlayerLink.objects.filter(pk=link.pk).update(seen_at=now)
+    link_seen(link.pk)
     return link
+
+
+# The links this process marked seen lately, and when (time.monotonic()).
+_seen: dict[int, float] = {}
+SEEN_KEPT = 20_000
+
+
+def link_seen(link_pk: int) -> None:
+    """The floor sees whether a player follows their page (`PlayerLink.seen_at`): written
+    once a minute at most by each process, not on every poll."""
+    now = time.monotonic()
+    if now - _seen.get(link_pk, -SEEN_EVERY) < SEEN_EVERY:
+        return
+    if len(_seen) > SEEN_KEPT:
+        _seen.clear()
+    _seen[link_pk] = now
+    PlayerLink.objects.filter(pk=link_pk).update(seen_at=timezone.now())
 
 
 @require_safe
@@ -43,8 +58,7 @@ def me(request: HttpRequest, token: str) -> HttpResponse:
     for when its JSON says they changed."""
     link = live_link(request, token)
     if link.entry_id is None:
-        context = {"link": link, "event": link.event}
-        return render(request, "players/me_alternate.html", context)
+        return render(request, "players/me_alternate.html", {"link": link, "event": link.event})
     answer = me_answer(link)
     context: dict[str, object] = {
         "link": link,
@@ -53,7 +67,7 @@ def me(request: HttpRequest, token: str) -> HttpResponse:
         "clock": answer.clock,
         "time_zone": settings.TIME_ZONE,
     }
-    part = request.GET.get("part") == "details" or request.htmx
+    part = request.GET.get("part") == "details" or "HX-Request" in request.headers
     return render(request, "players/me.html#details" if part else "players/me.html", context)
 
 
@@ -69,6 +83,9 @@ def there(request: HttpRequest, token: str) -> HttpResponse:
         move_there(link=link, move_id=move_id)
     except PlayersRefused as refused:
         return HttpResponse(str(refused), status=400 if refused.field else 409)
-    if request.headers.get("Accept", "").startswith("application/json") or request.htmx:
+    if (
+        request.headers.get("Accept", "").startswith("application/json")
+        or "HX-Request" in request.headers
+    ):
         return HttpResponse(status=204)
     return redirect("players:me", token=token)
