@@ -193,3 +193,25 @@ def test_a_player_out_is_offered_a_reentry_while_it_is_open(room, client):
     assert body["reentry"] is not None and float(body["reentry"]["price"]) > 0
     page = client.get(f"/me/{links.link_of_entry(out).token}/")
     assert b'id="me-reentry"' in page.content
+
+
+def test_im_there_works_without_a_script_and_refuses_bad_input(room, client):
+    event, people = room
+    bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
+    move = Move.objects.get(entry=people["T1S8"])
+    mine = links.link_of_entry(people["T1S8"])
+    other = links.link_of_entry(people["T1S2"])
+    assert client.post(f"/me/{other.token}/there", {"move": move.pk}).status_code == 400
+    assert client.post(f"/me/{mine.token}/there", {"move": "x"}).status_code == 400
+    assert client.get(f"/me/{mine.token}/there").status_code == 405
+    back = client.post(f"/me/{mine.token}/there", {"move": move.pk})
+    assert back.status_code == 302 and back["Location"] == f"/me/{mine.token}/"
+    assert Move.objects.get(pk=move.pk).player_there_at is not None
+
+
+def test_the_details_part_comes_alone(room, client):
+    _event, people = room
+    link = links.link_of_entry(people["T1S8"])
+    part = client.get(f"/me/{link.token}/?part=details").content.decode()
+    assert part.lstrip().startswith('<div id="me-details"') and "<html" not in part
+    assert 'id="me-seat">8<' in part
