@@ -18,4 +18,5 @@ urlpatterns = [
         views_webhooks.delivery_resend,
         name="delivery_resend",
     ),
+    path("me/<str:token>/there", views.there, name="there"),
 ]

@@ -114,6 +114,9 @@ SKIP = {
     "screen_chips": "a redirect to the current event's chip counts (covered here)",
     "screen_seats": "a redirect to the current event's seat lookup (covered here)",
     "screen_draw": "a redirect to the current event's draw screen (covered here)",
+    "players:me": "a player's page, opened by its entry's own secret link (the walk's one "
+    "`token` is a shared ruling's): walked on a phone in every language (a tablet in "
+    "English and Arabic) by test_me_move.py",
 }
 
 # Pages left to right in every language, and why (their <html dir> may be left out).

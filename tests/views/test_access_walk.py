@@ -77,8 +77,11 @@ PUBLIC = {
     "dealers:board",
     "dealers:phone",
     "dealers:phone_clock",
-    # A player's own page, by the player's secret link (docs/players.md).
+    # A player's own page, its JSON and "I'm there": the secret link's token is the key
+    # (docs/players.md).
     "players:me",
+    "players:there",
+    "api:me",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
