@@ -77,6 +77,10 @@ PUBLIC = {
     "dealers:board",
     "dealers:phone",
     "dealers:phone_clock",
+    # A player's own page, by its secret link; the seat lookup's "Follow my seat", a POST
+    # that gives an entry in play its link (tests/players/test_follow.py).
+    "players:me",
+    "players:follow",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
