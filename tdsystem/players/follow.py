@@ -3,7 +3,7 @@
 The lookup already shows anyone's seat by name or number, and its "Follow my seat" gives
 the page of that entry, so the link is only as secret as the entry's number. Two things
 keep that sane: only an active entry of the event is followed (no page for a player out or
-of another event), and a device may ask for only so many links in a while
+of another event), and a device may ask for the links of only so many entries in a while
 (`FOLLOW_LIMIT` per `FOLLOW_WINDOW_SECONDS`), so a script cannot collect the room's links
 from one phone. The floor's "New link" (a lost phone) still cuts off the old card.
 """
@@ -36,14 +36,20 @@ def link_follow(*, event_id: int, number: int) -> PlayerLink:
     return link_of_entry(entry)
 
 
-def follow_allowed(request: HttpRequest) -> bool:
-    """Whether this device may be given one more link now (and count it). The count lives
-    in Django's cache: a cache that is emptied forgets it, which only lets a few more in."""
-    key = f"players-follow:{client_ip(request) or '-'}"
-    if cache.add(key, 1, FOLLOW_WINDOW_SECONDS):
+def follow_allowed(request: HttpRequest, *, event_id: int, number: int) -> bool:
+    """Whether this device may be given the link of one more entry now (and count it). The
+    same entry asked again is not counted: a phone that reloads its own page is never
+    stopped. The counts live in Django's cache: a cache that is emptied forgets them, which
+    only lets a few more in."""
+    device = client_ip(request) or "-"
+    window = FOLLOW_WINDOW_SECONDS
+    if not cache.add(f"players-follow:{device}:{event_id}:{number}", 1, window):
+        return True  # this entry was given to this device lately
+    key = f"players-follow:{device}"
+    if cache.add(key, 1, window):
         return True
     try:
         return cache.incr(key) <= FOLLOW_LIMIT
     except ValueError:  # expired between the two asks
-        cache.add(key, 1, FOLLOW_WINDOW_SECONDS)
+        cache.add(key, 1, window)
         return True
