@@ -52,7 +52,7 @@ class PlayerLinkOut(Out):
 
 @router.get(
     EVENT + "/seats/lookup",
-    response={200: list[LookupMatch], 429: Error, **READ_ERRORS},
+    response={200: list[LookupMatch], 400: Error, 429: Error, **READ_ERRORS},
     url_name="seat_lookup",
     summary="Look up a seat",
     description="The seat lookup page's answer: the entries whose player's name holds `q` "
