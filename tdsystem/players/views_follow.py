@@ -25,7 +25,7 @@ def follow(request: HttpRequest, event_id: int) -> HttpResponse:
     if number is None:
         return _refused(request, event, None, _("Which entry? Find your seat first."), 400)
     if not follow_allowed(request, event_id=event.pk, number=number):
-        text = _("Too many pages asked from this phone. Try again in a few minutes.")
+        text = _("Too many pages asked from this device. Try again in a few minutes.")
         response = _refused(request, event, number, text, 429)
         response["Retry-After"] = str(FOLLOW_WINDOW_SECONDS)
         return response
