@@ -18,6 +18,7 @@ from .dayend import router as dayend_router
 from .events import router as events_router
 from .flights import router as flights_router
 from .floor import router as floor_router
+from .player_links import router as player_links_router
 from .players import router as players_router
 from .results import router as results_router
 from .rulings import router as rulings_router
@@ -139,3 +140,4 @@ api.add_router("/", floor_router)
 api.add_router("/", rulings_router)
 api.add_router("/", shotclock_router)
 api.add_router("/", players_router)
+api.add_router("/", player_links_router)

@@ -486,6 +486,10 @@ class Entry(Out):
 class Registered(Entry):
     dealt_in: bool
     moves: list[Move] = Field(description="Balancing moves the new seat set off.")
+    player_url: str = Field(
+        description="The player's own page (`/me/<token>/`, no login): give it to the "
+        "player, as the seat card's QR code does. Secret: whoever has it sees the page."
+    )
 
 
 class PrizeChange(Out):

@@ -14,6 +14,7 @@ from ninja.responses import NinjaJSONEncoder
 
 from tdsystem.core.actors import Actor
 from tdsystem.events.selectors import screen_cached
+from tdsystem.players.links import link_of_entry, player_url
 from tdsystem.results.selectors import places_of
 from tdsystem.results.services import handforhand_hand_finish
 from tdsystem.seating import selectors, services
@@ -64,6 +65,17 @@ def entry_json(entry: EntryRow) -> dict:
         "place": places_of(entry.event, [entry.pk]).get(entry.pk)
         if entry.status == EntryRow.Status.BUSTED
         else None,
+    }
+
+
+def registered_json(enrolment: services.Enrolment) -> dict:
+    """A registration's answer (a re-entry's, a ticket's): the entry, the moves its seat set
+    off, and the player's own page to hand to the player (its link made now)."""
+    moves = enrolment.applied.moves if enrolment.applied else []
+    return entry_json(enrolment.entry) | {
+        "dealt_in": enrolment.dealt_in,
+        "moves": moves_json(moves),
+        "player_url": player_url(link_of_entry(enrolment.entry)),
     }
 
 
@@ -143,12 +155,7 @@ def register(request: AuthedRequest, event_id: int, payload: RegisterIn):
         return Status(409, {"error": str(exc), "existing": existing})
     except EntryRefused as exc:
         return _refused(exc)
-    moves = enrolment.applied.moves if enrolment.applied else []
-    body = entry_json(enrolment.entry) | {
-        "dealt_in": enrolment.dealt_in,
-        "moves": moves_json(moves),
-    }
-    return Status(201, body)
+    return Status(201, registered_json(enrolment))
 
 
 @router.post(
@@ -342,9 +349,4 @@ def reentry(request: AuthedRequest, event_id: int, number: int, payload: BuyIn |
         )
     except EntryRefused as exc:
         return _refused(exc)
-    moves = enrolment.applied.moves if enrolment.applied else []
-    body = entry_json(enrolment.entry) | {
-        "dealt_in": enrolment.dealt_in,
-        "moves": moves_json(moves),
-    }
-    return Status(201, body)
+    return Status(201, registered_json(enrolment))

@@ -16,7 +16,7 @@ from .auth import AuthedRequest, StaffToken, require_right
 from .common import READ_ERRORS, WRITE_ERRORS, event_exists, event_found
 from .errors import NotFound
 from .schemas import CONFIRM_CHANGES, INT64, MemberId, Out, PlainText, Registered
-from .seating import entry_json, moves_json
+from .seating import registered_json
 
 router = Router(tags=["Seating"], exclude_unset=True)
 seating = StaffToken("seating")
@@ -159,10 +159,5 @@ def register(request: AuthedRequest, ticket_id: int, payload: TicketUseIn | None
         confirm_changes=payload.confirm_changes if payload else False,
         actor=Actor.of(request.auth),
     )
-    enrolment = used.enrolment
-    moves = enrolment.applied.moves if enrolment.applied else []
-    entry = entry_json(enrolment.entry) | {
-        "dealt_in": enrolment.dealt_in,
-        "moves": moves_json(moves),
-    }
+    entry = registered_json(used.enrolment)
     return Status(201, {"ticket": ticket_json(used.ticket), "entry": entry})

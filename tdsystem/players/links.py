@@ -84,3 +84,24 @@ def player_url(link: PlayerLink) -> str:
     """The page's address as other devices reach it (PUBLIC_URL, else the room's address):
     what the QR code, the API's `player_url` and the seat lookup give."""
     return public_url(reverse("players:me", args=[link.token]))
+
+
+def links_of_entries(entries: list[Entry]) -> dict[int, PlayerLink]:
+    """Each entry's live link by entry id, the missing ones made together: a table's or the
+    event's seat cards at once, in three statements rather than two per card."""
+    ids = [entry.pk for entry in entries]
+    live = {
+        link.entry_id: link
+        for link in PlayerLink.objects.filter(entry_id__in=ids, revoked_at__isnull=True)
+    }
+    missing = [entry for entry in entries if entry.pk not in live]
+    if missing:
+        PlayerLink.objects.bulk_create(
+            [PlayerLink(event_id=entry.event_id, entry=entry) for entry in missing],
+            ignore_conflicts=True,  # made meanwhile by another asker: read below
+        )
+        made = PlayerLink.objects.filter(
+            entry_id__in=[entry.pk for entry in missing], revoked_at__isnull=True
+        )
+        live.update({link.entry_id: link for link in made})
+    return live

@@ -165,7 +165,7 @@ class EntryReceipt(Doc):
 
 @dataclass(frozen=True)
 class SeatCard(Doc):
-    """Where a player sits, with a QR code of the player's page."""
+    """Where a player sits, with a QR code of the player's own page (its secret link)."""
 
     KIND = Document.SEAT_CARD
     player: str
@@ -183,7 +183,12 @@ class SeatCard(Doc):
         out += [big(seat_text(self.table_number, self.seat)), text(f"{self.player}  #{self.entry}")]
         if not self.dealt_in:
             out.append(small(_("Wait for the button to pass your seat before you are dealt in.")))
-        out += [qr(self.url), small(_("Scan for your seat and your moves."))]
+        out += [
+            qr(self.url),
+            small(_("Scan for your own page: your seat, your moves and the clock.")),
+            # The code opens the player's page without a login: whoever holds the card does.
+            small(_("This code is yours alone: keep the card to yourself.")),
+        ]
         return out
 
 

@@ -5,13 +5,19 @@ from __future__ import annotations
 from django.urls import reverse
 
 from tdsystem.core.network import public_url
+from tdsystem.players.links import link_of_entry, links_of_entries, player_url
+from tdsystem.seating.models import Entry
 
 
-def player_link(*, event_id: int, entry_number: int) -> str:
-    """The player's own page for a seat card's QR code: for now the seat lookup showing
-    that entry (its seat and its moves). The one place to change when players get a page
-    of their own."""
-    return public_url(reverse("seating:lookup", args=[event_id]) + f"?entry={entry_number}")
+def player_link(entry: Entry) -> str:
+    """The player's own page for a seat card's QR code: the entry's secret link (made the
+    first time it is printed; a card printed after the floor renewed it has the new one)."""
+    return player_url(link_of_entry(entry))
+
+
+def player_links(entries: list[Entry]) -> dict[int, str]:
+    """Each entry's page by entry id, for many cards at once (one table's, every seat's)."""
+    return {pk: player_url(link) for pk, link in links_of_entries(entries).items()}
 
 
 def console_link() -> str:

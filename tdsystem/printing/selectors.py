@@ -24,7 +24,7 @@ from .documents import (
     SeatCard,
     TableBreak,
 )
-from .links import player_link
+from .links import player_link, player_links
 
 
 def _now() -> str:
@@ -52,8 +52,9 @@ def entry_receipt_last(entry: Entry) -> EntryReceipt | None:
     return entry_receipt(purchase) if purchase else None
 
 
-def seat_card(entry: Entry) -> SeatCard | None:
-    """The entry's seat card, or None while it has no seat."""
+def seat_card(entry: Entry, url: str | None = None) -> SeatCard | None:
+    """The entry's seat card, or None while it has no seat; its QR code is the player's own
+    page (`url` when the caller read it already)."""
     if entry.table_id is None or entry.seat is None:
         return None
     return SeatCard(
@@ -63,7 +64,7 @@ def seat_card(entry: Entry) -> SeatCard | None:
         entry=entry.number,
         table_number=entry.table.number,
         seat=entry.seat,
-        url=player_link(event_id=entry.event_id, entry_number=entry.number),
+        url=url or player_link(entry),
         dealt_in=entry.seat not in (entry.table.sitting_out or []),
     )
 
@@ -73,8 +74,10 @@ def seat_cards(event: Event, table: int | None = None) -> list[SeatCard]:
     rows = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
     if table is not None:
         rows = rows.filter(table__number=table)
-    rows = rows.select_related("event", "player", "table").order_by("table__number", "seat")
-    return [card for card in map(seat_card, rows) if card is not None]
+    rows = list(rows.select_related("event", "player", "table").order_by("table__number", "seat"))
+    urls = player_links(rows)
+    cards = (seat_card(row, urls[row.pk]) for row in rows)
+    return [card for card in cards if card is not None]
 
 
 def move_documents(event: Event, move_ids: Sequence[int], *, per_table: bool) -> list[Doc]:

@@ -369,7 +369,8 @@ def documents_print(
     elif document == Document.CHIP_VOUCHER:
         docs = list(selectors.chip_vouchers(event, day))
     elif document == Document.REDRAW_RECEIPT:
-        tables = len({card.table_number for card in selectors.seat_cards(event)})
+        seated = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE, table__isnull=False)
+        tables = seated.values("table").distinct().count()
         docs = [selectors.redraw_receipt(event, tables=tables)]
     else:
         raise PrintingError(_("no such document: %(name)s") % {"name": document}, field="document")

@@ -13,6 +13,7 @@ urlpatterns = [
     path(EVENT, views.event_printing, name="event"),
     path(EVENT + "switches", views.event_switches, name="switches"),
     path(EVENT + "print", views.event_print, name="print"),
+    path(EVENT + "card/<int:number>", views.card_print, name="card"),
     path(EVENT + "jobs/<int:job_id>/", views.job_page, name="job"),
     path(EVENT + "jobs/<int:job_id>/reprint", views.job_reprint, name="reprint"),
     path(EVENT + "jobs/<int:job_id>/cancel", views.job_cancel, name="cancel"),

@@ -21,7 +21,7 @@ from . import services
 from .documents import document_of, layout
 from .errors import PrintingError
 from .forms import EventPrintingForm, PrinterForm, PrintForm
-from .models import Printer, PrintJob
+from .models import Document, Printer, PrintJob
 
 JOBS_SHOWN = 40
 
@@ -126,6 +126,33 @@ def event_print(request: HttpRequest, event_id: int) -> HttpResponse:
             )
             return redirect("printing:event", event.pk)
     return _event_page(request, event, print_form=form, status=400)
+
+
+@require_POST
+@staff_required("seating")
+def card_print(request: HttpRequest, event_id: int, number: int) -> HttpResponse:
+    """An entry's seat card, from the console's entry panel or its registration: queued on
+    the printer that takes it, else a page for the browser's printer."""
+    event = _event(event_id)
+    actor = Actor.of(request.user)
+    try:
+        (job,) = services.documents_print(
+            event=event, document=Document.SEAT_CARD, entry=number, actor=actor
+        )
+    except PrintingError as exc:
+        job, error = None, str(exc)
+    else:
+        error = ""
+    if request.htmx:
+        context = {"event": event, "job": job, "error": error}
+        return render(request, "printing/_card_printed.html", context, status=200)
+    if error:
+        messages.error(request, error)
+    elif job.status == PrintJob.Status.BROWSER:
+        return redirect("printing:job", event.pk, job.pk)
+    else:
+        messages.success(request, _("Seat card sent to %(name)s.") % {"name": job.printer})
+    return redirect("seating:console", event.pk)
 
 
 def _job(event_id: int, job_id: int) -> PrintJob:

@@ -130,6 +130,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
     error = message = None
     duplicate = False
     changes: list = []
+    registered = None
     if form.is_valid():
         try:
             enrolment = services.player_register(
@@ -143,6 +144,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
             error = str(exc)
         else:
             message = enrolled(enrolment)
+            registered = enrolment.entry  # its seat card and page, a tap away
     else:
         error = form_errors_text(form)
     fresh = RegisterForm() if message else form
@@ -168,6 +170,7 @@ def register(request: HttpRequest, event_id: int) -> HttpResponse:
         register_form=fresh,
         duplicate=duplicate,
         confirm=confirm,
+        registered=registered,
     )
 
 

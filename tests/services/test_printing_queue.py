@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 import zxingcpp
 
+from tdsystem.players.models import PlayerLink
 from tdsystem.printing import preview, services
 from tdsystem.printing.models import EventPrinting, Printer, PrintJob
 from tdsystem.results import services as results
@@ -56,7 +57,8 @@ def test_it_prints_a_seat_card_when_a_player_registers(fake, django_capture_on_c
     assert f"Table {entry.table.number}, seat {entry.seat}" in paper.text
     assert "Ann Lee" in paper.text
     (code,) = zxingcpp.read_barcodes(paper.image())
-    assert code.text == f"http://tdsystem.test/events/{event.pk}/seats/?entry={entry.number}"
+    link = PlayerLink.objects.get(entry=entry, revoked_at__isnull=True)
+    assert code.text == f"http://tdsystem.test/me/{link.token}/"  # the player's own page
 
 
 def test_a_balancing_move_prints_its_slip_and_a_player_in_the_money_a_payout_slip(

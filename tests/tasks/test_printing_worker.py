@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 import zxingcpp
 
+from tdsystem.players.models import PlayerLink
 from tdsystem.printing import preview, services
 from tdsystem.printing.models import EventPrinting, PrintJob
 from tdsystem.results import services as results
@@ -65,7 +66,8 @@ def test_the_floor_s_documents_print_by_themselves(print_worker, fake, client, d
     (card,) = papers(fake, 1)
     assert f"Table {ann.table.number}, seat {ann.seat}" in card.text
     (code,) = zxingcpp.read_barcodes(card.image())
-    assert code.text == f"http://tdsystem.test/events/{event.pk}/seats/?entry={ann.number}"
+    link = PlayerLink.objects.get(entry=ann, revoked_at__isnull=True)
+    assert code.text == f"http://tdsystem.test/me/{link.token}/"  # the player's own page
 
     # Table 2 (8 players with Ann) loses two: 9 against 6, a player moves from table 1;
     # every place is paid.

@@ -82,6 +82,12 @@ PUBLIC = {
     "players:me",
     "players:there",
     "api:me",
+    # The seat lookup's "Follow my seat", a POST
+    # that gives an entry in play its link (tests/players/test_follow.py).
+    "players:follow",
+    # The seat lookup as JSON: its one match in play carries the player's page, as the
+    # lookup page's "Follow my seat" (tests/players/test_link_api.py).
+    "api:seat_lookup",
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 

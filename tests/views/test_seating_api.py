@@ -112,7 +112,9 @@ def test_it_needs_a_staff_token_for_writes(client, event, table_device, floor_to
     assert not Entry.objects.exists()
     response = post(client, url, floor_token, {"name": "Sam Lee", "member_id": "M1"})
     assert response.status_code == 201
-    assert response.json() | {"chips": 0} == {
+    body = response.json()
+    assert "/me/" in body.pop("player_url")  # the player's own page (tests/players)
+    assert body | {"chips": 0} == {
         "entry": 1,
         "player": "Sam Lee",
         "note": "",
