@@ -11,7 +11,7 @@ from ninja import Field, Query, Router, Status
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.numbers import ENTRY_NUMBER
-from tdsystem.players.follow import FOLLOW_WINDOW_SECONDS, follow_allowed
+from tdsystem.players.follow import FOLLOW_WINDOW_SECONDS, follow_allowed, followable
 from tdsystem.players.links import link_of_entry, link_renew, player_url
 from tdsystem.players.models import PlayerLink
 from tdsystem.results.selectors import places_of
@@ -84,7 +84,7 @@ def seat_lookup(
             text = _("Too many pages asked from this device. Try again in a few minutes.")
             return Status(429, {"error": text})
         row = EntryRow.objects.get(pk=followed.pk)
-        url = player_url(link_of_entry(row))
+        url = player_url(link_of_entry(row)) if followable(row) else None
     return [
         {
             "entry": f.number,

@@ -5,7 +5,9 @@ the page of that entry, so the link is only as secret as the entry's number. Two
 keep that sane: only an active entry of the event is followed (no page for a player out or
 of another event), and a device may ask for the links of only so many entries in a while
 (`FOLLOW_LIMIT` per `FOLLOW_WINDOW_SECONDS`), so a script cannot collect the room's links
-from one phone. The floor's "New link" (a lost phone) still cuts off the old card.
+from one phone. Once the floor has made a new link for an entry (a lost phone), the lookup
+no longer hands it out: whoever holds the lost phone could otherwise follow the player
+again; the player's new card carries it (`followable`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,17 @@ def link_follow(*, event_id: int, number: int) -> PlayerLink:
         raise PlayersRefused(_("no entry #%(number)s in this event") % {"number": number}, "entry")
     if entry.status != Entry.Status.ACTIVE:
         raise PlayersRefused(_("#%(number)s is not in play") % {"number": number})
+    if not followable(entry):
+        raise PlayersRefused(
+            _("The floor gave #%(number)s a new card: its page is on that card.")
+            % {"number": number}
+        )
     return link_of_entry(entry)
+
+
+def followable(entry: Entry) -> bool:
+    """Whether the lookup may hand out the entry's link: not once the floor renewed it."""
+    return not PlayerLink.objects.filter(entry=entry, revoked_at__isnull=False).exists()
 
 
 def follow_allowed(request: HttpRequest, *, event_id: int, number: int) -> bool:

@@ -41,8 +41,14 @@ def test_it_follows_an_entry_to_its_page_and_reuses_the_link(client, seated):
     assert again["Location"] == first["Location"]
     assert PlayerLink.objects.filter(entry=entry).count() == 1
     assert client.get(first["Location"]).status_code == 200
+    # A lost phone: the floor's new link is on the new card only; whoever holds the old
+    # phone cannot follow the player again from the lookup.
     renewed = links.link_renew(entry=entry, actor=Actor(label="floor"))
-    assert client.post(url, {"entry": entry.number})["Location"] == f"/me/{renewed.token}/"
+    refused = client.post(url, {"entry": entry.number})
+    assert refused.status_code == 409 and "new card" in refused.content.decode()
+    assert renewed.token not in refused.content.decode()
+    lookup = client.get(f"/api/events/{entry.event_id}/seats/lookup", {"entry": entry.number})
+    assert lookup.json()[0]["player_url"] is None
 
 
 def test_it_refuses_a_player_out_another_event_s_entry_and_a_get(client, seated):
