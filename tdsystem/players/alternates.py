@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
@@ -161,7 +161,21 @@ def alternate_state(link: PlayerLink, *, now: datetime | None = None) -> dict:
         else None,
         "hold_minutes": list_of(link.event).hold_minutes,
         "missed": alternate.missed,
+        "now": now.isoformat(),
     }
+
+
+def wait_text(minutes: int | None) -> str:
+    """The estimate as the page says it, in the reader's language; "—" when unknown."""
+    if minutes is None:
+        return "—"
+    return ngettext("about %(n)s minute", "about %(n)s minutes", minutes) % {"n": minutes}
+
+
+def mmss(seconds: int | None) -> str:
+    if seconds is None:
+        return ""
+    return f"{seconds // 60:d}:{seconds % 60:02d}"
 
 
 # --- changes ---------------------------------------------------------------------------

@@ -17,4 +17,6 @@ def me(request: HttpRequest, token: str) -> HttpResponse:
     if link is None:
         raise Http404
     screen_language(request, link.event.screen_language)
-    return render(request, "players/me.html", {"link": link, "event": link.event})
+    # A place on the alternates list (no entry yet) has its own page.
+    template = "players/me.html" if link.entry_id else "players/me_alternate.html"
+    return render(request, template, {"link": link, "event": link.event})
