@@ -14,6 +14,7 @@ from ninja.parser import Parser
 from tdsystem.core import idempotency
 
 from . import body, errors
+from .alternates import router as alternates_router
 from .dayend import router as dayend_router
 from .events import router as events_router
 from .flights import router as flights_router
@@ -137,3 +138,4 @@ api.add_router("/", tickets_router)
 api.add_router("/", floor_router)
 api.add_router("/", rulings_router)
 api.add_router("/", shotclock_router)
+api.add_router("/", alternates_router)

@@ -25,6 +25,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -53,6 +54,8 @@ SIZE_MAX = 1000
 HOLD_MAX = 120  # minutes: the model's check constraint
 # The bust-outs of this window give the rate an alternate's wait is estimated from.
 RATE_WINDOW = timedelta(minutes=60)
+# The public join: at most this many a minute from one address (a phone, not a script).
+JOINS_PER_MINUTE = 5
 ACTIVE = (Alternate.Status.WAITING, Alternate.Status.CALLED)
 W, C = Alternate.Status.WAITING, Alternate.Status.CALLED
 
@@ -106,6 +109,17 @@ def registration_refusal(event: Event) -> str | None:
     return reason
 
 
+def join_allowed(event_id: int, address: str | None) -> bool:
+    """The public join (the lookup's form, the API's POST without a token): at most
+    JOINS_PER_MINUTE from one address and event, counted in the cache."""
+    key = f"alternates-join:{event_id}:{address}"
+    cache.add(key, 0, 60)
+    try:
+        return cache.incr(key) <= JOINS_PER_MINUTE
+    except ValueError:  # expired between the two
+        return True
+
+
 def join_offered(event: Event) -> bool:
     """Whether the seat lookup offers to join: the list is open and the event is full
     (no seat free after the draw) or not taking entries now; not once it has finished."""
@@ -144,6 +158,8 @@ def alternate_state(link: PlayerLink, *, now: datetime | None = None) -> dict:
     """What the player's page (and its JSON) shows of a place on the list: status,
     position, the estimate, and while called the time the hold ends."""
     now = now or timezone.now()
+    if link.alternate_id is None:
+        raise PlayersRefused(gettext("this link is not a place on the alternates list"))
     alternate = Alternate.objects.get(pk=link.alternate_id)
     position = position_of(alternate)
     called = alternate.status == C

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -30,8 +29,6 @@ from .models import Alternate
 DESK = "players/alternates.html"
 CHANGED = "alternates-changed"
 PLAYER = Actor(label="player")
-# The public join: at most this many a minute from one address (a phone, not a script).
-JOINS_PER_MINUTE = 5
 
 
 def _desk_context(event: Event, **extra) -> dict:
@@ -95,9 +92,9 @@ def desk_join(request: HttpRequest, event_id: int) -> HttpResponse:
 @staff_required("events")
 def desk_settings(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    form = SettingsForm(request.POST)
+    form: SettingsForm | None = SettingsForm(request.POST)
     error = message = None
-    if form.is_valid():
+    if form is not None and form.is_valid():
         try:
             alt.alternates_settings(event=event, actor=Actor.of(request.user), **form.cleaned_data)
         except PlayersRefused as exc:
@@ -105,7 +102,7 @@ def desk_settings(request: HttpRequest, event_id: int) -> HttpResponse:
         else:
             message, form = _("Saved"), None
     else:
-        error = form_errors_text(form)
+        error = form_errors_text(form) if form is not None else None
     return _desk_answer(request, event, error, message, settings_form=form)
 
 
@@ -145,15 +142,6 @@ def desk_action(
     return _desk_answer(request, event, error, message)
 
 
-def _too_many(request: HttpRequest, event_id: int) -> bool:
-    key = f"alternates-join:{event_id}:{client_ip(request)}"
-    cache.add(key, 0, 60)
-    try:
-        return cache.incr(key) > JOINS_PER_MINUTE
-    except ValueError:  # expired between the two
-        return False
-
-
 def join_public(request: HttpRequest, event_id: int) -> HttpResponse:
     """The seat lookup's "Join the alternates list": a name, then the player's own page."""
     event = get_object_or_404(Event, pk=event_id)
@@ -161,7 +149,7 @@ def join_public(request: HttpRequest, event_id: int) -> HttpResponse:
     form = JoinForm(request.POST or None)
     error = None
     if request.method == "POST":
-        if _too_many(request, event.pk):
+        if not alt.join_allowed(event.pk, client_ip(request)):
             error = _("Too many tries from this phone: wait a minute, or ask at the desk.")
         elif form.is_valid():
             try:
