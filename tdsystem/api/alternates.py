@@ -10,7 +10,6 @@ from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.auth_views import client_ip
 from tdsystem.players import alternates as alt
 from tdsystem.players.links import player_url
 from tdsystem.players.models import Alternate as AlternateRow
@@ -78,18 +77,18 @@ def alternates(request: HttpRequest, event_id: int):
 
 @router.post(
     EVENT,
-    response={201: Joined, **WRITE_ERRORS, 429: Out},
+    auth=seating,
+    response={201: Joined, **WRITE_ERRORS},
     url_name="alternates_join",
     summary="Join the alternates list",
-    description="Public, as the seat lookup's form: no token needed, at most 5 joins a "
-    "minute from one address (429). 409 when the list is closed or full, the name is on it "
-    "already or is playing in the event. Answers the joiner's `player_url`.",
+    description="Adds a player to the end of the list (a room's kiosk or app, with a staff "
+    "token as every write; players join by themselves from the seat lookup's form). 409 "
+    "when the list is closed or full, the name is on it already or is playing in the "
+    "event. Answers the joiner's `player_url`.",
 )
-def join(request: HttpRequest, event_id: int, payload: JoinIn):
+def join(request: AuthedRequest, event_id: int, payload: JoinIn):
     event = event_found(event_id)
-    if not alt.join_allowed(event.pk, client_ip(request)):
-        return Status(429, {"error": _("too many joins from this address: wait a minute")})
-    joined = alt.alternate_join(event=event, name=payload.name, actor=Actor(label="api"))
+    joined = alt.alternate_join(event=event, name=payload.name, actor=Actor.of(request.auth))
     position = alt.position_of(joined.alternate) or 0
     return Status(
         201,
@@ -112,21 +111,7 @@ def call(request: AuthedRequest, event_id: int):
     return {"id": row.pk, "name": row.name, "status": row.status}
 
 
-@router.post(
-    EVENT + "/{int:alternate_id}/{action}",
-    auth=seating,
-    response={200: Done, **WRITE_ERRORS},
-    url_name="alternates_action",
-    summary="Seat, skip or remove an alternate",
-    description="`seat` registers the player (the event's entry rules apply: their refusal "
-    "answers 409), `skip` drops them one place, `remove` takes them off the list.",
-)
-def action(
-    request: AuthedRequest,
-    event_id: int,
-    alternate_id: int,
-    action: Literal["seat", "skip", "remove"],
-):
+def _act(request: AuthedRequest, event_id: int, alternate_id: int, action: str) -> dict:
     event = event_found(event_id)
     row = AlternateRow.objects.filter(pk=alternate_id, event=event).first()
     if row is None:
@@ -144,3 +129,44 @@ def action(
     if entry is not None:
         body["entry"] = entry
     return body
+
+
+ONE = EVENT + "/{int:alternate_id}"
+
+
+@router.post(
+    ONE + "/seat",
+    auth=seating,
+    response={200: Done, **WRITE_ERRORS},
+    url_name="alternates_seat",
+    summary="Seat an alternate",
+    description="Registers the player (a player out of the event re-enters): the event's "
+    "entry rules apply as at the desk, and their refusal answers 409. Answers the `entry`.",
+)
+def seat(request: AuthedRequest, event_id: int, alternate_id: int):
+    return _act(request, event_id, alternate_id, "seat")
+
+
+@router.post(
+    ONE + "/skip",
+    auth=seating,
+    response={200: Done, **WRITE_ERRORS},
+    url_name="alternates_skip",
+    summary="Skip an alternate",
+    description="Drops the player one place; a called player waits again and the hold "
+    "passes to the player now ahead.",
+)
+def skip(request: AuthedRequest, event_id: int, alternate_id: int):
+    return _act(request, event_id, alternate_id, "skip")
+
+
+@router.post(
+    ONE + "/remove",
+    auth=seating,
+    response={200: Done, **WRITE_ERRORS},
+    url_name="alternates_remove",
+    summary="Remove an alternate",
+    description="Takes the player off the list.",
+)
+def remove(request: AuthedRequest, event_id: int, alternate_id: int):
+    return _act(request, event_id, alternate_id, "remove")

@@ -78,6 +78,7 @@ def test_every_operation_is_complete():
         "Bust-outs and results",
         "Rulings",
         "Shot clock",
+        "Alternates",
     }
     (scheme,) = doc["components"]["securitySchemes"].values()
     assert scheme["type"] == "http" and scheme["scheme"] == "bearer"

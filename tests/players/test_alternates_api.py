@@ -25,14 +25,16 @@ def post(client, url, body=None, token=None):
     return client.post(url, body or {}, content_type="application/json", **headers)
 
 
-def test_it_joins_without_a_token_and_lists(full, client):
+def test_it_joins_with_a_token_and_lists_without(full, client):
     event, _ = full
     url = f"/api/events/{event.pk}/alternates"
-    answer = post(client, url, {"name": "Ann"})
+    assert post(client, url, {"name": "Ann"}).status_code == 401
+    token = make_token(make_user("floor1", "floor"))
+    answer = post(client, url, {"name": "Ann"}, token)
     assert answer.status_code == 201
     assert answer.json()["position"] == 1 and "/me/" in answer.json()["player_url"]
-    assert post(client, url, {"name": "ann"}).status_code == 409
-    assert post(client, url, {"name": ""}).json()["field"] == "name"
+    assert post(client, url, {"name": "ann"}, token).status_code == 409
+    assert post(client, url, {"name": ""}, token).json()["field"] == "name"
     listed = client.get(url).json()
     assert [(a["position"], a["name"], a["status"]) for a in listed] == [(1, "Ann", "waiting")]
     assert listed[0]["due_at"] is None
