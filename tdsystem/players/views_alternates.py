@@ -11,7 +11,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST, require_safe
-from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import staff_required
 from tdsystem.core.actors import Actor
@@ -27,7 +26,6 @@ from .links import link_by_token
 from .models import Alternate
 
 DESK = "players/alternates.html"
-CHANGED = "alternates-changed"
 PLAYER = Actor(label="player")
 
 
@@ -55,15 +53,15 @@ def _desk_answer(
     if not request.htmx:
         return redirect("players:alternates", event.pk)
     context = _desk_context(event, error=error, message=message, **extra)
-    response = render(request, f"{DESK}#desk", context)
-    return response if error else trigger_client_event(response, CHANGED)
+    return render(request, f"{DESK}#desk", context)
 
 
 @require_GET
 @staff_required("seating")
 def desk(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
-    template = f"{DESK}#desk" if request.htmx else DESK
+    part = request.GET.get("part")
+    template = f"{DESK}#{part}" if request.htmx and part in ("desk", "list") else DESK
     return render(request, template, _desk_context(event))
 
 

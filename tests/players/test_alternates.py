@@ -167,3 +167,26 @@ def test_the_state_counts_down_and_estimates(full):
     alt.alternate_call_next(event=event, actor=DESK)
     state = alt.alternate_state(joined[0].link, now=timezone.now())
     assert state["status"] == "called" and 590 <= state["seconds_left"] <= 600
+
+
+def test_a_table_put_into_play_calls_as_many_as_seats_free(
+    full, django_capture_on_commit_callbacks
+):
+    from tdsystem.seating.services import tables_setup
+
+    event, _ = full
+    join(event, "Ann", "Bob")
+    with django_capture_on_commit_callbacks(execute=True):
+        tables_setup(event=event, numbers=[2], seats=9, actor=DESK)
+    assert names(event) == [("Ann", "called"), ("Bob", "called")]
+
+
+def test_no_call_while_the_event_takes_no_entry(
+    full, django_capture_on_commit_callbacks, monkeypatch
+):
+    event, seats = full
+    join(event, "Ann")
+    monkeypatch.setattr(alt, "registration_refusal", lambda event: "late registration closed")
+    with django_capture_on_commit_callbacks(execute=True):
+        bustout_record(event_id=event.pk, entry_ids=[seats["T1S2"].pk], actor=DESK)
+    assert names(event) == [("Ann", "waiting")]
