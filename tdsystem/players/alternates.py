@@ -35,6 +35,7 @@ from tdsystem.core.actors import Actor
 from tdsystem.core.locking import event_lock
 from tdsystem.core.log import Text, log_record
 from tdsystem.events.models import Event
+from tdsystem.events.selectors import screen_cached
 from tdsystem.results.models import Finish
 from tdsystem.seating.entry_rules import entries_closed, refusal_text
 from tdsystem.seating.models import Entry, name_key
@@ -147,8 +148,15 @@ def bustouts_per_hour(event: Event, *, now: datetime | None = None) -> float | N
 
 def wait_minutes(event: Event, position: int, *, now: datetime | None = None) -> int | None:
     """About how long until the player at `position` is called, from the recent bust-out
-    rate (each player out opens a seat); None when unknown."""
-    rate = bustouts_per_hour(event, now=now)
+    rate (each player out opens a seat); None when unknown. The rate is the same for every
+    waiting phone: kept with the screens (read afresh after each change to the event)."""
+    if now is None:
+        # In a tuple: an answer of None would read as not kept.
+        (rate,) = screen_cached(
+            ("alternates-rate",), lambda: (bustouts_per_hour(event),), event=event.pk
+        )
+    else:
+        rate = bustouts_per_hour(event, now=now)
     if rate is None:
         return None
     return max(1, round(position * 60 / rate))
@@ -158,18 +166,16 @@ def alternate_state(link: PlayerLink, *, now: datetime | None = None) -> dict:
     """What the player's page (and its JSON) shows of a place on the list: status,
     position, the estimate, and while called the time the hold ends."""
     now = now or timezone.now()
-    if link.alternate_id is None:
+    alternate = link.alternate  # read with the link (links.link_by_token)
+    if alternate is None:
         raise PlayersRefused(gettext("this link is not a place on the alternates list"))
-    alternate = Alternate.objects.get(pk=link.alternate_id)
     position = position_of(alternate)
     called = alternate.status == C
     return {
         "status": alternate.status,
         "name": alternate.name,
         "position": position,
-        "wait_minutes": wait_minutes(link.event, position, now=now)
-        if position and not called
-        else None,
+        "wait_minutes": wait_minutes(link.event, position) if position and not called else None,
         "called_at": alternate.called_at.isoformat() if called and alternate.called_at else None,
         "due_at": alternate.due_at.isoformat() if called and alternate.due_at else None,
         "seconds_left": max(0, int((alternate.due_at - now).total_seconds()))

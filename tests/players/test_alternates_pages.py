@@ -98,3 +98,12 @@ def test_the_director_sets_the_list(full, client):
     )
     alist = alt.list_of(event)
     assert (alist.is_open, alist.size, alist.hold_minutes) == (False, 3, 5)
+
+
+def test_the_poll_is_a_few_queries(full, client, django_assert_max_num_queries, settings):
+    settings.SCREEN_CACHE_SECONDS = 5  # the tests' default keeps nothing
+    event, _ = full
+    token = alt.alternate_join(event=event, name="Ann", actor=DESK).link.token
+    client.get(f"/me/{token}/alternate")  # the rate, kept with the screens
+    with django_assert_max_num_queries(3):
+        assert client.get(f"/me/{token}/alternate").status_code == 200
