@@ -30,6 +30,7 @@ def test_the_alternates_list_calls_seats_and_drops_a_place(live_server, new_page
 
     ann = open_page(new_page, PHONE)
     ann.goto(f"{live_server.url}/events/{event.pk}/seats/")
+    screenshot(ann, "alternates/lookup-join-phone")
     ann.fill("#alt-join-name", "Ann Lee")
     ann.click("#alternates-join button")
     ann.wait_for_url("**/me/**")

@@ -192,3 +192,16 @@ def test_no_call_while_the_event_takes_no_entry(
     with django_capture_on_commit_callbacks(execute=True):
         bustout_record(event_id=event.pk, entry_ids=[seats["T1S2"].pk], actor=DESK)
     assert names(event) == [("Ann", "waiting")]
+
+
+def test_the_tasks_end_the_holds_due(full):
+    from tdsystem.players import tasks
+
+    event, _ = full
+    join(event, "Ann", "Bob")
+    alt.alternate_call_next(event=event, actor=DESK)
+    assert tasks.alternates_hold_end(event.pk) == 0  # early: nothing due
+    Alternate.objects.filter(name="Ann").update(due_at=timezone.now() - timedelta(seconds=1))
+    assert tasks.alternates_sweep() == 1
+    assert names(event) == [("Bob", "called"), ("Ann", "waiting")]
+    assert tasks.alternates_hold_end(event.pk) == 0  # a late delivery changes nothing
