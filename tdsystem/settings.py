@@ -359,6 +359,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 60.0},
     },
+    # The alternates' holds whose own task was lost (each is also sent for its time).
+    "alternates-sweep": {
+        "task": "tdsystem.players.tasks.alternates_sweep",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
 }
 
 # Receipt printers (docs/printing.md): a document that cannot be sent waits and is tried

@@ -14,6 +14,7 @@ from ninja.parser import Parser
 from tdsystem.core import idempotency
 
 from . import body, errors
+from .alternates import router as alternates_router
 from .dayend import router as dayend_router
 from .events import router as events_router
 from .flights import router as flights_router
@@ -141,3 +142,4 @@ api.add_router("/", rulings_router)
 api.add_router("/", shotclock_router)
 api.add_router("/", players_router)
 api.add_router("/", player_links_router)
+api.add_router("/", alternates_router)

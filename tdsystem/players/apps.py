@@ -17,3 +17,5 @@ class PlayersConfig(AppConfig):
         )
         signals.seat_ready.connect(webhooks.seat_made_ready, dispatch_uid="players-webhooks-seat")
         players_out.connect(webhooks.players_busted, dispatch_uid="players-webhooks-out")
+
+        from . import receivers  # noqa: F401  (connects them)

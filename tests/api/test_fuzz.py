@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
+from tdsystem.players.alternates import alternate_join
 from tdsystem.results import services as results
 from tdsystem.rulings.shares import ruling_share
 from tdsystem.seating import services
@@ -58,7 +59,7 @@ CHECKS = [
     openapi_checks.response_schema_conformance,
 ]
 # Every app whose rows an API write may touch; tokens are left out (each use stamps them).
-WATCHED_APPS = {"events", "seating", "results", "structures", "core", "rulings"}
+WATCHED_APPS = {"events", "seating", "results", "structures", "core", "rulings", "players"}
 UNWATCHED = {"core.apitoken", "core.heartbeat"}
 ODD_SEGMENTS = ["0", "-1", "0x1", "1.0", "%20", "١", "abc", "1e3", "9" * 40, str(2**63)]
 HUGE_BODY = json.dumps({"entries": [1] * 10_000, "name": "n" * 100_000}).encode()
@@ -74,6 +75,7 @@ class Room:
     bustouts: list[int]
     tickets: list[int]
     rulings: list[str]
+    alternates: list[int]
 
     def ids(self, name: str, path: str) -> list:
         if name == "event_id":
@@ -82,7 +84,12 @@ class Room:
             return self.tables
         if name == "token":
             return self.rulings
-        return {"move_id": self.moves, "bustout_id": self.bustouts, "ticket_id": self.tickets}[name]
+        return {
+            "move_id": self.moves,
+            "bustout_id": self.bustouts,
+            "ticket_id": self.tickets,
+            "alternate_id": self.alternates,
+        }[name]
 
 
 @pytest.fixture
@@ -109,6 +116,7 @@ def room(event) -> Room:
         bustouts=[done.bustout.pk],
         tickets=[ticket.pk],
         rulings=[ruling_share(hand=REFERENCE_HAND, event_id=event.pk, actor=ACTOR).token],
+        alternates=[alternate_join(event=event, name="Zed", actor=ACTOR).alternate.pk],
     )
 
 
@@ -195,7 +203,7 @@ WRITES = [(p, m) for p, m in operations() if m in ("POST", "PUT", "PATCH")]
 
 
 def concrete(path: str, room: Room) -> str:
-    for name in ("event_id", "number", "move_id", "bustout_id", "ticket_id"):
+    for name in ("event_id", "number", "move_id", "bustout_id", "ticket_id", "alternate_id"):
         path = path.replace("{" + name + "}", str(room.ids(name, path)[0]))
     return path
 
@@ -321,7 +329,7 @@ def test_odd_path_ids_are_json_404s(director_token, room, path, method):
     client = Client()
     for segment in ODD_SEGMENTS:
         url = path.replace("{event_id}", segment)
-        for name in ("number", "move_id", "bustout_id"):
+        for name in ("number", "move_id", "bustout_id", "alternate_id"):
             url = url.replace("{" + name + "}", "1")
         answer = client.generic(
             method, url, "{}", "application/json", HTTP_AUTHORIZATION=f"Bearer {director_token}"

@@ -83,6 +83,7 @@ def test_every_operation_is_complete():
         "Rulings",
         "Shot clock",
         "Players",
+        "Alternates",
     }
     (scheme,) = doc["components"]["securitySchemes"].values()
     assert scheme["type"] == "http" and scheme["scheme"] == "bearer"

@@ -100,6 +100,8 @@ PAGES = {
     "dealers:console": "",
     "dealers:board": "",
     "dealers:phone": "",
+    "players:alternates": "",
+    "players:join": "",
 }
 
 # URL patterns left out, by name (a trailing ":" leaves out a whole namespace).
@@ -117,6 +119,8 @@ SKIP = {
     "players:me": "a player's page, opened by its entry's own secret link (the walk's one "
     "`token` is a shared ruling's): walked on a phone in every language (a tablet in "
     "English and Arabic) by test_me_move.py",
+    "players:me_alternate": "a place on the alternates list's JSON, polled by its page "
+    "(shot in test_alternates_journey.py)",
 }
 
 # Pages left to right in every language, and why (their <html dir> may be left out).
@@ -159,6 +163,7 @@ def populate() -> dict:
     from tdsystem.core.models import ApiToken
     from tdsystem.dealers.services import dealer_add, dealer_clock_in
     from tdsystem.events.services import clock_action, event_create, house_rule_set_create
+    from tdsystem.players.alternates import alternate_join
     from tdsystem.printing import services as printing
     from tdsystem.results import services as results
     from tdsystem.results.models import BustOut
@@ -203,6 +208,7 @@ def populate() -> dict:
     (job,) = printing.documents_print(
         event=event, document="seat-card", entry=seated.number, actor=actor
     )
+    waiting = alternate_join(event=event, name="Walt Waiting", actor=actor).alternate
     dealers = [dealer_add(name=n, games="NLH", actor=actor) for n in NAMES[:4]]
     for dealer in dealers:
         dealer_clock_in(event_id=event.pk, dealer_id=dealer.pk, actor=actor)
@@ -226,6 +232,7 @@ def populate() -> dict:
             "job_id": job.pk,
             "dealer_id": dealers[0].pk,
             "dealer_token": dealers[0].token,
+            "alternate_id": waiting.pk,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
     }

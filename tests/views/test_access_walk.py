@@ -88,6 +88,13 @@ PUBLIC = {
     # The seat lookup as JSON: its one match in play carries the player's page, as the
     # lookup page's "Follow my seat" (tests/players/test_link_api.py).
     "api:seat_lookup",
+    # The alternates list: a place's page polls its JSON by its secret link; joining from
+    # the seat lookup (rate-limited) and the list's read; the floor's actions are behind a
+    # token or a staff login (docs/players.md).
+    "players:me_alternate",
+    "players:join",
+    "api:alternates",
+    "api:alternates_join",  # the list's read (the same path); joining is a POST behind a token
 }
 PUBLIC_PREFIXES = ("admin:",)  # Django's admin guards itself (staff flag)
 
