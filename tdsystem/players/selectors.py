@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Collection
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 
@@ -134,8 +134,8 @@ def _pending_moves(moves: QuerySet[Move]) -> dict[int, MoveShown]:
         )
     )  # fmt: skip
     found: dict[int, MoveShown] = {}
-    for entry_id, *move in rows:
-        found.setdefault(entry_id, MoveShown(*move))  # the newest first
+    for row in rows:
+        found.setdefault(row[0], MoveShown(*row[1:]))  # the newest first
     return found
 
 
@@ -158,11 +158,14 @@ def _reentry_price(event: Event, entry: Entry) -> Decimal | None:
     return offer.total if offer is not None else None
 
 
-def me_states(event_id: int, entry_ids: Collection[int] | None = None) -> dict[int, MeState]:
+def me_states(
+    event_id: int, entry_ids: Collection[int] | None = None, *, reentry: bool = True
+) -> dict[int, MeState]:
     """The player's part of the page of every entry of the event (or of `entry_ids` only),
     by entry id: the same few queries whatever the field's size. After a change every open
     page of the event asks again within a second, so one read serves them all
-    (`me_state_cached`); the re-entry offer is read for each player out who finished."""
+    (`me_state_cached`). The re-entry offer takes the rules' own reads for each player out
+    who finished: with `reentry` False it is left out (None), for `me_reentry_price`."""
     event = Event.objects.get(pk=event_id)
     entries = Entry.objects.filter(event_id=event_id)
     of_entries = {"entry__event_id": event_id}
@@ -175,12 +178,12 @@ def me_states(event_id: int, entry_ids: Collection[int] | None = None) -> dict[i
         )
     )
     finishes: dict[int, tuple] = {}
-    for entry_id, *finish in (
+    for row in (
         Finish.objects.filter(undone_at__isnull=True, **of_entries)
         .order_by("entry_id", "pk")
         .values_list("entry_id", "place", "place_to", "prize", "paid_at")
     ):
-        finishes.setdefault(entry_id, tuple(finish))
+        finishes.setdefault(row[0], tuple(row[1:]))
     counts = {
         entry_id: (chips, at)
         for entry_id, chips, at in ChipCount.objects.filter(**of_entries).values_list(
@@ -194,14 +197,14 @@ def me_states(event_id: int, entry_ids: Collection[int] | None = None) -> dict[i
     carried = Entry.objects.filter(carried_from__event_id=event_id)
     if entry_ids is not None:
         carried = carried.filter(carried_from_id__in=entry_ids)
-    for carried_from, *seat in carried.order_by("carried_from_id", "pk").values_list(
+    for later in carried.order_by("carried_from_id", "pk").values_list(
         "carried_from_id", "event_id", "event__name", "number", "table__number", "seat"
     ):
-        day2.setdefault(carried_from, Day2Seat(*seat))
-    reentry = {
+        day2.setdefault(later[0], Day2Seat(*later[1:]))
+    offers = {
         entry.pk: _reentry_price(event, entry)
         for entry in entries.filter(status=Entry.Status.BUSTED).select_related("player")
-        if entry.pk in finishes
+        if reentry and entry.pk in finishes
     }
     states: dict[int, MeState] = {}
     for pk, number, name, status, table_id, table, seat in rows:
@@ -228,7 +231,7 @@ def me_states(event_id: int, entry_ids: Collection[int] | None = None) -> dict[i
             breaking_next=seated and table_id == breaking,
             hand_for_hand=active and hand_for_hand,
             day2=day2.get(pk) if status == Entry.Status.CARRIED else None,
-            reentry_price=reentry.get(pk) if finish else None,
+            reentry_price=offers.get(pk) if finish else None,
         )
     return states
 
@@ -239,17 +242,35 @@ def me_state(entry_id: int) -> MeState:
     return me_states(event_id, [entry_id])[entry_id]
 
 
+def me_reentry_price(entry_id: int) -> Decimal | None:
+    """The re-entry offered now to a player out (`me_states`' offer of one entry)."""
+    entry = Entry.objects.select_related("event", "player").get(pk=entry_id)
+    return _reentry_price(entry.event, entry)
+
+
 def me_state_cached(event_id: int, entry_id: int) -> MeState:
     """The entry's part from the event's `me_states`, read afresh after every change to the
-    event (core.screencache): the parts hold no words, so one read serves every language."""
+    event (core.screencache): the parts hold no words, so one read serves every language.
+    A player out's re-entry offer is read for that page alone, as it takes a few reads of
+    its own (`me_reentry_price`)."""
     states = screencache.screen_cached(
         ("me",),
-        lambda: me_states(event_id),
+        lambda: me_states(event_id, reentry=False),
         event=event_id,
         seconds=settings.SCREEN_CACHE_SECONDS,
     )
-    found = states.get(entry_id)
-    return found if found is not None else me_state(entry_id)
+    state = states.get(entry_id)
+    if state is None:  # not of this event's pages (the link's event is the entry's)
+        return me_state(entry_id)
+    if state.place is None:
+        return state
+    price = screencache.screen_cached(
+        ("me-reentry", entry_id),
+        lambda: me_reentry_price(entry_id),
+        event=event_id,
+        seconds=settings.SCREEN_CACHE_SECONDS,
+    )
+    return replace(state, reentry_price=price)
 
 
 @dataclass(frozen=True)
