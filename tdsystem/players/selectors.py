@@ -249,19 +249,17 @@ def me_reentry_price(entry_id: int) -> Decimal | None:
 
 
 def me_state_cached(event_id: int, entry_id: int) -> MeState:
-    """The entry's part from the event's `me_states`, read afresh after every change to the
-    event (core.screencache): the parts hold no words, so one read serves every language.
-    A player out's re-entry offer is read for that page alone, as it takes a few reads of
-    its own (`me_reentry_price`)."""
-    states = screencache.screen_cached(
-        ("me",),
-        lambda: me_states(event_id, reentry=False),
+    """The entry's part, read afresh after every change to the event (core.screencache):
+    kept per entry, small to read each second, and made from the event's `me_states`, read
+    once a version by each process (its copy), as every open page asks within a second of
+    a change. The parts hold no words: one serves every language. A player out's re-entry
+    offer is read for that page alone, as it takes a few reads of its own."""
+    state = screencache.screen_cached(
+        ("me", entry_id),
+        lambda: _state_of_event(event_id, entry_id),
         event=event_id,
         seconds=settings.SCREEN_CACHE_SECONDS,
     )
-    state = states.get(entry_id)
-    if state is None:  # not of this event's pages (the link's event is the entry's)
-        return me_state(entry_id)
     if state.place is None:
         return state
     price = screencache.screen_cached(
@@ -271,6 +269,19 @@ def me_state_cached(event_id: int, entry_id: int) -> MeState:
         seconds=settings.SCREEN_CACHE_SECONDS,
     )
     return replace(state, reentry_price=price)
+
+
+def _state_of_event(event_id: int, entry_id: int) -> MeState:
+    states = screencache.screen_cached(
+        ("me-all",),
+        lambda: me_states(event_id, reentry=False),
+        event=event_id,
+        seconds=settings.SCREEN_CACHE_SECONDS,
+    )
+    found = states.get(entry_id)
+    # Not of the event's entries: the link's event is the entry's, so only a page asking
+    # before the event's read knew the entry.
+    return found if found is not None else me_states(event_id, [entry_id], reentry=False)[entry_id]
 
 
 @dataclass(frozen=True)
