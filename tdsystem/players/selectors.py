@@ -19,11 +19,13 @@ and while the clock runs the time left, which the page counts down itself from
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass
+from collections.abc import Collection
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from decimal import Decimal
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.utils.translation import get_language
 
 from tdsystem.core import screencache
@@ -119,39 +121,36 @@ class MeState:
 
 def pending_move(entry_id: int) -> MoveShown | None:
     """The newest slip moving this entry that neither the player nor the floor has closed."""
-    row = (
-        Move.objects.filter(entry_id=entry_id, acknowledged_at__isnull=True, player_there_at=None)
-        .order_by("-created_at", "-id")
-        .values_list("pk", "to_table", "to_seat", "from_table", "from_seat", "created_at", "reason")
-        .first()
-    )
-    return MoveShown(*row) if row else None
+    return _pending_moves(Move.objects.filter(entry_id=entry_id)).get(entry_id)
 
 
-def _breaking_next(entry: Entry) -> bool:
-    """The entry's table is the first of the break order with a player, and not the last."""
-    if entry.table_id is None or entry.status != Entry.Status.ACTIVE:
-        return False
+def _pending_moves(moves: QuerySet[Move]) -> dict[int, MoveShown]:
+    rows = (
+        moves.filter(acknowledged_at__isnull=True, player_there_at=None)
+        .order_by("entry_id", "-created_at", "-id")
+        .values_list(
+            "entry_id", "pk", "to_table", "to_seat", "from_table", "from_seat", "created_at",
+            "reason",
+        )
+    )  # fmt: skip
+    found: dict[int, MoveShown] = {}
+    for row in rows:
+        found.setdefault(row[0], MoveShown(*row[1:]))  # the newest first
+    return found
+
+
+def _breaking_next_table(event_id: int) -> int | None:
+    """The table breaking next: the first of the break order with a player, and not the
+    last such table."""
     first_two = list(
         EventTable.objects.filter(
-            event_id=entry.event_id, in_play=True, entries__status=Entry.Status.ACTIVE
+            event_id=event_id, in_play=True, entries__status=Entry.Status.ACTIVE
         )
         .order_by("break_rank", "-number")
         .values_list("pk", flat=True)
         .distinct()[:2]
     )
-    return len(first_two) == 2 and first_two[0] == entry.table_id
-
-
-def _day2(entry: Entry) -> Day2Seat | None:
-    if entry.status != Entry.Status.CARRIED:
-        return None
-    row = (
-        Entry.objects.filter(carried_from_id=entry.pk)
-        .values_list("event_id", "event__name", "number", "table__number", "seat")
-        .first()
-    )
-    return Day2Seat(*row) if row else None
+    return first_two[0] if len(first_two) == 2 else None
 
 
 def _reentry_price(event: Event, entry: Entry) -> Decimal | None:
@@ -159,51 +158,130 @@ def _reentry_price(event: Event, entry: Entry) -> Decimal | None:
     return offer.total if offer is not None else None
 
 
+def me_states(
+    event_id: int, entry_ids: Collection[int] | None = None, *, reentry: bool = True
+) -> dict[int, MeState]:
+    """The player's part of the page of every entry of the event (or of `entry_ids` only),
+    by entry id: the same few queries whatever the field's size. After a change every open
+    page of the event asks again within a second, so one read serves them all
+    (`me_state_cached`). The re-entry offer takes the rules' own reads for each player out
+    who finished: with `reentry` False it is left out (None), for `me_reentry_price`."""
+    event = Event.objects.get(pk=event_id)
+    entries = Entry.objects.filter(event_id=event_id)
+    of_entries = {"entry__event_id": event_id}
+    if entry_ids is not None:
+        entries = entries.filter(pk__in=entry_ids)
+        of_entries["entry_id__in"] = entry_ids  # type: ignore[assignment]
+    rows = list(
+        entries.values_list(
+            "pk", "number", "player__name", "status", "table_id", "table__number", "seat"
+        )
+    )
+    finishes: dict[int, tuple] = {}
+    for row in (
+        Finish.objects.filter(undone_at__isnull=True, **of_entries)
+        .order_by("entry_id", "pk")
+        .values_list("entry_id", "place", "place_to", "prize", "paid_at")
+    ):
+        finishes.setdefault(row[0], tuple(row[1:]))
+    counts = {
+        entry_id: (chips, at)
+        for entry_id, chips, at in ChipCount.objects.filter(**of_entries).values_list(
+            "entry_id", "chips", "counted_at"
+        )
+    }
+    moves = _pending_moves(Move.objects.filter(**of_entries))
+    breaking = _breaking_next_table(event_id)
+    hand_for_hand = HandForHand.objects.filter(event_id=event_id, active=True).exists()
+    day2: dict[int, Day2Seat] = {}
+    carried = Entry.objects.filter(carried_from__event_id=event_id)
+    if entry_ids is not None:
+        carried = carried.filter(carried_from_id__in=entry_ids)
+    for later in carried.order_by("carried_from_id", "pk").values_list(
+        "carried_from_id", "event_id", "event__name", "number", "table__number", "seat"
+    ):
+        day2.setdefault(later[0], Day2Seat(*later[1:]))
+    offers = {
+        entry.pk: _reentry_price(event, entry)
+        for entry in entries.filter(status=Entry.Status.BUSTED).select_related("player")
+        if reentry and entry.pk in finishes
+    }
+    states: dict[int, MeState] = {}
+    for pk, number, name, status, table_id, table, seat in rows:
+        active = status == Entry.Status.ACTIVE
+        seated = active and table_id is not None
+        finish = finishes.get(pk) if status == Entry.Status.BUSTED else None
+        count = counts.get(pk) if active else None
+        states[pk] = MeState(
+            event_id=event.pk,
+            event_name=event.name,
+            entry_id=pk,
+            number=number,
+            name=name,
+            status=status,
+            table=table if seated else None,
+            seat=seat if seated else None,
+            move=moves.get(pk) if active else None,
+            place=finish[0] if finish else None,
+            place_to=finish[1] if finish else None,
+            prize=finish[2] if finish else None,
+            prize_paid=bool(finish and finish[3]),
+            chips=count[0] if count else None,
+            chips_at=count[1] if count else None,
+            breaking_next=seated and table_id == breaking,
+            hand_for_hand=active and hand_for_hand,
+            day2=day2.get(pk) if status == Entry.Status.CARRIED else None,
+            reentry_price=offers.get(pk) if finish else None,
+        )
+    return states
+
+
 def me_state(entry_id: int) -> MeState:
-    """The entry's part of the page, read from the database (a handful of small queries;
-    `me_state_cached` keeps it)."""
-    entry = Entry.objects.select_related("event", "player", "table").get(pk=entry_id)
-    event = entry.event
-    active = entry.status == Entry.Status.ACTIVE
-    finish = (
-        Finish.objects.filter(entry_id=entry.pk, undone_at__isnull=True)
-        .values_list("place", "place_to", "prize", "paid_at")
-        .first()
-        if entry.status == Entry.Status.BUSTED
-        else None
-    )
-    count = ChipCount.objects.filter(entry_id=entry.pk).values_list("chips", "counted_at").first()
-    return MeState(
-        event_id=event.pk,
-        event_name=event.name,
-        entry_id=entry.pk,
-        number=entry.number,
-        name=entry.player.name,
-        status=entry.status,
-        table=entry.table.number if active and entry.table else None,
-        seat=entry.seat if active and entry.table else None,
-        move=pending_move(entry.pk) if active else None,
-        place=finish[0] if finish else None,
-        place_to=finish[1] if finish else None,
-        prize=finish[2] if finish else None,
-        prize_paid=bool(finish and finish[3]),
-        chips=count[0] if count and active else None,
-        chips_at=count[1] if count and active else None,
-        breaking_next=_breaking_next(entry),
-        hand_for_hand=active and HandForHand.objects.filter(event=event, active=True).exists(),
-        day2=_day2(entry),
-        reentry_price=_reentry_price(event, entry) if finish else None,
-    )
+    """One entry's part of the page, read from the database (`me_states` of one)."""
+    event_id = Entry.objects.values_list("event_id", flat=True).get(pk=entry_id)
+    return me_states(event_id, [entry_id])[entry_id]
+
+
+def me_reentry_price(entry_id: int) -> Decimal | None:
+    """The re-entry offered now to a player out (`me_states`' offer of one entry)."""
+    entry = Entry.objects.select_related("event", "player").get(pk=entry_id)
+    return _reentry_price(entry.event, entry)
 
 
 def me_state_cached(event_id: int, entry_id: int) -> MeState:
-    """`me_state`, read afresh after every change to the event (core.screencache)."""
-    return screencache.screen_cached(
-        ("me", entry_id, get_language()),
-        lambda: me_state(entry_id),
+    """The entry's part, read afresh after every change to the event (core.screencache):
+    kept per entry, small to read each second, and made from the event's `me_states`, read
+    once a version by each process (its copy), as every open page asks within a second of
+    a change. The parts hold no words: one serves every language. A player out's re-entry
+    offer is read for that page alone, as it takes a few reads of its own."""
+    state = screencache.screen_cached(
+        ("me", entry_id),
+        lambda: _state_of_event(event_id, entry_id),
         event=event_id,
         seconds=settings.SCREEN_CACHE_SECONDS,
     )
+    if state.place is None:
+        return state
+    price = screencache.screen_cached(
+        ("me-reentry", entry_id),
+        lambda: me_reentry_price(entry_id),
+        event=event_id,
+        seconds=settings.SCREEN_CACHE_SECONDS,
+    )
+    return replace(state, reentry_price=price)
+
+
+def _state_of_event(event_id: int, entry_id: int) -> MeState:
+    states = screencache.screen_cached(
+        ("me-all",),
+        lambda: me_states(event_id, reentry=False),
+        event=event_id,
+        seconds=settings.SCREEN_CACHE_SECONDS,
+    )
+    found = states.get(entry_id)
+    # Not of the event's entries: the link's event is the entry's, so only a page asking
+    # before the event's read knew the entry.
+    return found if found is not None else me_states(event_id, [entry_id], reentry=False)[entry_id]
 
 
 @dataclass(frozen=True)

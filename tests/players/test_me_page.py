@@ -9,6 +9,7 @@ from tdsystem.events.models import Event
 from tdsystem.players import links
 from tdsystem.players.errors import PlayersRefused
 from tdsystem.players.models import Alternate
+from tdsystem.players.selectors import me_state, me_states
 from tdsystem.players.services import move_there
 from tdsystem.results.services import bustout_record
 from tdsystem.results.services.chips import chip_count_record
@@ -215,3 +216,20 @@ def test_the_details_part_comes_alone(room, client):
     part = client.get(f"/me/{link.token}/?part=details").content.decode()
     assert part.lstrip().startswith('<div id="me-details"') and "<html" not in part
     assert 'id="me-seat">8<' in part
+
+
+def test_the_events_read_gives_each_entry_its_own_read(room):
+    """`me_states` reads every page of the event at once; each entry's part is the one
+    its own read gives (moved, out with a prize, counted, breaking next)."""
+    event, people = room
+    bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
+    chip_count_record(
+        event_id=event.pk, entry_number=people["T1S2"].number, chips=20_000, actor=ACTOR
+    )
+    states = me_states(event.pk)
+    assert set(states) == set(Entry.objects.filter(event=event).values_list("pk", flat=True))
+    assert states == {pk: me_state(pk) for pk in states}
+    assert states[people["T1S8"].pk].move is not None
+    assert states[people["T2S4"].pk].place == 17
+    assert states[people["T1S2"].pk].chips == 20_000
+    assert states[people["T2S1"].pk].breaking_next
