@@ -20,8 +20,10 @@ from .selectors import me_answer
 from .services import move_there
 
 # How often a page's reads mark its link seen (the floor sees who follows their page): a
-# write a minute at most, not one a poll.
-SEEN_EVERY = 60.0  # seconds
+# write every quarter of an hour at most by each process, not one a poll. Each write is a
+# commit: at once a minute, 10,000 open pages would make one web process write 166 times a
+# second.
+SEEN_EVERY = 900.0  # seconds
 
 
 def live_link(request: HttpRequest, token: str) -> PlayerLink:
@@ -42,7 +44,7 @@ SEEN_KEPT = 20_000
 
 def link_seen(link_pk: int) -> None:
     """The floor sees whether a player follows their page (`PlayerLink.seen_at`): written
-    once a minute at most by each process, not on every poll."""
+    once every SEEN_EVERY at most by each process, not on every poll."""
     now = time.monotonic()
     if now - _seen.get(link_pk, -SEEN_EVERY) < SEEN_EVERY:
         return
