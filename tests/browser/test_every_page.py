@@ -35,6 +35,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
+from tdsystem.players.models import Webhook, WebhookDelivery
 from tdsystem.venue.management.commands.loaddemo import PLAYERS as DEMO_PLAYERS
 from tests.browser.conftest import PHONE, TV, Quiet, login, screenshot
 from tests.browser.test_api_docs_offline import CSP_WATCH, csp_problems
@@ -101,6 +102,8 @@ PAGES = {
     "dealers:board": "",
     "dealers:phone": "",
     "players:alternates": "",
+    "players:entry_page": "",
+    "players:webhooks": "",
     "players:join": "",
 }
 
@@ -201,6 +204,11 @@ def populate() -> dict:
     house = house_rule_set_create(name="Casino Lyon house rules", base="tda-2024", actor=actor)
     ticket = ticket_issue(event_id=event.pk, name="Tess Qualifier", note="Lyon", actor=actor)
     shared = ruling_share(hand=SHARED_HAND, event_id=event.pk, actor=actor)
+    # A room's webhook (paused: nothing is sent) and one delivery on its page.
+    hook = Webhook.objects.create(url="http://127.0.0.1:9/hook", is_active=False)
+    delivery = WebhookDelivery.objects.create(
+        webhook=hook, kind=Webhook.Kind.MOVED, payload={"event": event.pk}
+    )
     # A printer of the room (a file), and a seat card kept for the print page.
     paper = Path(tempfile.gettempdir()) / f"tdsystem-every-page-{os.getpid()}.bin"
     printer = printing.printer_add(name="Cage", url=paper.as_uri(), documents=["entry-receipt"])
@@ -232,6 +240,8 @@ def populate() -> dict:
             "job_id": job.pk,
             "dealer_id": dealers[0].pk,
             "dealer_token": dealers[0].token,
+            "webhook_id": hook.pk,
+            "delivery_id": delivery.pk,
             "alternate_id": waiting.pk,
         },
         "query": {"event": event.pk, "moved_entry": move.entry.number},
