@@ -20,7 +20,14 @@ from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
 from tests.personas import PASSWORD, make_user
 from tests.worker import wait_for
 
-pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+# Two whole weeks (a minute of the suite): `make test SLOW=1`; the night's and the
+# festival's journeys walk the same pages in every run.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.worker,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
 
 SIZES = {"tv": TV, "tablet": TABLET, "phone": PHONE}
 WEEK_TWO = [f"Week Two Player {n:02d}" for n in range(1, 22)]  # 21: three tables of seven
