@@ -23,28 +23,27 @@ TOKEN_MAX = 32  # PlayerLink.token's max_length
 
 
 def link_of_entry(entry: Entry) -> PlayerLink:
-    """The entry's live link, made the first time it is asked for (two askers at once
-    get the same link: the constraint decides, the loser reads the winner's)."""
-    live = PlayerLink.objects.filter(entry=entry, revoked_at__isnull=True).first()
-    if live is not None:
-        return live
-    try:
-        with transaction.atomic():
-            return PlayerLink.objects.create(event_id=entry.event_id, entry=entry)
-    except IntegrityError:
-        return PlayerLink.objects.get(entry=entry, revoked_at__isnull=True)
+    """The entry's live link, made the first time it is asked for."""
+    return _live_link(entry.event_id, entry=entry)
 
 
 def link_of_alternate(alternate: Alternate) -> PlayerLink:
-    """The alternate's live link, made the first time (as `link_of_entry`)."""
-    live = PlayerLink.objects.filter(alternate=alternate, revoked_at__isnull=True).first()
+    """The alternate's live link, made the first time it is asked for."""
+    return _live_link(alternate.event_id, alternate=alternate)
+
+
+def _live_link(event_id: int, **follows: Entry | Alternate) -> PlayerLink:
+    """The live link following `follows` (entry= or alternate=), made if there is none;
+    two askers at once get the same link: the constraint decides, the loser reads the
+    winner's."""
+    live = PlayerLink.objects.filter(revoked_at__isnull=True, **follows).first()
     if live is not None:
         return live
     try:
         with transaction.atomic():
-            return PlayerLink.objects.create(event_id=alternate.event_id, alternate=alternate)
+            return PlayerLink.objects.create(event_id=event_id, **follows)
     except IntegrityError:
-        return PlayerLink.objects.get(alternate=alternate, revoked_at__isnull=True)
+        return PlayerLink.objects.get(revoked_at__isnull=True, **follows)
 
 
 def link_by_token(token: str) -> PlayerLink | None:
@@ -90,10 +89,9 @@ def links_of_entries(entries: list[Entry]) -> dict[int, PlayerLink]:
     """Each entry's live link by entry id, the missing ones made together: a table's or the
     event's seat cards at once, in three statements rather than two per card."""
     ids = [entry.pk for entry in entries]
-    live = {
-        link.entry_id: link
-        for link in PlayerLink.objects.filter(entry_id__in=ids, revoked_at__isnull=True)
-    }
+    live: dict[int, PlayerLink] = {}
+    for link in PlayerLink.objects.filter(entry_id__in=ids, revoked_at__isnull=True):
+        live[link.entry_id or 0] = link
     missing = [entry for entry in entries if entry.pk not in live]
     if missing:
         PlayerLink.objects.bulk_create(
@@ -103,5 +101,5 @@ def links_of_entries(entries: list[Entry]) -> dict[int, PlayerLink]:
         made = PlayerLink.objects.filter(
             entry_id__in=[entry.pk for entry in missing], revoked_at__isnull=True
         )
-        live.update({link.entry_id: link for link in made})
+        live.update({link.entry_id or 0: link for link in made})
     return live
