@@ -1,5 +1,5 @@
 """A bust-out decided as a pure function: the report and what the event stands at in,
-the places, slots, prizes, antes paid and the winner out.
+the places, slots, prizes, antes paid, bounties and the winner out.
 
 The results service reads everything a report decides on in one snapshot
 (`results/services/snapshot.py`), calls `decide` here and writes the outcome, as the clock
@@ -8,7 +8,8 @@ service does with `engine/clock.py`. Nothing here reads the database or the time
 The places follow from the players left and the groups of players out on one hand, each
 group placed by the event's rule set (`group_places`); the prizes from the payout plan's
 prize of each place (`payouts.prizes_for`, or each player's average over the orders the
-rule allows when ranges overlap across tables).
+rule allows when ranges overlap across tables); the bounties from the heads of the players
+out and who eliminated them (`bounties.knockout`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from . import bounties as bountyrules
 from . import payouts as rules
 from . import rulesets
 
@@ -217,6 +219,30 @@ class Report:
 
 
 @dataclass(frozen=True)
+class Heads:
+    """The bounties of the report: the event's kind, who eliminated the players out
+    (clockwise from the button: the leftover units of a split go first to the first), and
+    each head now (of the players out, and of the one left when the report leaves one)."""
+
+    kind: bountyrules.BountyType
+    eliminators: tuple[int, ...]
+    heads: Mapping[int, Decimal]
+    unit: Decimal
+
+
+@dataclass(frozen=True)
+class Knock:
+    """One row of what the bounties moved: `paid` in cash to the eliminator, `to_head`
+    onto the eliminator's head (PKO). A player out with no eliminator in a bounty event,
+    and the winner, are their own eliminator: they collect their head."""
+
+    eliminated: int
+    eliminator: int
+    paid: Decimal
+    to_head: Decimal = Decimal(0)
+
+
+@dataclass(frozen=True)
 class Situation:
     """What the event stands at, as the snapshot read it under the event's lock."""
 
@@ -232,6 +258,7 @@ class Situation:
     others: tuple[Out, ...] = ()  # the players of the group reported before (hand-for-hand)
     ante: AnteDue | None = None
     still_in: tuple[int, ...] = ()  # the entries in, read when only one is to be left
+    heads: Heads | None = None  # None: nobody named an eliminator and no bounties are played
 
 
 @dataclass(frozen=True)
@@ -253,6 +280,7 @@ class Outcome:
     winner: int | None = None
     winner_prize: Decimal | None = None
     rebalance: bool = False  # the tables are balanced after it (no winner yet)
+    knocks: tuple[Knock, ...] = ()  # the bounties, in the order of the players out
 
 
 def antes_paid(ante: AnteDue | None, players: Sequence[Player]) -> dict[int, int]:
@@ -299,8 +327,35 @@ def decide(situation: Situation, report: Report) -> Outcome:
             f.entry: Placing(f.place, f.place_to, placed.slots[f.entry], won[f.entry])
             for f in placed.finishes
         }
+    out = [p.entry for p in players]
     if left > 1:
-        return Outcome(stacks, antes, placings, left, rebalance=True)
-    (winner,) = set(situation.still_in) - {p.entry for p in players}
+        knocks = knocks_of(situation.heads, out, None)
+        return Outcome(stacks, antes, placings, left, rebalance=True, knocks=knocks)
+    (winner,) = set(situation.still_in) - set(out)
     prize = situation.prizes[0] if situation.prizes else Decimal(0)
-    return Outcome(stacks, antes, placings, left, winner, prize)
+    knocks = knocks_of(situation.heads, out, winner)
+    return Outcome(stacks, antes, placings, left, winner, prize, knocks=knocks)
+
+
+def knocks_of(heads: Heads | None, out: Sequence[int], winner: int | None) -> tuple[Knock, ...]:
+    """What the bounties move when the players `out` are eliminated by `heads.eliminators`
+    (each shares every one of them), and, when `winner` is the one left, the winner's own
+    head with what it won here. Outside a bounty event, the eliminators are kept with
+    nothing paid (who knocked whom out stays on the record)."""
+    if heads is None:
+        return ()
+    kind, elim = heads.kind, heads.eliminators
+    if kind == bountyrules.NONE:
+        return tuple(Knock(p, e, Decimal(0)) for p in out for e in elim)
+    knocks: list[Knock] = []
+    for player in out:
+        head = heads.heads[player]
+        if not elim:  # out with no eliminator (a short big blind): the player keeps the head
+            knocks.append(Knock(player, player, head))
+            continue
+        ko = bountyrules.knockout(kind=kind, head=head, eliminators=elim, unit=heads.unit)
+        knocks += [Knock(player, e, ko.paid[e], ko.to_head[e]) for e in elim]
+    if winner is not None:
+        grown = sum((k.to_head for k in knocks if k.eliminator == winner), Decimal(0))
+        knocks.append(Knock(winner, winner, heads.heads[winner] + grown))
+    return tuple(knocks)

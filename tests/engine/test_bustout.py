@@ -1,4 +1,5 @@
-"""A bust-out decided without a database: places, slots, prizes, antes and the winner."""
+"""A bust-out decided without a database: places, slots, prizes, antes, bounties and the
+winner."""
 
 from __future__ import annotations
 
@@ -219,3 +220,92 @@ def test_working_the_groups_out_again_gives_the_same_places(drawn):
     once = b.group_places(left, members, TDA, 3, hand_for_hand=False)
     again = b.places_in_order(left, [(False, members)], TDA, 3)
     assert again == [once]
+
+
+# Bounties ----------------------------------------------------------------------------------
+
+CENT = D("0.01")
+
+
+def heads(kind, eliminators=(), **head) -> b.Heads:
+    return b.Heads(kind, tuple(eliminators), {int(k[1:]): D(v) for k, v in head.items()}, CENT)
+
+
+def test_a_pko_head_is_half_paid_and_half_onto_the_eliminators_head():
+    outcome = b.decide(
+        situation(10, heads=heads("progressive", [4], e7="100.01")), report((7, None))
+    )
+    assert outcome.knocks == (b.Knock(7, 4, D("50.00"), D("50.01")),)
+
+
+def test_a_split_pot_shares_the_head_and_the_first_clockwise_takes_the_odd_unit():
+    outcome = b.decide(
+        situation(10, heads=heads("knockout", [5, 2], e7="100.01")), report((7, None))
+    )
+    assert outcome.knocks == (b.Knock(7, 5, D("50.01")), b.Knock(7, 2, D("50.00")))
+
+
+def test_two_players_out_each_pay_every_eliminator():
+    outcome = b.decide(
+        situation(10, heads=heads("knockout", [3], e1=20, e2=30)), report((1, 50), (2, 80))
+    )
+    assert outcome.knocks == (b.Knock(1, 3, D(20)), b.Knock(2, 3, D(30)))
+
+
+def test_a_player_out_with_no_eliminator_keeps_their_head():
+    outcome = b.decide(
+        situation(10, heads=heads("progressive", e7=75)),
+        b.Report(1, (b.Player(7, 2, 40),), short_big_blind=True),
+    )
+    assert outcome.knocks == (b.Knock(7, 7, D(75)),)
+
+
+def test_outside_a_bounty_event_the_eliminator_is_kept_with_nothing_paid():
+    outcome = b.decide(situation(10, heads=heads("none", [4])), report((7, None)))
+    assert outcome.knocks == (b.Knock(7, 4, D(0)),)
+    assert b.decide(situation(10), report((7, None))).knocks == ()
+
+
+def test_the_winner_collects_their_head_with_what_they_won_onto_it_on_the_last_hand():
+    outcome = b.decide(
+        situation(2, still_in=(7, 4), heads=heads("progressive", [4], e7=100, e4=300)),
+        report((7, None)),
+    )
+    assert outcome.winner == 4
+    assert outcome.knocks == (b.Knock(7, 4, D(50), D(50)), b.Knock(4, 4, D(350)))
+
+
+@given(
+    st.sampled_from(["knockout", "progressive"]),
+    st.lists(st.integers(min_value=0, max_value=100_000), min_size=1, max_size=4),
+    st.integers(min_value=0, max_value=3),
+    st.booleans(),
+    st.integers(min_value=0, max_value=100_000),
+)
+def test_every_cent_of_the_heads_is_paid_or_moved_onto_a_head(kind, cents, n_elim, last, win):
+    out = list(range(1, len(cents) + 1))
+    eliminators = list(range(100, 100 + n_elim))
+    winner = 100 if last and eliminators else None
+    left = len(out) + (1 if winner else 2)  # the winner left, or two still in
+    amounts = {p: D(c) * CENT for p, c in zip(out, cents, strict=True)}
+    if winner:
+        amounts[winner] = D(win) * CENT
+    outcome = b.decide(
+        situation(left, still_in=(*out, winner) if winner else (),
+                  heads=b.Heads(kind, tuple(eliminators), amounts, CENT)),
+        report(*((p, p) for p in out)),
+    )  # fmt: skip
+    knocks = outcome.knocks
+    assert all(k.paid >= 0 and k.to_head >= 0 for k in knocks)
+    # Each head out leaves entirely: as cash or onto the eliminators' heads (or its own).
+    for p in out:
+        moved = [k for k in knocks if k.eliminated == p]
+        assert sum((k.paid + k.to_head for k in moved), D(0)) == amounts[p]
+        assert {k.eliminator for k in moved} == (set(eliminators) or {p})
+    if winner:
+        # The winner collects their head as it stands after the hand: nothing is lost.
+        assert knocks[-1].paid == amounts[winner] + sum(
+            (k.to_head for k in knocks if k.eliminator == winner), D(0)
+        )
+    if kind == "knockout":
+        assert all(k.to_head == 0 for k in knocks)

@@ -6,7 +6,8 @@ eliminated its players (`eliminated_by`, entries at the same table, still in); e
 out is shared by all of them (a split pot). The engine works out what moves; the rows
 keep it, one per eliminator and player out. A head is the bounty plus what its player
 won onto it (PKO), so it is read from the rows, never stored on the entry; undo marks the
-bust-out's rows undone and every amount goes back.
+bust-out's rows undone and every amount goes back. What a bust-out moves is the engine's
+decision (`engine/bustout.py`, `knocks_of`), from the heads and eliminators read here.
 
 Callers hold the event's row lock (every bust-out and undo does).
 """
@@ -20,6 +21,7 @@ from django.db.models import Sum
 from django.utils.translation import gettext as _
 
 from tdsystem.engine import bounties as rules
+from tdsystem.engine.bustout import Knock
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable
 
@@ -90,39 +92,21 @@ def heads(event: Event, entry_ids: Sequence[int]) -> dict[int, Decimal]:
     return {pk: amount + (grown.get(pk) or Decimal(0)) for pk in entry_ids}
 
 
-def bounties_settle(
-    *, event: Event, bustout: BustOut, out: Sequence[Entry], eliminators: Sequence[Entry]
-) -> list[Bounty]:
-    """Pay the heads of the players `out` to the eliminators (or, with none, to the
-    players themselves in a bounty event); write the rows."""
-    kind = _kind(event)
-    elim = [e.pk for e in eliminators]
-    if kind == rules.NONE and not elim:
-        return []
-    now_heads = heads(event, [e.pk for e in out])
-    rows = []
-    for entry in out:
-        head = now_heads[entry.pk] if kind != rules.NONE else Decimal(0)
-        if not elim:  # a bounty event's player out with no eliminator keeps their head
-            rows.append(_row(event, bustout, entry.pk, entry.pk, head, Decimal(0)))
-            continue
-        ko = rules.knockout(kind=kind, head=head, eliminators=elim, unit=UNIT)
-        rows += [_row(event, bustout, entry.pk, e, ko.paid[e], ko.to_head[e]) for e in elim]
-    return Bounty.objects.bulk_create(rows)
-
-
-def bounty_own_head(*, event: Event, bustout: BustOut, winner: Finish) -> Bounty | None:
-    """The winner collects the head on their own shoulders (their bounty in knockout)."""
-    if not event.has_bounties:
-        return None
-    head = heads(event, [winner.entry_id])[winner.entry_id]
-    return Bounty.objects.create(
-        event=event,
-        bustout=bustout,
-        eliminated_id=winner.entry_id,
-        eliminator_id=winner.entry_id,
-        paid=head,
-    )
+def knocks_write(event: Event, bustout: BustOut, knocks: Sequence[Knock]) -> list[Bounty]:
+    """Keep what the engine decided the bounties move (`engine/bustout.py`), one row per
+    eliminator and player out (and the winner's own head)."""
+    rows = [
+        Bounty(
+            event=event,
+            bustout=bustout,
+            eliminated_id=k.eliminated,
+            eliminator_id=k.eliminator,
+            paid=k.paid,
+            to_head=k.to_head,
+        )
+        for k in knocks
+    ]
+    return Bounty.objects.bulk_create(rows) if rows else []
 
 
 def bounties_undo_check(bustout: BustOut) -> None:
@@ -151,20 +135,9 @@ def bounties_undo(bustout: BustOut, now) -> int:
     return Bounty.objects.filter(bustout=bustout, undone_at__isnull=True).update(undone_at=now)
 
 
-def _kind(event: Event) -> rules.BountyType:
+def kind_of(event: Event) -> rules.BountyType:
     if event.bounty_type == Event.BountyType.KNOCKOUT:
         return rules.KNOCKOUT
     if event.bounty_type == Event.BountyType.PROGRESSIVE:
         return rules.PROGRESSIVE
     return rules.NONE
-
-
-def _row(event, bustout, eliminated: int, eliminator: int, paid, to_head) -> Bounty:
-    return Bounty(
-        event=event,
-        bustout=bustout,
-        eliminated_id=eliminated,
-        eliminator_id=eliminator,
-        paid=paid,
-        to_head=to_head,
-    )

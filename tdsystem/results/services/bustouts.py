@@ -98,23 +98,19 @@ def bustout_record(
         hfh = snapshot.hand_for_hand(event)
         need_stacks = len(entries) > 1 or hfh is not None
         clean_stacks = _stacks(entries, stacks, required=need_stacks)
-        eliminators = bounties.eliminators_for(event, entries, eliminated_by)
         snap = snapshot.bustout_snapshot(
-            event, entries, hfh=hfh, table_number=table_number, hand=hand, stacks=clean_stacks
+            event,
+            entries,
+            hfh=hfh,
+            table_number=table_number,
+            hand=hand,
+            stacks=clean_stacks,
+            eliminated_by=eliminated_by,
         )
         outcome = _decide(snap)
         recorded = _write(snap, outcome, actor=actor, kind=BustOut.Kind.HAND, rng_seed=rng_seed)
-        _bounties(event, recorded, entries, eliminators)
         _follow_up(event_id, recorded, actor)
     return recorded
-
-
-def _bounties(event: Event, recorded: Recorded, out: list[Entry], eliminators: list[Entry]):
-    bounties.bounties_settle(
-        event=event, bustout=recorded.bustout, out=out, eliminators=eliminators
-    )
-    if recorded.winner is not None:
-        bounties.bounty_own_head(event=event, bustout=recorded.bustout, winner=recorded.winner)
 
 
 def bustout_short_big_blind(
@@ -185,7 +181,6 @@ def bustout_short_big_blind(
             rng_seed=rng_seed,
             chips_removed=chips,
         )
-        _bounties(event, recorded, [entry], [])  # no eliminator: the player keeps the head
         _follow_up(event_id, recorded, actor)
     return recorded
 
@@ -322,6 +317,7 @@ def _write(
         if hfh is not None:
             # A table that broke may have been the last one playing the hand.
             recorded.hfh_charge = handforhand.complete_if_done(event, hfh, actor, now)
+    bounties.knocks_write(event, bustout, outcome.knocks)
     out = [row.pk for row in rows] + ([recorded.winner.pk] if recorded.winner else [])
     players_out.send(sender=Finish, event_id=event.pk, finish_ids=out)
     return recorded

@@ -2,14 +2,14 @@
 
 `bustout_snapshot` reads the players out (locked), their table and its hand, the field and
 the pool, the payout plan's prizes, hand-for-hand and the group a report joins, the big
-blind ante of the hand and the rule set's settings, and hands the engine
-(`engine/bustout.py`) its plain part: `Situation` and `Report`. The service then writes
-what the engine decided (`services/bustouts.py`). The SQL this path tunes by hand (the
+blind ante of the hand, the eliminators and the heads of a bounty event, and the rule
+set's settings, and hands the engine (`engine/bustout.py`) its plain part: `Situation`
+and `Report`. The service then writes what the engine decided (`services/bustouts.py`). The SQL this path tunes by hand (the
 field's stored counts) is here and nowhere else in it.
 
 Every read here refuses as the floor would be told: a player already out, not seated, at
-another table, bagged for the day; too many out for the players left; a hand-for-hand hand
-that is not being played.
+another table, bagged for the day; an eliminator who is not in, or at another table; too
+many out for the players left; a hand-for-hand hand that is not being played.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from tdsystem.structures.models import AnteType
 
 from ..errors import ResultsError
 from ..models import BustOutGroup, FieldCount, Finish, HandForHand, HandForHandReport, PayoutPlan
-from . import standings
+from . import bounties, standings
 
 BIG_BLIND_ANTES = (AnteType.BIG_BLIND, AnteType.BIG_BLIND_ANTE_FIRST)
 
@@ -112,11 +112,14 @@ def bustout_snapshot(
     table_number: int | None,
     hand: int | None,
     stacks: Mapping[int, int | None],
+    eliminated_by: Sequence[int] | None = None,
     short_big_blind: bool = False,
 ) -> BustoutSnapshot:
-    """Read what the report of `entries` (locked by `entries_locked`) decides on."""
+    """Read what the report of `entries` (locked by `entries_locked`) decides on. A short
+    big blind (the house rule) has no eliminator: the player keeps their head."""
     if event.status == Event.Status.FINISHED:
         raise ResultsError(gettext("the event has finished"))
+    eliminators = [] if short_big_blind else bounties.eliminators_for(event, entries, eliminated_by)
     table = _table_of(entries, table_number)
     if table.hands_left is not None:
         _refuse_bagged(event, entries)
@@ -161,6 +164,7 @@ def bustout_snapshot(
         others=tuple(decision.Out(f.entry_id, f.starting_stack or 0, _table(f)) for f in others),
         ante=ante,
         still_in=(*(e.pk for e in entries), winner.pk) if winner else (),
+        heads=_heads(event, entries, eliminators, winner),
     )
     report = decision.Report(
         table=table.number,
@@ -181,6 +185,21 @@ def bustout_snapshot(
         winner=winner,
         situation=situation,
         report=report,
+    )
+
+
+def _heads(
+    event: Event, entries: Sequence[Entry], eliminators: Sequence[Entry], winner: Entry | None
+) -> decision.Heads | None:
+    """The bounties' part: None outside a bounty event when nobody named an eliminator."""
+    if not event.has_bounties and not eliminators:
+        return None
+    ids = [e.pk for e in entries] + ([winner.pk] if winner else [])
+    return decision.Heads(
+        kind=bounties.kind_of(event),
+        eliminators=tuple(e.pk for e in eliminators),
+        heads=bounties.heads(event, ids) if event.has_bounties else {},
+        unit=bounties.UNIT,
     )
 
 
