@@ -4,8 +4,9 @@
 the pool, the payout plan's prizes, hand-for-hand and the group a report joins, the big
 blind ante of the hand, the eliminators and the heads of a bounty event, and the rule
 set's settings, and hands the engine (`engine/bustout.py`) its plain part: `Situation`
-and `Report`. The service then writes what the engine decided (`services/bustouts.py`). The SQL this path tunes by hand (the
-field's stored counts) is here and nowhere else in it.
+and `Report`. The service then writes what the engine decided (`services/bustouts.py`).
+The SQL this path tunes by hand (the field's stored counts) is here and nowhere else in
+it.
 
 Every read here refuses as the floor would be told: a player already out, not seated, at
 another table, bagged for the day; an eliminator who is not in, or at another table; too
