@@ -100,7 +100,7 @@ def console(request: HttpRequest, event_id: int) -> HttpResponse:
     event = _event(event_id)
     part = request.GET.get("part")
     template = f"{CONSOLE}#{part}" if request.htmx and part in PARTS else CONSOLE
-    return render(request, template, _context(request, event))
+    return render(request, template, _context(request, event, part=part))
 
 
 @require_POST

@@ -42,6 +42,12 @@ def test_a_floor_person_busts_a_player_and_sees_the_place_and_the_move_slip(live
         "/players left\\s*16\\s/i.test(document.querySelector('#overview').innerText)"
     )
     assert "of 17 entries" in page.locator("#overview").inner_text()
+    # The table list's counts follow, the table chosen kept: table 1 gave T1S8 to table 2.
+    page.wait_for_function(
+        "document.querySelector('#bo-table option[value=\"1\"]').textContent.includes('8 players')"
+    )
+    assert page.input_value("#bo-table") == "2"
+    assert "Table 2 · 8 players" in page.locator("#bo-table").inner_text()
     screenshot(page, "bustout-console")
     assert Finish.objects.get(entry=people["T2S4"]).place == 17
 

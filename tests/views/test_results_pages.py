@@ -75,6 +75,16 @@ def test_a_floor_person_records_a_bust_out_and_sees_the_place_and_the_move(
     # The table's players read themselves again: T2S4 has left, T1S8 has come.
     players = client.get(url("console", event) + "?part=players&table=2", **HTMX)
     assert "T2S4" not in players.content.decode() and "T1S8" in players.content.decode()
+    # The table list's counts with them, out of band, the table chosen kept.
+    oob = players.content.decode().split(
+        '<select id="bo-table" name="table" required hx-swap-oob="true"'
+    )[1]
+    left = {
+        n: Entry.objects.filter(event=event, table__number=n, status="active").count()
+        for n in (1, 2)
+    }
+    assert f"Table 1 · {left[1]} players" in oob
+    assert f'<option value="2" selected>Table 2 · {left[2]} players' in oob
 
 
 def test_the_form_answers_beside_itself_and_its_players_read_themselves_again(
