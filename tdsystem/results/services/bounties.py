@@ -26,7 +26,7 @@ from tdsystem.events.models import Event
 from tdsystem.seating.models import Entry, EventTable
 
 from ..errors import ResultsError
-from ..models import Bounty, BustOut, Finish
+from ..models import Bounty, BustOut
 
 UNIT = Decimal("0.01")  # amounts are kept in cents (the money columns' two decimals)
 
@@ -107,27 +107,6 @@ def knocks_write(event: Event, bustout: BustOut, knocks: Sequence[Knock]) -> lis
         for k in knocks
     ]
     return Bounty.objects.bulk_create(rows) if rows else []
-
-
-def bounties_undo_check(bustout: BustOut) -> None:
-    """A PKO head that grew on this bust-out and has been paid on since (its player is out
-    now) cannot be taken back: undo that player's bust-out first."""
-    grown = Bounty.objects.filter(bustout=bustout, undone_at__isnull=True, to_head__gt=0)
-    later = (
-        Finish.objects.filter(
-            entry__in=grown.values("eliminator"), undone_at__isnull=True, is_winner=False
-        )
-        .select_related("entry__player")
-        .first()
-    )
-    if later is not None:
-        raise ResultsError(
-            _(
-                "#%(number)s %(name)s won a bounty onto their head here and is out since: "
-                "undo that bust-out first"
-            )
-            % {"number": later.entry.number, "name": later.entry.player.name}
-        )
 
 
 def bounties_undo(bustout: BustOut, now) -> int:
