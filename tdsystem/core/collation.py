@@ -139,7 +139,10 @@ _TAILORINGS: dict[str, Callable[[str], str]] = {
 }
 
 
-@lru_cache(maxsize=8192)
+# Every name of the largest field (a Main Event's ten thousand entries), in each language
+# its screens are read in, stays in: a bound below the field made each new seat list work
+# every key out again.
+@lru_cache(maxsize=1 << 16)
 def _key(name: str, language: str) -> tuple[int, ...]:
     tailor = _TAILORINGS.get(language)
     key: tuple[int, ...] = _collator().sort_key(tailor(name) if tailor else name)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
+from tdsystem.core import collation
 from tdsystem.core.collation import name_order
 
 
@@ -128,3 +129,17 @@ def test_the_seat_list_and_search_sort_in_the_readers_language(event):
             "Đặng Minh",
             "Dương Minh",
         ]
+
+
+def test_the_names_of_the_largest_field_keep_their_keys_between_two_seat_lists():
+    # 10,112 entries (the largest Main Event), read in two languages: the second seat list
+    # works no key out again.
+
+    names = [f"Player {i:05d}" for i in range(10_112)]
+    collation._key.cache_clear()
+    for language in ("en", "vi"):
+        sorted(names, key=lambda n: name_order(n, language))
+    misses = collation._key.cache_info().misses
+    for language in ("en", "vi"):
+        sorted(names, key=lambda n: name_order(n, language))
+    assert collation._key.cache_info().misses == misses
