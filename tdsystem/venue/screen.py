@@ -42,20 +42,12 @@ def layout_of(value: str | None) -> str:
     return value if value in LAYOUTS else LAYOUTS[0]
 
 
-def screen_moves(event_id: int) -> list[dict]:
-    """Every slip not yet acknowledged, and the acknowledged ones of the last minutes.
-
-    `seating.selectors.recent_moves` keeps the newest 20 of the last minutes only: after a
-    table break the room must still see every player who has to walk. Each slip is
-    `slip_row`'s, as there.
-    """
-    ids = _screen_move_ids(event_id)
-    return _slip_rows(ids)
-
-
 def _screen_move_ids(event_id: int) -> list[int]:
-    """The ids of `screen_moves`' slips, newest first: read as two columns, so a page of
-    hundreds is counted and cut without making (and wording) every slip."""
+    """The ids of the screen's slips, newest first: every slip not yet acknowledged, and
+    the acknowledged ones of the last minutes (`seating.selectors.recent_moves` keeps the
+    newest 20 of the last minutes only: after a table break the room must still see every
+    player who has to walk). Read as two columns, so hundreds are counted and cut without
+    making (and wording) every slip."""
     since = timezone.now() - timedelta(minutes=SLIP_MINUTES)
     rows = (
         Move.objects.filter(event_id=event_id)
@@ -75,7 +67,7 @@ def _screen_move_ids(event_id: int) -> list[int]:
 
 
 def _slip_rows(ids: list[int]) -> list[dict]:
-    """The slips of `ids`, in that order."""
+    """The slips of `ids`, in that order: each `slip_row`'s, as the moves API gives it."""
     moves = Move.objects.filter(pk__in=ids).select_related("entry__player").in_bulk()
     return [slip_row(moves[pk]) for pk in ids if pk in moves]
 
@@ -87,8 +79,8 @@ def slips_of_the_clock(event_id: int) -> dict:
 
 
 def screen_slips_page(event_id: int, page: int) -> dict:
-    """One page of the screen's slips (`screen_moves`, newest first), numbered from 1; a
-    page past the last is empty."""
+    """One page of the screen's slips (`_screen_move_ids`, newest first), numbered from 1;
+    a page past the last is empty."""
     ids = _screen_move_ids(event_id)
     pages = max(1, -(-len(ids) // SLIPS_PAGE))
     start = (page - 1) * SLIPS_PAGE
