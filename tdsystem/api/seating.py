@@ -84,20 +84,20 @@ def registered_json(enrolment: services.Enrolment) -> dict:
     response={200: list[Seat], **READ_ERRORS},
     url_name="seats",
     summary="List the seats",
-    description="Every active entry with its table and seat, by player name. A change to "
-    "the event shows on the next answers; otherwise the answer may be up to "
-    "`SCREEN_CACHE_SECONDS` (1 s) old.",
+    description="Every active entry with its table and seat, by player name. The list is "
+    "made at most once a `SCREEN_CACHE_SECONDS` (1 s): an answer may trail a change to the "
+    "event by that long, and never goes back to a list older than one already answered.",
 )
 def seats(request: HttpRequest, event_id: int):
     # Every phone in the room loads this list after a table break: some fifty a second in a
     # field of thousands. Checking every row against the schema and encoding them cost
     # more than the rest of the answer (docs/load-and-faults.md), so the encoded answer is
     # what is kept, in the screens' cache in each language (the sort is the reader's),
-    # read afresh after a change to the event. The rows are seat_list's, the documented
-    # shape (tests/api compares the two).
+    # made again at most once a second however many bust-outs come meanwhile (a trailing
+    # entry). The rows are seat_list's, the documented shape (tests/api compares the two).
     key = ("seats-json", event_id, get_language())
     response = HttpResponse(
-        screen_cached(key, lambda: seats_body(event_id), event=event_id),
+        screen_cached(key, lambda: seats_body(event_id), event=event_id, trailing=True),
         content_type="application/json; charset=utf-8",
     )
     add_never_cache_headers(response)

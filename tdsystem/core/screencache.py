@@ -19,6 +19,13 @@ in the tests.
   others are answered the entry it replaces, of the same version, meanwhile. An entry
   nobody has yet (a new version) is answered from the version before it while it is
   filled, or, when there is none, waited for a moment, then computed.
+- **Trailing entries.** A list that costs tens of milliseconds to make (the seat list of
+  a field of thousands) may be asked with a `trail`: after a change it is answered as it
+  was for up to `trail` seconds from when it was made, then filled again once for all the
+  changes meanwhile, so a busy minute's hundred bust-outs do not make it a hundred times.
+  It is kept under one name whatever the version, with the version it was made at; a
+  newer one is only ever filled once the one it replaces is `trail` old, so every copy
+  younger than that is still the newest, and no figure goes back.
 - **Copies.** Each process keeps the entries it has read, decoded, and answers from its
   copy while the version it read from the cache is the copy's and the copy is younger
   than the entry's seconds: a poll then costs one small read of the cache (the version),
@@ -163,17 +170,29 @@ class Scope:
         words = ":".join(str(part) for part in key)
         return f"{PREFIX}:{self.scope}:{self.version if version is None else version}:{words}"
 
-    def _copy(self, key: tuple, seconds: float) -> Any:
-        """This process's copy of the entry, if it is of this version and young enough."""
+    def _copy(self, key: tuple, seconds: float, trail: float = 0.0) -> Any:
+        """This process's copy of the entry, if it is young enough for this version."""
         copy = _copies.get((self.scope, key))
-        if copy is not None and copy[0] == self.version and _now() - copy[1] < seconds:
+        if copy is not None and self._fresh(copy[0], copy[1], seconds, trail):
             return copy
         return None
 
-    def _keep(self, key: tuple, stored: float, value: Any) -> None:
+    def _fresh(self, version: int | None, stored: float, seconds: float, trail: float) -> bool:
+        """Whether an entry made at `version` at `stored` may answer for this version: of
+        it (or newer) and younger than `seconds`, or of an older one and younger than
+        `trail` (a trailing entry)."""
+        if version is None or self.version is None:
+            return False
+        age = _now() - stored
+        if version >= self.version:
+            return age < seconds
+        return age < min(trail, seconds)
+
+    def _keep(self, key: tuple, stored: float, value: Any, version: int | None = None) -> None:
         if len(_copies) > COPIES:
             _copies.clear()
-        _copies[(self.scope, key)] = (self.version, stored, value)
+        made = self.version if version is None else version
+        _copies[(self.scope, key)] = (made, stored, value)
 
     def peek(self, wanted: Mapping[tuple, float]) -> dict[tuple, Any]:
         """The entries of `wanted`'s keys fresher than their seconds, in one round trip
@@ -206,15 +225,18 @@ class Scope:
                 self._keep(key, stored, value)
         return kept
 
-    def get(self, key: tuple, compute: Callable[[], T], seconds: float) -> T:
+    def get(self, key: tuple, compute: Callable[[], T], seconds: float, trail: float = 0.0) -> T:
         """The entry of `key`, computed (once, by whoever takes its fill key) when it is
-        older than `seconds` or missing. Whatever `compute` raises is raised, and nothing
-        kept."""
+        older than `seconds` or missing; with a `trail`, also answered for up to `trail`
+        seconds after a change (a trailing entry, above). Whatever `compute` raises is
+        raised, and nothing kept."""
         if self.version is None or seconds <= 0:
             return compute()
-        copy = self._copy(key, seconds)
+        copy = self._copy(key, seconds, trail)
         if copy is not None:
             return copy[2]
+        if trail > 0:
+            return self._trailing(key, compute, seconds, trail)
         cache = _cache()
         name = self._name(key)
         fill = f"{name}:fill"
@@ -233,39 +255,83 @@ class Scope:
             return hit[1]  # being filled by another: the entry it replaces meanwhile
         try:
             before = cache.get(self._name(key, self.version - 1))
-            if before is not None:
-                return before[1]
-            waited = 0.0
-            while waited < WAIT_SECONDS:
-                time.sleep(WAIT_STEP)
-                waited += WAIT_STEP
-                hit = cache.get(name)
-                if hit is not None:
-                    self._keep(key, *hit)
-                    return hit[1]
         except Exception as exc:
             _failed(exc)
-        return compute()
+            return compute()
+        if before is not None:
+            return before[1]
+        hit = self._waited(name)
+        if hit is None:
+            return compute()
+        self._keep(key, *hit)
+        return hit[1]
 
     def _fill(
-        self, key: tuple, name: str, fill: str, compute: Callable[[], T], seconds: float
+        self,
+        key: tuple,
+        name: str,
+        fill: str,
+        compute: Callable[[], T],
+        seconds: float,
+        trailing: bool = False,
     ) -> T:
         cache = _cache()
-        started = _now()
+        version, started = self.version, _now()
         try:
             value = compute()
         except BaseException:
             _forget(fill)
             raise
+        # A trailing entry carries the version it was made at (its name does not).
+        entry = (version, started, value) if trailing else (started, value)
         try:
             # Kept past its seconds: the entry others are answered while it is filled again.
-            cache.set(name, (started, value), max(60, int(seconds * 10)))
+            cache.set(name, entry, max(60, int(seconds * 10)))
             cache.delete(fill)
         except Exception as exc:
             _failed(exc)
         else:
-            self._keep(key, started, value)
+            self._keep(key, started, value, version)
         return value
+
+    def _trailing(self, key: tuple, compute: Callable[[], T], seconds: float, trail: float) -> T:
+        cache = _cache()
+        words = ":".join(str(part) for part in key)
+        name = f"{PREFIX}:{self.scope}:trailing:{words}"
+        fill = f"{name}:fill"
+        try:
+            hit = cache.get(name)  # (version, time made, value)
+            if hit is not None and self._fresh(hit[0], hit[1], seconds, trail):
+                self._keep(key, hit[1], hit[2], hit[0])
+                return hit[2]
+            mine = cache.add(fill, 1, FILL_SECONDS)
+        except Exception as exc:
+            _failed(exc)
+            return compute()
+        if mine:
+            return self._fill(key, name, fill, compute, seconds, trailing=True)
+        if hit is not None:
+            return hit[2]  # being filled by another: the newest there is meanwhile
+        hit = self._waited(name)
+        if hit is None:
+            return compute()
+        self._keep(key, hit[1], hit[2], hit[0])
+        return hit[2]
+
+    def _waited(self, name: str) -> Any:
+        """An entry nobody has yet, being filled by another: the entry once it is there,
+        or None after WAIT_SECONDS (or with the cache down): then it is computed here."""
+        try:
+            waited = 0.0
+            while waited < WAIT_SECONDS:
+                time.sleep(WAIT_STEP)
+                waited += WAIT_STEP
+                hit = _cache().get(name)
+                if hit is not None:
+                    return hit
+        except Exception as exc:
+            _failed(exc)
+        return None
 
 
 def _forget(fill: str) -> None:
@@ -293,12 +359,20 @@ def scope(event_id: int | None) -> Scope:
     return Scope(name, version)
 
 
-def screen_cached(key: tuple, compute: Callable[[], T], *, event: int | None, seconds: float) -> T:
+def screen_cached(
+    key: tuple,
+    compute: Callable[[], T],
+    *,
+    event: int | None,
+    seconds: float,
+    trail: float = 0.0,
+) -> T:
     """`compute()`'s answer for `key`, shared by every process, at most `seconds` old and
-    never from before a change to `event` (None: to any event) committed."""
+    never from before a change to `event` (None: to any event) committed, or, with a
+    `trail`, made at most `trail` seconds before such a change."""
     if seconds <= 0:
         return compute()
-    return scope(event).get(key, compute, seconds)
+    return scope(event).get(key, compute, seconds, trail)
 
 
 def clear() -> None:

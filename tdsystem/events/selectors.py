@@ -337,13 +337,17 @@ def _late_registration(
     return {"late_registration_open": True, "ms_to_late_registration_end": total}
 
 
-def screen_cached(key: tuple, compute: Callable[[], T], *, event: int | None) -> T:
+def screen_cached(
+    key: tuple, compute: Callable[[], T], *, event: int | None, trailing: bool = False
+) -> T:
     """What hundreds of screens and phones ask for every second (the seat list of a field
     of thousands), computed once for every web process and machine at most once per
     SCREEN_CACHE_SECONDS, and read afresh after every change to `event` (None: to any
-    event): `core.screencache`."""
+    event): `core.screencache`. A `trailing` answer (a list too long to make again after
+    each of a busy minute's changes) may trail a change by up to SCREEN_CACHE_SECONDS."""
+    seconds = settings.SCREEN_CACHE_SECONDS
     return screencache.screen_cached(
-        key, compute, event=event, seconds=settings.SCREEN_CACHE_SECONDS
+        key, compute, event=event, seconds=seconds, trail=seconds if trailing else 0.0
     )
 
 

@@ -60,9 +60,10 @@ def seat_list(event_id: int) -> list[dict]:
 
 def seats_now(event_id: int) -> list[dict]:
     """seat_list as the phones and the draw screen read it: in a field of thousands,
-    worked out once a SCREEN_CACHE_SECONDS for each language (its sort is the reader's)."""
+    worked out at most once a SCREEN_CACHE_SECONDS for each language (its sort is the
+    reader's), however many changes come meanwhile (a trailing entry)."""
     key = ("seats", event_id, get_language())
-    return screen_cached(key, lambda: seat_list(event_id), event=event_id)
+    return screen_cached(key, lambda: seat_list(event_id), event=event_id, trailing=True)
 
 
 @dataclass(frozen=True)

@@ -244,3 +244,54 @@ def test_an_event_s_family_is_itself_its_main_event_and_the_flights():
     assert sorted(screens_family(main.pk)) == sorted([main.pk, a.pk, b.pk])
     assert screens_family(other.pk) == [other.pk]
     assert screens_family(999_999) == []
+
+
+# Trailing entries: a long list made at most once a `trail` however many changes come.
+
+
+def ask_trailing(compute, seconds=5.0, trail=1.0):
+    return screencache.screen_cached(
+        ("seats", "en"), compute, event=7, seconds=seconds, trail=trail
+    )
+
+
+@pytest.mark.django_db  # a change names its event's family
+def test_a_trailing_entry_is_made_once_for_the_changes_of_its_trail(clock):
+    made = []
+
+    def seats():
+        made.append(clock[0])
+        return f"list {len(made)}"
+
+    assert ask_trailing(seats) == "list 1"
+    for _ in range(3):  # three bust-outs within the second
+        clock[0] += 0.3
+        screencache.changed(7)
+        assert ask_trailing(seats) == "list 1"
+    clock[0] += 0.2  # the list is now 1.1 s old: made again, once, for all three
+    assert ask_trailing(seats) == "list 2"
+    assert ask_trailing(seats) == "list 2"
+    assert made == [1000.0, pytest.approx(1001.1)]
+
+
+@pytest.mark.django_db  # a change names its event's family
+def test_a_trailing_entry_never_goes_back_in_another_process(clock):
+    """A process holding its own copy of the list from before the change is not answered
+    it once another process has made the list after the change."""
+    assert ask_trailing(lambda: "before") == "before"
+    old_copies = dict(screencache._copies)
+    screencache.changed(7)
+    clock[0] += 1.5
+    assert ask_trailing(lambda: "after") == "after"
+    screencache._copies.clear()
+    screencache._copies.update(old_copies)  # the other process's copy, of the list before
+    assert ask_trailing(lambda: "made again") == "after"
+
+
+def test_an_unchanged_trailing_entry_is_made_again_after_its_seconds(clock):
+    counter = iter(range(1, 10))
+    assert ask_trailing(lambda: next(counter), seconds=2) == 1
+    clock[0] += 1.5
+    assert ask_trailing(lambda: next(counter), seconds=2) == 1
+    clock[0] += 0.6
+    assert ask_trailing(lambda: next(counter), seconds=2) == 2
