@@ -7,6 +7,8 @@ or alternate (a constraint); a revoked link's page answers 404 like a link never
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -89,9 +91,7 @@ def links_of_entries(entries: list[Entry]) -> dict[int, PlayerLink]:
     """Each entry's live link by entry id, the missing ones made together: a table's or the
     event's seat cards at once, in three statements rather than two per card."""
     ids = [entry.pk for entry in entries]
-    live: dict[int, PlayerLink] = {}
-    for link in PlayerLink.objects.filter(entry_id__in=ids, revoked_at__isnull=True):
-        live[link.entry_id or 0] = link
+    live = _by_entry(PlayerLink.objects.filter(entry_id__in=ids, revoked_at__isnull=True))
     missing = [entry for entry in entries if entry.pk not in live]
     if missing:
         PlayerLink.objects.bulk_create(
@@ -101,5 +101,10 @@ def links_of_entries(entries: list[Entry]) -> dict[int, PlayerLink]:
         made = PlayerLink.objects.filter(
             entry_id__in=[entry.pk for entry in missing], revoked_at__isnull=True
         )
-        live.update({link.entry_id or 0: link for link in made})
+        live.update(_by_entry(made))
     return live
+
+
+def _by_entry(links: Iterable[PlayerLink]) -> dict[int, PlayerLink]:
+    """Links by their entry's id (asked by entry: none is an alternate's, entry-less)."""
+    return {link.entry_id: link for link in links if link.entry_id is not None}

@@ -72,24 +72,28 @@ def _slip_rows(ids: list[int]) -> list[dict]:
     return [slip_row(moves[pk]) for pk in ids if pk in moves]
 
 
+def _page_rows(ids: list[int], page: int) -> list[dict]:
+    """Page `page` (from 1) of the slips of `ids`; a page past the last is empty."""
+    start = (page - 1) * SLIPS_PAGE
+    return _slip_rows(ids[start : start + SLIPS_PAGE])
+
+
 def slips_of_the_clock(event_id: int) -> dict:
     """The clock JSON's slips: the first page and how many there are in all."""
     ids = _screen_move_ids(event_id)
-    return {"moves": _slip_rows(ids[:SLIPS_PAGE]), "moves_count": len(ids)}
+    return {"moves": _page_rows(ids, 1), "moves_count": len(ids)}
 
 
 def screen_slips_page(event_id: int, page: int) -> dict:
     """One page of the screen's slips (`_screen_move_ids`, newest first), numbered from 1;
     a page past the last is empty."""
     ids = _screen_move_ids(event_id)
-    pages = max(1, -(-len(ids) // SLIPS_PAGE))
-    start = (page - 1) * SLIPS_PAGE
     return {
         "count": len(ids),
         "page": page,
-        "pages": pages,
+        "pages": max(1, -(-len(ids) // SLIPS_PAGE)),
         "page_size": SLIPS_PAGE,
-        "moves": _slip_rows(ids[start : start + SLIPS_PAGE]),
+        "moves": _page_rows(ids, page),
     }
 
 
