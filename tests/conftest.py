@@ -38,6 +38,27 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["CACHE_URL"] = "locmem://"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _quick_passwords():
+    """Django's advice for a test suite: a quick password hasher. The production one
+    (PBKDF2, a million rounds: some 0.4 s of CPU a password) made every account a test
+    creates and every login cost that much, half the time of the views' tests. PBKDF2
+    stays in the list, so its hashes still verify."""
+    from django.conf import settings
+
+    if not settings.configured:  # the engine's tests run without Django (-p no:django)
+        yield
+        return
+    from django.test.utils import override_settings
+
+    hashers = [
+        "django.contrib.auth.hashers.MD5PasswordHasher",
+        "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    ]
+    with override_settings(PASSWORD_HASHERS=hashers):
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _english_after_each_test():
     """A request in another language (?lang=ja) leaves that language active in the thread:
