@@ -292,13 +292,15 @@ if CELERY_BROKER_URL.split("://", 1)[0] not in ("sqla+sqlite", "redis", "rediss"
 # A parallel test run (pytest -n N) gives each of its processes a broker of its own, so the
 # worker one test starts never takes the tasks of a test in another process. The workers a
 # test starts are told their broker outright, and PYTEST_XDIST_WORKER="" (tests/worker.py).
+# On Redis every other database: the one after a broker's is its process's cache (below),
+# which the tests empty, and must never be another process's queue.
 _TEST_PROCESS = os.environ.get("PYTEST_XDIST_WORKER", "").removeprefix("gw")
 if _TEST_PROCESS.isdigit():
     if CELERY_BROKER_URL.startswith("sqla+sqlite"):
         CELERY_BROKER_URL = f"sqla+sqlite:///{VAR_DIR / f'broker-{_TEST_PROCESS}.sqlite3'}"
     elif CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         _url = urlsplit(CELERY_BROKER_URL)
-        _index = int(_url.path.strip("/") or 0) + int(_TEST_PROCESS)
+        _index = int(_url.path.strip("/") or 0) + 2 * int(_TEST_PROCESS)
         CELERY_BROKER_URL = _url._replace(path=f"/{_index % 16}").geturl()
 if CELERY_BROKER_URL.startswith("sqla+sqlite"):
     VAR_DIR.mkdir(exist_ok=True)

@@ -202,3 +202,32 @@ def test_production_sends_hsts_only_when_asked_or_public_over_https():
 def test_it_trusts_x_forwarded_proto_only_with_a_proxy_in_front():
     result = _production(HSTS, PUBLIC_URL="https://td.example.com", TRUSTED_PROXY_COUNT="1")
     assert result.stdout.strip() == "31536000 ('HTTP_X_FORWARDED_PROTO', 'https')", result.stderr
+
+
+def test_no_test_process_empties_another_ones_broker():
+    """A parallel run's processes each have a broker and a cache on Redis; a test empties its
+    own cache (`cache.clear()`), which must never be another process's broker (its queued
+    tasks would be lost)."""
+    code = (
+        "import tdsystem.settings as s; "
+        "print(s.CELERY_BROKER_URL.rsplit('/', 1)[1], s.CACHE_URL.rsplit('/', 1)[1])"
+    )
+    brokers, caches = set(), set()
+    for process in range(4):
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            env={
+                **os.environ,
+                "PYTEST_XDIST_WORKER": f"gw{process}",
+                "CELERY_BROKER_URL": "redis://127.0.0.1:6379/7",
+                "CACHE_URL": "",
+            },
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        broker, cache = result.stdout.split()
+        brokers.add(broker)
+        caches.add(cache)
+    assert len(brokers) == 4 and len(caches) == 4
+    assert not brokers & caches
