@@ -166,21 +166,26 @@ class Scope:
         self.scope = scope
         self.version = version  # None: the cache is down, everything is computed
 
-    def _name(self, key: tuple, version: int | None = None) -> str:
+    def _name(self, key: tuple, version: int | None = None, trailing: bool = False) -> str:
+        """An entry's name: under this version (or `version`), or, trailing, under one name
+        whatever the version (its entry carries the version it was made at)."""
         words = ":".join(str(part) for part in key)
+        if trailing:
+            return f"{PREFIX}:{self.scope}:trailing:{words}"
         return f"{PREFIX}:{self.scope}:{self.version if version is None else version}:{words}"
 
     def _copy(self, key: tuple, seconds: float, trail: float = 0.0) -> Any:
         """This process's copy of the entry, if it is young enough for this version."""
         copy = _copies.get((self.scope, key))
-        if copy is not None and self._fresh(copy[0], copy[1], seconds, trail):
+        if copy is not None and self._fresh(copy, seconds, trail):
             return copy
         return None
 
-    def _fresh(self, version: int | None, stored: float, seconds: float, trail: float) -> bool:
-        """Whether an entry made at `version` at `stored` may answer for this version: of
-        it (or newer) and younger than `seconds`, or of an older one and younger than
-        `trail` (a trailing entry)."""
+    def _fresh(self, entry: tuple, seconds: float, trail: float) -> bool:
+        """Whether an entry (version made at, time made, value) may answer for this
+        version: of it (or newer) and younger than `seconds`, or of an older one and
+        younger than `trail` (a trailing entry)."""
+        version, stored = entry[0], entry[1]
         if version is None or self.version is None:
             return False
         age = _now() - stored
@@ -188,11 +193,10 @@ class Scope:
             return age < seconds
         return age < min(trail, seconds)
 
-    def _keep(self, key: tuple, stored: float, value: Any, version: int | None = None) -> None:
+    def _keep(self, key: tuple, entry: tuple) -> None:
         if len(_copies) > COPIES:
             _copies.clear()
-        made = self.version if version is None else version
-        _copies[(self.scope, key)] = (made, stored, value)
+        _copies[(self.scope, key)] = entry
 
     def peek(self, wanted: Mapping[tuple, float]) -> dict[tuple, Any]:
         """The entries of `wanted`'s keys fresher than their seconds, in one round trip
@@ -217,12 +221,12 @@ class Scope:
             _failed(exc)
             self.version = None
             return {}
-        now = _now()
-        for name, (stored, value) in found.items():
+        for name, found_entry in found.items():
             key, seconds = names[name]
-            if now - stored < seconds:
-                kept[key] = value
-                self._keep(key, stored, value)
+            entry = _entry(found_entry)
+            if entry is not None and self._fresh(entry, seconds, 0.0):
+                kept[key] = entry[2]
+                self._keep(key, entry)
         return kept
 
     def get(self, key: tuple, compute: Callable[[], T], seconds: float, trail: float = 0.0) -> T:
@@ -235,45 +239,33 @@ class Scope:
         copy = self._copy(key, seconds, trail)
         if copy is not None:
             return copy[2]
-        if trail > 0:
-            return self._trailing(key, compute, seconds, trail)
         cache = _cache()
-        name = self._name(key)
+        name = self._name(key, trailing=trail > 0)
         fill = f"{name}:fill"
         try:
-            hit = cache.get(name)
-            if hit is not None and _now() - hit[0] < seconds:
-                self._keep(key, *hit)
-                return hit[1]
+            hit = _entry(cache.get(name))
+            if hit is not None and self._fresh(hit, seconds, trail):
+                self._keep(key, hit)
+                return hit[2]
             mine = cache.add(fill, 1, FILL_SECONDS)
+            if not mine and hit is None and not trail:
+                # A new version being filled by another: the version before meanwhile.
+                hit = _entry(cache.get(self._name(key, self.version - 1)))
         except Exception as exc:
             _failed(exc)
             return compute()
         if mine:
             return self._fill(key, name, fill, compute, seconds)
         if hit is not None:
-            return hit[1]  # being filled by another: the entry it replaces meanwhile
-        try:
-            before = cache.get(self._name(key, self.version - 1))
-        except Exception as exc:
-            _failed(exc)
-            return compute()
-        if before is not None:
-            return before[1]
+            return hit[2]  # being filled by another: the entry it replaces meanwhile
         hit = self._waited(name)
         if hit is None:
             return compute()
-        self._keep(key, *hit)
-        return hit[1]
+        self._keep(key, hit)
+        return hit[2]
 
     def _fill(
-        self,
-        key: tuple,
-        name: str,
-        fill: str,
-        compute: Callable[[], T],
-        seconds: float,
-        trailing: bool = False,
+        self, key: tuple, name: str, fill: str, compute: Callable[[], T], seconds: float
     ) -> T:
         cache = _cache()
         version, started = self.version, _now()
@@ -282,8 +274,7 @@ class Scope:
         except BaseException:
             _forget(fill)
             raise
-        # A trailing entry carries the version it was made at (its name does not).
-        entry = (version, started, value) if trailing else (started, value)
+        entry = (version, started, value)
         try:
             # Kept past its seconds: the entry others are answered while it is filled again.
             cache.set(name, entry, max(60, int(seconds * 10)))
@@ -291,32 +282,8 @@ class Scope:
         except Exception as exc:
             _failed(exc)
         else:
-            self._keep(key, started, value, version)
+            self._keep(key, entry)
         return value
-
-    def _trailing(self, key: tuple, compute: Callable[[], T], seconds: float, trail: float) -> T:
-        cache = _cache()
-        words = ":".join(str(part) for part in key)
-        name = f"{PREFIX}:{self.scope}:trailing:{words}"
-        fill = f"{name}:fill"
-        try:
-            hit = cache.get(name)  # (version, time made, value)
-            if hit is not None and self._fresh(hit[0], hit[1], seconds, trail):
-                self._keep(key, hit[1], hit[2], hit[0])
-                return hit[2]
-            mine = cache.add(fill, 1, FILL_SECONDS)
-        except Exception as exc:
-            _failed(exc)
-            return compute()
-        if mine:
-            return self._fill(key, name, fill, compute, seconds, trailing=True)
-        if hit is not None:
-            return hit[2]  # being filled by another: the newest there is meanwhile
-        hit = self._waited(name)
-        if hit is None:
-            return compute()
-        self._keep(key, hit[1], hit[2], hit[0])
-        return hit[2]
 
     def _waited(self, name: str) -> Any:
         """An entry nobody has yet, being filled by another: the entry once it is there,
@@ -326,12 +293,20 @@ class Scope:
             while waited < WAIT_SECONDS:
                 time.sleep(WAIT_STEP)
                 waited += WAIT_STEP
-                hit = _cache().get(name)
+                hit = _entry(_cache().get(name))
                 if hit is not None:
                     return hit
         except Exception as exc:
             _failed(exc)
         return None
+
+
+def _entry(found: Any) -> tuple | None:
+    """An entry as every process keeps it: (version made at, time made, value); anything
+    else under its name (written by an older release during an upgrade) is missing."""
+    if isinstance(found, tuple) and len(found) == 3:
+        return found
+    return None
 
 
 def _forget(fill: str) -> None:

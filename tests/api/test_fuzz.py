@@ -14,6 +14,7 @@ Authorization headers.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections import Counter
@@ -138,9 +139,10 @@ def unchanged(room) -> dict:
     return snapshot()
 
 
-def _snapshot_queries() -> dict[str, str]:
-    """One plain statement per watched table (its rows by primary key), compiled once: the
-    snapshot is taken after every refusal of every example."""
+@functools.cache
+def _snapshot_queries() -> dict[str, tuple[str, tuple]]:
+    """One plain statement (and its parameters) per watched table, its rows by primary key,
+    compiled once: the snapshot is taken after every refusal of every example."""
     queries = {}
     for model in apps.get_models():
         label = model._meta.label_lower
@@ -153,16 +155,11 @@ def _snapshot_queries() -> dict[str, str]:
     return queries
 
 
-_QUERIES: dict = {}
-
-
 def snapshot() -> dict:
     """Every row an API write could change, by table (a refusal's audit entry aside)."""
-    if not _QUERIES:
-        _QUERIES.update(_snapshot_queries())
     with connection.cursor() as cursor:
         rows = {}
-        for label, (sql, params) in _QUERIES.items():
+        for label, (sql, params) in _snapshot_queries().items():
             cursor.execute(sql, params)
             rows[label] = cursor.fetchall()
     return rows

@@ -82,13 +82,15 @@ def test_a_server_that_refuses_fails_a_request_at_once_not_after_the_pool_timeou
     conn = connections(free_port())  # nothing listens there: connection refused
     took, error = connect_time(conn)
     print(f"first request: {took:.2f} s")
-    assert took < 2 * STEP_SECONDS + 0.5
+    # Within the gate's steps (about 1 s; a loaded machine's scheduling on top), far from
+    # the pool's 10 s.
+    assert took < POOL_TIMEOUT / 4
     assert database_unreachable(error)  # the middleware's 503
     # Known down now: one request a second asks again, the others fail at once.
     times = [connect_time(conn)[0] for _ in range(5)]
     print("next requests:", ", ".join(f"{t:.3f}" for t in times))
-    assert max(times) < 2 * STEP_SECONDS + 0.5
-    assert sorted(times)[3] < 0.05
+    assert max(times) < POOL_TIMEOUT / 4
+    assert sorted(times)[3] < STEP_SECONDS / 2  # without asking the pool (ms when idle)
     assert isinstance(connect_time(conn)[1].__cause__, DatabaseDown)
 
 
@@ -103,7 +105,7 @@ def test_a_server_that_never_answers_fails_within_the_screens_timeout(connection
         assert 1.5 < took < 4  # the connect timeout (2 s), not the pool's 10 s
         assert database_unreachable(error)
         took, _ = connect_time(conn)
-        assert took < 2 * STEP_SECONDS + 0.5
+        assert took < POOL_TIMEOUT / 4
     finally:
         silent.close()
 
