@@ -27,6 +27,25 @@ def hook_worker(tmp_path, monkeypatch):
     worker.stop()
 
 
+def lost(worker: Worker, receiver: Receiver) -> str:
+    """What a failure needs to say: the deliveries made, what the receiver heard, the
+    broker's queue and routing keys, and the worker's log."""
+    import redis
+    from django.conf import settings
+
+    rows = list(WebhookDelivery.objects.values("kind", "attempts", "last_status", "last_error"))
+    keys, routes = {}, []
+    if settings.CELERY_BROKER_URL.startswith("redis"):
+        broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+        keys = {key.decode(): broker.type(key).decode() for key in broker.keys("*")}
+        routes = [m.decode() for m in broker.smembers("_kombu.binding.celery")]
+    return (
+        f"deliveries {rows}; received {len(receiver.received)}; broker "
+        f"{settings.CELERY_BROKER_URL} keys {keys} routes {routes}\n"
+        f"{worker.log.read_text()[-3000:]}"
+    )
+
+
 def test_a_bust_out_reaches_the_receiver_after_a_retry(hook_worker):
     receiver = Receiver(statuses=[500, 204])
     try:
@@ -41,7 +60,7 @@ def test_a_bust_out_reaches_the_receiver_after_a_retry(hook_worker):
             ).first()
 
         delivery = wait_for(delivered, timeout=30)
-        assert delivery is not None, hook_worker.log.read_text()[-3000:]
+        assert delivery is not None, lost(hook_worker, receiver)
         assert delivery.attempts == 2 and delivery.last_status == 204
         assert delivery.payload["player"] == "T1S2" and delivery.payload["place"] == 4
         assert len(receiver.received) == 2
