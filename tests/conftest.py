@@ -32,9 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # it starts) reads each process's own clock, as SQLite does. The tests of the one time
     # (tests/faults/test_clock_skew.py, tests/core/test_servertime.py) ask for the server's.
     os.environ.setdefault("CLOCK_TIME_SOURCE", "process")
-    # Each test process keeps the screens' cache in its own memory, whatever the broker: a
-    # Redis shared by parallel test processes would mix their events of the same id. The
-    # tests of the shared cache start their servers with CACHE_URL of their own.
+    # The processes the tests start keep the screens' cache in their own memory (this
+    # process too: `_own_cache`); the tests of the shared cache start their servers with
+    # CACHE_URL of their own.
     os.environ["CACHE_URL"] = "locmem://"
 
 
@@ -56,6 +56,30 @@ def _quick_passwords():
         "django.contrib.auth.hashers.PBKDF2PasswordHasher",
     ]
     with override_settings(PASSWORD_HASHERS=hashers):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache():
+    """Each test process keeps the screens' cache in its own memory, whatever the broker: a
+    Redis shared by parallel test processes would mix their events of the same id, and a
+    test emptying it (`screencache.clear`) would empty another's. Django's settings are
+    read before this file, so the environment alone (pytest_configure) comes too late for
+    this process: the setting is overridden, which makes Django's caches anew."""
+    from django.conf import settings
+
+    if not settings.configured:  # the engine's tests run without Django (-p no:django)
+        yield
+        return
+    from django.test.utils import override_settings
+
+    caches = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    }
+    with override_settings(CACHES=caches):
         yield
 
 
