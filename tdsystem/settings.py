@@ -302,6 +302,9 @@ if _TEST_PROCESS.isdigit():
         _url = urlsplit(CELERY_BROKER_URL)
         _index = int(_url.path.strip("/") or 0) + 2 * int(_TEST_PROCESS)
         CELERY_BROKER_URL = _url._replace(path=f"/{_index % 16}").geturl()
+    # Celery reads the environment's CELERY_BROKER_URL before any setting
+    # (celery.app.utils.Settings.broker_url): it must name this process's broker too.
+    os.environ["CELERY_BROKER_URL"] = CELERY_BROKER_URL
 if CELERY_BROKER_URL.startswith("sqla+sqlite"):
     VAR_DIR.mkdir(exist_ok=True)
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):

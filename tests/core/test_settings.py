@@ -231,3 +231,27 @@ def test_no_test_process_empties_another_ones_broker():
         caches.add(cache)
     assert len(brokers) == 4 and len(caches) == 4
     assert not brokers & caches
+
+
+def test_a_test_process_sends_its_tasks_to_its_own_broker():
+    """Celery reads the environment's CELERY_BROKER_URL before the settings: a parallel
+    run's second process sent its tasks to the first one's broker, while the workers its
+    tests started listened on its own."""
+    code = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = 'tdsystem.settings'; "
+        "django.setup(); from django.conf import settings; from tdsystem.celery import app; "
+        "print(settings.CELERY_BROKER_URL, app.conf.broker_url)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env={
+            **os.environ,
+            "PYTEST_XDIST_WORKER": "gw1",
+            "CELERY_BROKER_URL": "redis://127.0.0.1:6379/7",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    setting, celery = result.stdout.split()[-2:]
+    assert setting == celery == "redis://127.0.0.1:6379/9"

@@ -28,20 +28,22 @@ def hook_worker(tmp_path, monkeypatch):
 
 
 def lost(worker: Worker, receiver: Receiver) -> str:
-    """What a failure needs to say: the deliveries made, what the receiver heard, the
-    broker's queue and routing keys, and the worker's log."""
+    """What a failure needs to say: the deliveries made, what the receiver heard, where
+    this process sends its tasks, that broker's queue and routing keys, and the worker's
+    log."""
     import redis
-    from django.conf import settings
+
+    from tdsystem.celery import app
 
     rows = list(WebhookDelivery.objects.values("kind", "attempts", "last_status", "last_error"))
     keys, routes = {}, []
-    if settings.CELERY_BROKER_URL.startswith("redis"):
-        broker = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    if app.conf.broker_url.startswith("redis"):
+        broker = redis.Redis.from_url(app.conf.broker_url)
         keys = {key.decode(): broker.type(key).decode() for key in broker.keys("*")}
         routes = [m.decode() for m in broker.smembers("_kombu.binding.celery")]
     return (
         f"deliveries {rows}; received {len(receiver.received)}; broker "
-        f"{settings.CELERY_BROKER_URL} keys {keys} routes {routes}\n"
+        f"{app.conf.broker_url} keys {keys} routes {routes}\n"
         f"{worker.log.read_text()[-3000:]}"
     )
 
