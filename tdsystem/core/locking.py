@@ -37,6 +37,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import screencache
+from .models import ScreenVersion
+from .sql import sql_names
 
 Row = TypeVar("Row", bound=models.Model)
 
@@ -107,12 +109,16 @@ def locks_take(
     # are read afresh once it commits (core/screencache.py). Once per event a transaction.
     named = (("event", event), ("clock", clock))
     events = {int(v) for name, v in named if v is not None and _key(name, v) in new}
+    # The count of changes is written under the event's own lock only: a clock's lock
+    # alone may be taken while another change holds the event's (and its count's row).
+    counted = {int(event)} if event is not None and _key("event", event) in new else set()
     if events:
         # robust: the change is committed whatever happens to this (logged, not raised).
         transaction.on_commit(
             partial(screencache.changed, *sorted(events)), using=using, robust=True
         )
     if connection.vendor != "postgresql":
+        _count_changes(connection, counted)
         return
     timeout_ms = max(1, int(settings.LOCK_TIMEOUT_SECONDS * 1000))
     # One round trip; the select list is evaluated left to right, so in ORDER.
@@ -127,6 +133,25 @@ def locks_take(
         if lock_timed_out(exc):
             raise Busy() from exc
         raise
+    _count_changes(connection, counted)
+
+
+def _count_changes(connection, events: set[int]) -> None:
+    """One more change of each event, in this transaction, after its lock: the count the
+    screens' polls read with the clock (`ScreenVersion`). Each row is only written under
+    its event's own lock, so this waits for nobody. (Every change of a clock takes its
+    event's lock too: `events.services.clock`.)"""
+    if not events:
+        return
+    table, c = sql_names(ScreenVersion)
+    key, changes = c["event_id"], c["changes"]
+    rows = ", ".join(["(%s, 1)"] * len(events))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({key}, {changes}) VALUES {rows} "
+            f"ON CONFLICT ({key}) DO UPDATE SET {changes} = {table}.{changes} + 1",
+            sorted(events),
+        )
 
 
 def event_lock(

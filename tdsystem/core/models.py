@@ -225,3 +225,21 @@ class EventStaff(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.role}) on event {self.event_id}"
+
+
+class ScreenVersion(models.Model):
+    """How many changes an event has had, counted in each change's own transaction: every
+    change takes the event's lock (`core.locking.locks_take`), which adds one here. A
+    screen's poll reads it with the clock, in the same statement, and asks the screens'
+    cache for the entries of that count (`core.screencache`): an entry made from the
+    database after a change committed is never kept under a count from before it, so once
+    a poll has answered a change's figures, no poll after it answers older ones.
+
+    Keyed by the event's id, without a foreign key: the row is written under the event's
+    lock only, also by a change that deletes the event; a deleted event's row is left."""
+
+    event_id = models.BigIntegerField(primary_key=True)
+    changes = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"event {self.event_id}: {self.changes} changes"

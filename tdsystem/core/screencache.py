@@ -30,9 +30,13 @@ in the tests.
   copy while the version it read from the cache is the copy's and the copy is younger
   than the entry's seconds: a poll then costs one small read of the cache (the version),
   not the entries' transfer and decoding.
-- **No figure goes back.** Once a poll has been answered a change's figures, every poll
-  that starts after it reads that version or a newer one: an entry of a version is only
-  ever filled after the version was bumped, that is after its change committed.
+- **No figure goes back** on the clock's poll: it asks for its entries at the event's
+  count of changes (`scope_counted`), read from the database with its clock, and each
+  change adds one to it in its own transaction (`core.models.ScreenVersion`), so an entry
+  made after a change committed is never kept under a count from before it. A version of
+  the cache is bumped just after the commit: in that moment a poll may make the old
+  version's entry from the new rows, so the lists asked at the version show a change
+  within the moment after its commit.
 - **The cache down.** A cache that fails (Redis stopped, unreachable) is left alone for
   `DOWN_SECONDS`; meanwhile every answer is computed from the database, never an error.
   A change committed while the cache is down bumps its versions when it is back (in the
@@ -332,6 +336,14 @@ def scope(event_id: int | None) -> Scope:
         _failed(exc)
         return Scope(name, None)
     return Scope(name, version)
+
+
+def scope_counted(event_id: int, changes: int) -> Scope:
+    """The entries of this event at its count of changes (`core.models.ScreenVersion`),
+    read from the database by the poll itself, in the statement that read its clock: not
+    at the cache's version, which a change bumps only once it has committed."""
+    name = f"{event_id}:counted"
+    return Scope(name, changes if _usable() else None)
 
 
 def screen_cached(

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from tdsystem.core import screencache
-from tdsystem.core.models import LogEntry
+from tdsystem.core.models import LogEntry, ScreenVersion
 from tdsystem.core.moments import moment_stored
 from tdsystem.core.servertime import from_database
 from tdsystem.core.sql import fetch_all, fetch_one, sql_names
@@ -376,11 +376,19 @@ _CLOCK_FIELDS = ("status", "level_index", "ends_at", "remaining_ms", "version")
 @lru_cache(maxsize=4)
 def _clock_sql(vendor: str, timed: bool) -> str:
     """On PostgreSQL the query reads the server's clock too (`core.servertime`), in the
-    same round trip."""
+    same round trip; and always the changes of the event and its family (ScreenVersion),
+    the count its screens' cached parts are kept under. Its parameters: the event's id,
+    five times."""
     table, columns = sql_names(Clock)
-    return "SELECT {}{} FROM {} WHERE {} = %s".format(
+    counts, c = sql_names(ScreenVersion)
+    changes = (
+        f"(SELECT COALESCE(SUM({c['changes']}), 0) FROM {counts} "
+        f"WHERE {c['event_id']} IN ({_family_sql(vendor)}))"
+    )
+    return "SELECT {}{}, {} FROM {} WHERE {} = %s".format(
         ", ".join(columns[name] for name in _CLOCK_FIELDS),
         ", clock_timestamp()" if timed else "",
+        changes,
         table,
         columns["pk"],
     )
@@ -401,35 +409,45 @@ def clock_read_at(event_id: int) -> tuple[clockrules.ClockState | None, datetime
     """`clock_read` and the installation's time of the read (`core.servertime`): on
     PostgreSQL the server's clock read by the same query, so a screen's poll costs no
     second round trip for it."""
+    clock, now, _changes = clock_read_counted(event_id)
+    return clock, now
+
+
+def clock_read_counted(event_id: int) -> tuple[clockrules.ClockState | None, datetime, int]:
+    """`clock_read_at` and the changes of the event's family read with it (ScreenVersion):
+    the count a poll asks the screens' cache's entries of."""
     # Without a clock there is nothing to time: no query for the server's.
     if not -(2**63) <= event_id < 2**63:
-        return None, timezone.now()  # no such row, and SQLite's driver would refuse the number
+        return None, timezone.now(), 0  # no such row, and SQLite's driver would refuse it
     timed = from_database()
-    row = fetch_one(_clock_sql(connection.vendor, timed), [event_id])
+    row = fetch_one(_clock_sql(connection.vendor, timed), [event_id] * 5)
     if row is None:
-        return None, timezone.now()
-    if timed:
-        *row, now = row
-    else:
-        now = timezone.now()
-    status, level_index, ends_at, remaining_ms, version = row
+        return None, timezone.now(), 0
+    values = list(row)
+    changes = values.pop()
+    now = values.pop() if timed else timezone.now()
+    status, level_index, ends_at, remaining_ms, version = values
     if isinstance(ends_at, str):
         ends_at = Clock._meta.get_field("ends_at").to_python(ends_at)
     if ends_at is not None and settings.USE_TZ and timezone.is_naive(ends_at):
         ends_at = timezone.make_aware(ends_at, connection.timezone)  # SQLite: stored as UTC
     # Read by the driver alone, without the backend's converters: kept within range here.
     ends_at = moment_stored(ends_at)
-    return clockrules.ClockState(status, level_index, ends_at, remaining_ms, version), now
+    state = clockrules.ClockState(status, level_index, ends_at, remaining_ms, version)
+    return state, now, int(changes)
 
 
-def _read_now(event_id: int, now: datetime | None) -> tuple[clockrules.ClockState | None, datetime]:
-    """The clock read fresh, and `now` unless given: the installation's time of the read."""
+def _read_now(
+    event_id: int, now: datetime | None
+) -> tuple[clockrules.ClockState | None, datetime, int | None]:
+    """The clock read fresh with the event's changes, and `now` unless given: the
+    installation's time of the read. With `now` given, nothing is read (None, now, None)."""
     if now is not None:
-        return None, now
-    clock, now = clock_read_at(event_id)
+        return None, now, None
+    clock, now, changes = clock_read_counted(event_id)
     if clock is None:
         raise Event.DoesNotExist(f"no event {event_id}")
-    return clock, now
+    return clock, now, changes
 
 
 def event_clock_payload(event_id: int, now: datetime | None = None) -> dict:
@@ -439,8 +457,8 @@ def event_clock_payload(event_id: int, now: datetime | None = None) -> dict:
     The clock row is read on every call; the event's own fields and the field figures are
     the screens' cache's (`screen_cached`).
     """
-    clock, now = _read_now(event_id, now)
-    event, clock, rows, shape, extra = _clock_parts(event_id, clock)
+    clock, now, changes = _read_now(event_id, now)
+    event, clock, rows, shape, extra = _clock_parts(event_id, clock, changes=changes)
     return clock_payload(event, clock, now, rows, extra, shape)
 
 
@@ -483,8 +501,10 @@ def event_clock_json_tagged(
     for two answers that differ only in the moment they were read, so a screen that has the
     answer already is told "not modified" (ETag and If-None-Match, api/events.py) instead
     of sent it again."""
-    clock, now = _read_now(event_id, now)
-    event, clock, rows, shape, encoded = _clock_parts(event_id, clock, encode=encode)
+    clock, now, changes = _read_now(event_id, now)
+    event, clock, rows, shape, encoded = _clock_parts(
+        event_id, clock, encode=encode, changes=changes
+    )
     payload = clock_payload(
         event, clock, now, rows, {}, shape, entries_closed=encoded.entries_closed
     )
@@ -510,18 +530,23 @@ def _clock_parts(
     clock: clockrules.ClockState | None = None,
     event: Event | None = None,
     encode: Callable[[dict], str] | None = None,
+    changes: int | None = None,
 ) -> tuple[Event, clockrules.ClockState, list, Shape, Any]:
     """The clock (read fresh unless given), the event (the screens' cache's unless given),
     the schedule and the cached part of the answer: with `encode`, that part encoded.
 
-    The three cached parts are asked of the screens' cache at once, at the event's version:
-    a poll costs the clock's query and two asks of the cache.
+    The three cached parts are asked of the screens' cache at once: at the event's
+    `changes` read with the clock (a poll: the clock's query and one ask of the cache),
+    else at the cache's version of the event.
     """
     ttl = settings.SCREEN_CACHE_SECONDS
     clock = clock or clock_read(event_id)
     if clock is None:
         raise Event.DoesNotExist(f"no event {event_id}")
-    cached = screencache.scope(event_id)
+    if changes is None:
+        cached = screencache.scope(event_id)
+    else:
+        cached = screencache.scope_counted(event_id, changes)
     # The rows say what the minimum raise assumes, and the apps' panels (move slips,
     # notices) are worded, in the reader's language: an entry for each language the room's
     # screens read. The clock's version moves with every edit of the levels

@@ -295,3 +295,51 @@ def test_an_unchanged_trailing_entry_is_made_again_after_its_seconds(clock):
     assert ask_trailing(lambda: next(counter), seconds=2) == 1
     clock[0] += 0.6
     assert ask_trailing(lambda: next(counter), seconds=2) == 2
+
+
+# The count of changes a clock poll reads with its clock (core.models.ScreenVersion).
+
+
+@pytest.mark.django_db
+def test_the_clock_poll_shows_a_committed_change_before_the_cache_hears_of_it(
+    client, settings, monkeypatch
+):
+    """A change bumps the cache's version once it has committed: between its commit and
+    the bump a poll would fill the old version's entry with the new figures, and another
+    process's copy of that version would then answer the old ones after it. The clock's
+    poll asks for the count of changes read with its clock instead, in the change's own
+    transaction: here the bump after the commit never comes, and the poll shows it."""
+    from tdsystem.results import services as results
+    from tdsystem.simulation.seatings import ACTOR, arrange
+
+    settings.SCREEN_CACHE_SECONDS = 60
+    event = make_event(600)
+    people = arrange(event, {1: [1, 2, 3, 4]}, positions={1: (1, 2, 3)})
+    url = f"/api/events/{event.pk}/clock"
+    assert client.get(url).json()["players_left"] == 4
+    assert client.get(url).json()["players_left"] == 4  # from the cache
+    monkeypatch.setattr(screencache, "changed", lambda *event_ids: None)
+    results.bustout_record(event_id=event.pk, entry_ids=[people["T1S2"].pk], actor=ACTOR)
+    assert client.get(url).json()["players_left"] == 3
+
+
+@pytest.mark.django_db
+def test_the_count_of_changes_moves_with_every_change_of_the_family_and_no_other():
+    from tdsystem.events.selectors import clock_read_counted
+
+    main, flight, other = (make_event(600, name=n) for n in ("Main", "1A", "Other"))
+    Event.objects.filter(pk=flight.pk).update(parent=main, flight="1A")
+
+    def changes(event):
+        return clock_read_counted(event.pk)[2]
+
+    before = {e: changes(e) for e in (main, flight, other)}
+    with transaction.atomic():
+        locks_take(event=flight.pk, clock=flight.pk)
+    assert changes(main) == before[main] + 1 and changes(flight) == before[flight] + 1
+    assert changes(other) == before[other]
+    with transaction.atomic():
+        locks_take(event=main.pk)
+        transaction.set_rollback(True)
+    assert changes(main) == before[main] + 1  # rolled back: nothing changed
+    assert clock_read_counted(999_999)[2] == 0

@@ -161,7 +161,7 @@ def test_a_database_that_does_not_answer_is_the_lists_503(running):
     client = Client()
     client.get(path)
     with mock.patch.object(
-        selectors, "clock_read_at", side_effect=OperationalError("connection refused")
+        selectors, "clock_read_counted", side_effect=OperationalError("connection refused")
     ):
         down = client.get(path)
     assert down.status_code == 503 and down["Retry-After"]
