@@ -516,28 +516,33 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 else:
     _cache_default = "locmem://"
 CACHE_URL = os.environ.get("CACHE_URL") or _cache_default
-if CACHE_URL.startswith(("redis://", "rediss://")):
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": CACHE_URL,
-            # A Redis that does not answer fails the ask within this, and the screens are
-            # answered from the database meanwhile (core/screencache.py), not left waiting.
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+
+
+def caches_for(url: str) -> dict:
+    """Django's CACHES for a CACHE_URL: redis://, rediss:// or locmem://."""
+    if url.startswith(("redis://", "rediss://")):
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": url,
+                # A Redis that does not answer fails the ask within this, and the screens
+                # are answered from the database meanwhile (core/screencache.py), not left
+                # waiting.
+                "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+            }
         }
-    }
-elif CACHE_URL == "locmem://":
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            # Each event's entries per language, and its version: well past Django's 300.
-            "OPTIONS": {"MAX_ENTRIES": 20_000},
+    if url == "locmem://":
+        return {
+            "default": {
+                "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                # Each event's entries per language, and its version: well past Django's 300.
+                "OPTIONS": {"MAX_ENTRIES": 20_000},
+            }
         }
-    }
-else:
-    raise ImproperlyConfigured(
-        f"CACHE_URL={CACHE_URL!r}: expected redis://, rediss:// or locmem://"
-    )
+    raise ImproperlyConfigured(f"CACHE_URL={url!r}: expected redis://, rediss:// or locmem://")
+
+
+CACHES = caches_for(CACHE_URL)
 
 LOGGING = {
     "version": 1,

@@ -65,7 +65,7 @@ def _own_cache():
     Redis shared by parallel test processes would mix their events of the same id, and a
     test emptying it (`screencache.clear`) would empty another's. Django's settings are
     read before this file, so the environment alone (pytest_configure) comes too late for
-    this process: the setting is overridden, which makes Django's caches anew."""
+    this process: the setting is overridden from it, which makes Django's caches anew."""
     from django.conf import settings
 
     if not settings.configured:  # the engine's tests run without Django (-p no:django)
@@ -73,13 +73,9 @@ def _own_cache():
         return
     from django.test.utils import override_settings
 
-    caches = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "OPTIONS": {"MAX_ENTRIES": 20_000},
-        }
-    }
-    with override_settings(CACHES=caches):
+    from tdsystem.settings import caches_for
+
+    with override_settings(CACHES=caches_for(os.environ["CACHE_URL"])):
         yield
 
 

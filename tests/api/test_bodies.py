@@ -21,7 +21,7 @@ from tdsystem.seating import services
 from tdsystem.seating.models import Entry, Move, Player
 from tdsystem.seating.services.tickets import ticket_issue
 from tdsystem.simulation.seatings import ACTOR, arrange
-from tests.fixtures import make_event
+from tests.fixtures import BOOKKEEPING, make_event
 
 pytestmark = pytest.mark.django_db
 T0 = datetime(2026, 11, 29, 18, 0, tzinfo=UTC)
@@ -46,11 +46,7 @@ def everything() -> dict:
             found = model.objects.order_by("pk")
             if model._meta.label_lower == "core.logentry":
                 found = found.exclude(action="access.refused")
-            elif model._meta.label_lower in (
-                "core.apitoken",
-                "core.heartbeat",
-                "core.screenversion",
-            ):
+            elif model._meta.label_lower in BOOKKEEPING:
                 continue
             rows[model._meta.label_lower] = list(found.values_list())
     return rows

@@ -40,7 +40,7 @@ from tdsystem.seating.models import Move
 from tdsystem.seating.services.tickets import ticket_issue
 from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.engine._betting_helpers import REFERENCE_HAND
-from tests.fixtures import make_event
+from tests.fixtures import BOOKKEEPING, make_event
 
 pytestmark = pytest.mark.django_db
 
@@ -59,11 +59,8 @@ CHECKS = [
     openapi_checks.content_type_conformance,
     openapi_checks.response_schema_conformance,
 ]
-# Every app whose rows an API write may touch; tokens are left out (each use stamps them).
+# Every app whose rows an API write may touch (the BOOKKEEPING tables left out).
 WATCHED_APPS = {"events", "seating", "results", "structures", "core", "rulings", "players"}
-# The count of changes a lock adds to (core.models.ScreenVersion) is the screens' cache's
-# bookkeeping, as a worker's heartbeat: a refusal that took the lock may count one.
-UNWATCHED = {"core.apitoken", "core.heartbeat", "core.screenversion"}
 ODD_SEGMENTS = ["0", "-1", "0x1", "1.0", "%20", "١", "abc", "1e3", "9" * 40, str(2**63)]
 HUGE_BODY = json.dumps({"entries": [1] * 10_000, "name": "n" * 100_000}).encode()
 
@@ -148,7 +145,7 @@ def _snapshot_queries() -> dict[str, tuple[str, tuple]]:
     queries = {}
     for model in apps.get_models():
         label = model._meta.label_lower
-        if model._meta.app_label in WATCHED_APPS and label not in UNWATCHED:
+        if model._meta.app_label in WATCHED_APPS and label not in BOOKKEEPING:
             found = model.objects.order_by("pk")
             if label == "core.logentry":
                 found = found.exclude(action="access.refused")

@@ -21,15 +21,13 @@ from tdsystem.results import services as results
 from tdsystem.seating.models import Move
 from tdsystem.seating.services.tickets import ticket_issue
 from tdsystem.simulation.seatings import ACTOR, arrange
+from tests.fixtures import BOOKKEEPING
 from tests.personas import make_token, make_user
 from tests.views.test_access_walk import concrete, rights, staff_routes, walk
 
 pytestmark = pytest.mark.django_db
 
 WATCHED_APPS = {"events", "seating", "results", "structures", "core", "auth"}
-# The count of changes a lock adds to (core.models.ScreenVersion) is the screens' cache's
-# bookkeeping, as a worker's heartbeat: a refusal that took the lock may count one.
-UNWATCHED = {"core.apitoken", "core.heartbeat", "core.screenversion"}
 
 
 def snapshot() -> dict:
@@ -38,7 +36,7 @@ def snapshot() -> dict:
     rows = {}
     for model in apps.get_models():
         label = model._meta.label_lower
-        if model._meta.app_label in WATCHED_APPS and label not in UNWATCHED:
+        if model._meta.app_label in WATCHED_APPS and label not in BOOKKEEPING:
             found = model.objects.order_by("pk")
             if label == "core.logentry":
                 found = found.exclude(action="access.refused")
