@@ -73,6 +73,8 @@ def test_the_server_sends_the_whole_answer_before_it_closes(tmp_path):
         "ALLOWED_HOSTS": "127.0.0.1",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'web.sqlite3'}",
         "WEB_WORKERS": "1",
+        # Its own static files: the suite's other processes read the checkout's var/.
+        "VAR_DIR": str(tmp_path / "var"),
     }
     env.pop("TDSYSTEM_EMBEDDED", None)
     # Served as runsystem serves it: the manifest storage renders a page only once the
