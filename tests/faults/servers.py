@@ -7,6 +7,7 @@ Every class is a context manager that kills what it started, even when the test 
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import signal
@@ -102,11 +103,12 @@ class PostgresCluster:
     """A throwaway PostgreSQL cluster in /tmp, owned by the postgres user when run as root
     (initdb refuses root), trust auth on loopback. Removed on exit."""
 
-    def __init__(self):
+    def __init__(self, seed: Path | None = None):
         self.port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="tdsystem-pg-"))
         self.data = self.dir / "data"
         self.log = self.dir / "server.log"
+        self.seed = seed  # a stopped cluster's data folder to start from, or None: initdb
 
     @staticmethod
     def available() -> str | None:
@@ -126,7 +128,10 @@ class PostgresCluster:
     def create(self) -> PostgresCluster:
         if os.geteuid() == 0:
             shutil.chown(self.dir, "postgres", "postgres")
-        self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
+        if self.seed is None:
+            self._run("initdb", "-D", str(self.data), "-U", "postgres", "-A", "trust", "--no-sync")
+        else:  # cp -a keeps the files' owner and modes, which the server checks
+            subprocess.run(["cp", "-a", str(self.seed), str(self.data)], check=True, timeout=60)
         return self.start()
 
     def start(self) -> PostgresCluster:
@@ -140,8 +145,9 @@ class PostgresCluster:
     def stop(self, mode: str = "fast") -> None:
         self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop", check=False)
 
-    def createdb(self, name: str) -> str:
-        self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", name)
+    def createdb(self, name: str, *, template: str | None = None) -> str:
+        where = ["-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres"]
+        self._run("createdb", *where, *(["-T", template] if template else []), name)
         return self.url(name)
 
     def __enter__(self) -> PostgresCluster:
@@ -168,14 +174,37 @@ def skip_without_private_postgres() -> None:
         pytest.skip(f"cannot run a private PostgreSQL: {missing}")
 
 
+# The database of the migrated seed (below), the template of each private cluster's own.
+MIGRATED = "tdsystem_migrated"
+_seed: list[Path] = []
+
+
+def migrated_seed() -> Path:
+    """A stopped cluster's data folder whose database MIGRATED holds the project's schema,
+    made once a test process: each private cluster starts as a copy of it and makes its
+    database from that template, instead of running initdb and every migration again."""
+    if not _seed:
+        cluster = PostgresCluster().create()
+        try:
+            url = cluster.createdb(MIGRATED)
+            manage(os.environ | {"DATABASE_URL": url}, "migrate", "--noinput", "-v0")
+        except BaseException:
+            cluster.__exit__()
+            raise
+        cluster.stop()
+        atexit.register(shutil.rmtree, cluster.dir, ignore_errors=True)
+        _seed.append(cluster.data)
+    return _seed[0]
+
+
 @contextmanager
 def private_postgres(tmp: Path, name: str, **env: str) -> Iterator[tuple[PostgresCluster, dict]]:
     """A throwaway cluster with a migrated database `name`: (cluster, the environment for
     processes on it). The broker is a SQLite file unless `env` names one; small pools."""
     skip_without_private_postgres()
-    with PostgresCluster() as cluster:
+    with PostgresCluster(seed=migrated_seed()) as cluster:
         environ = os.environ | {
-            "DATABASE_URL": cluster.createdb(name),
+            "DATABASE_URL": cluster.createdb(name, template=MIGRATED),
             "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp / 'broker.sqlite3'}",
             "DB_POOL_MIN": "1",
             "DB_POOL_MAX": "4",
@@ -183,7 +212,6 @@ def private_postgres(tmp: Path, name: str, **env: str) -> Iterator[tuple[Postgre
             "PYTHONUNBUFFERED": "1",
             **env,
         }
-        manage(environ, "migrate", "--noinput", "-v0")
         yield cluster, environ
 
 
