@@ -12,7 +12,6 @@ from django import template
 from tdsystem.events.selectors import screen_cached
 
 from ..alternates import alternate_state, join_offered, mmss, wait_text
-from ..forms import JoinForm
 
 register = template.Library()
 
@@ -23,7 +22,6 @@ def alternates_join(context, event) -> dict:
     return {
         "event": event,
         "offered": offered,
-        "form": JoinForm(),
         "csrf_token": context.get("csrf_token"),
     }
 
