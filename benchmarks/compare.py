@@ -16,7 +16,10 @@ the change (+ is slower, or a lower throughput ratio):
   10,000 players (bench_results.py, simulate_event's path through the services), and the
   CPU seconds of the whole tournament;
 - load: the busy minute (bench_load.py's festival scenario): the bust-out endpoint's and
-  the clock poll's p50 and p99 (ms) over HTTP;
+  the clock poll's p50 and p99 (ms) over HTTP; floor: the same figures of the smaller
+  floor scenario, which a two-core machine serves without a queue (the busy minute's
+  latencies there are mostly the queue's); with each, one request's CPU of the clock JSON,
+  the seat lookup and the seats JSON measured alone, and the server's over the run's mix;
 - clock: the clock JSON's throughput as a ratio of a constant JSON view's (bench_clock.py).
 """
 
@@ -67,17 +70,26 @@ def results(tree: Path, size: int) -> Figures:
 
 
 ROW = re.compile(r"^(?P<name>\S.*?)\s+(\d+)\s+([\d.]+)\s+(?P<p50>[\d.]+)\s+(?P<p99>[\d.]+)\s+")
+# One request's CPU in the benchmark's own process (Django's test client, before the run),
+# and the server's over the run's mix: figures a queue does not lengthen.
+COST = re.compile(r"^  (?P<name>clock JSON|seat lookup page|seats JSON)\s+(?P<ms>[\d.]+) ms of CPU")
+MIX = re.compile(r"the server (?P<ms>[\d.]+) ms of CPU a request over the mix")
 
 
-def load(tree: Path) -> Figures:
-    out, _ = _run(tree, "bench_load.py", "--seconds", "60")
+def load(tree: Path, scenario: str = "festival") -> Figures:
+    out, _ = _run(tree, "bench_load.py", "--seconds", "60", "--scenario", scenario)
+    minute = "busy minute" if scenario == "festival" else f"{scenario} minute"
     figures = {}
     for line in out.splitlines():
         match = ROW.match(line)
         if match and match["name"] in ("bust-out POST", "clock JSON", "total"):
             name = match["name"]
-            figures[f"busy minute {name} p50 ms"] = float(match["p50"])
-            figures[f"busy minute {name} p99 ms"] = float(match["p99"])
+            figures[f"{minute} {name} p50 ms"] = float(match["p50"])
+            figures[f"{minute} {name} p99 ms"] = float(match["p99"])
+        if cost := COST.match(line):
+            figures[f"{minute} {cost['name']} CPU ms (alone)"] = float(cost["ms"])
+        if mix := MIX.search(line):
+            figures[f"{minute} server CPU ms a request (mix)"] = float(mix["ms"])
     if not figures:
         raise SystemExit(f"{tree}: bench_load.py printed no endpoint rows:\n{out}")
     return figures
@@ -94,6 +106,7 @@ def clock(tree: Path) -> Figures:
 MEASURES: dict[str, list[Callable[[Path], Figures]]] = {
     "results": [lambda t: results(t, 1000), lambda t: results(t, 10000)],
     "load": [load],
+    "floor": [lambda t: load(t, "floor")],
     "clock": [clock],
 }
 HIGHER_IS_BETTER = {"clock JSON / constant view (ratio)"}
@@ -103,7 +116,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to compare with")
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--only", default=",".join(MEASURES), help="results,load,clock")
+    parser.add_argument("--only", default=",".join(MEASURES), help="results,load,floor,clock")
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": ROOT}
     chosen = [m for name in args.only.split(",") for m in MEASURES[name.strip()]]
