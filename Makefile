@@ -54,7 +54,7 @@ beat: install-run
 # process out of tests takes half of another's (worksteal), so the run does not end on
 # one process's queue. TEST_PROCESSES=3 fills the cores' waits on browsers, servers and
 # workers (about a fifth faster), but its load has failed a browser test's timing once in
-# three runs: two stays the default (docs/load-and-faults.md).
+# four runs: two stays the default (docs/load-and-faults.md).
 TEST_PROCESSES ?= 2
 
 # Tests marked `slow` (whole-system runs of minutes each: make run's process ownership,
