@@ -53,8 +53,8 @@ beat: install-run
 # database and broker (settings.py); TEST_PROCESSES=0 runs it in this one process. A
 # process out of tests takes half of another's (worksteal), so the run does not end on
 # one process's queue. TEST_PROCESSES=3 fills the cores' waits on browsers, servers and
-# workers (about a fifth faster), but its load has failed a browser test's timing once in
-# four runs: two stays the default (docs/load-and-faults.md).
+# workers, but its load has failed a browser test on timing: two stays the default until
+# that is understood (the runs and their figures: docs/load-and-faults.md).
 TEST_PROCESSES ?= 2
 
 # Tests marked `slow` (whole-system runs of minutes each: make run's process ownership,

@@ -8,6 +8,7 @@ Every class is a context manager that kills what it started, even when the test 
 from __future__ import annotations
 
 import atexit
+import functools
 import os
 import shutil
 import signal
@@ -176,25 +177,23 @@ def skip_without_private_postgres() -> None:
 
 # The database of the migrated seed (below), the template of each private cluster's own.
 MIGRATED = "tdsystem_migrated"
-_seed: list[Path] = []
 
 
+@functools.cache
 def migrated_seed() -> Path:
     """A stopped cluster's data folder whose database MIGRATED holds the project's schema,
     made once a test process: each private cluster starts as a copy of it and makes its
     database from that template, instead of running initdb and every migration again."""
-    if not _seed:
-        cluster = PostgresCluster().create()
-        try:
-            url = cluster.createdb(MIGRATED)
-            manage(os.environ | {"DATABASE_URL": url}, "migrate", "--noinput", "-v0")
-        except BaseException:
-            cluster.__exit__()
-            raise
-        cluster.stop()
-        atexit.register(shutil.rmtree, cluster.dir, ignore_errors=True)
-        _seed.append(cluster.data)
-    return _seed[0]
+    cluster = PostgresCluster().create()
+    try:
+        url = cluster.createdb(MIGRATED)
+        manage(os.environ | {"DATABASE_URL": url}, "migrate", "--noinput", "-v0")
+    except BaseException:
+        cluster.__exit__()
+        raise
+    cluster.stop()
+    atexit.register(shutil.rmtree, cluster.dir, ignore_errors=True)
+    return cluster.data
 
 
 @contextmanager
