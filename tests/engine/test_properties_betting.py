@@ -147,11 +147,19 @@ def check_invariants(spec: HandSpec, state: HandState) -> None:
         assert pot["amount"] > 0 and pot["eligible"]
         assert sorted(pot["eligible"], key=order.__getitem__) == pot["eligible"]
         assert all(status[n] in ("active", "all-in") for n in pot["eligible"])
+    # With nobody left who may call, a folded player's chips above every all-in level stay
+    # with the top pot (the engine's ``split_pots``): folding gave them up.
+    top = max((live[n] for n, kind in status.items() if kind == "all-in"), default=0)
+    given_up = 0
+    if "active" not in status.values():
+        given_up = sum(max(0, live[n] - top) for n, kind in status.items() if kind == "folded")
     for name, kind in status.items():
         won = sum(p["amount"] for p in result["pots"] if name in p["eligible"])
         if kind == "all-in":
             # At most what every opponent put in up to this player's level (D10).
             cap = sum(min(c, live[name]) for c in live.values()) + sum(state.dead)
+            if live[name] == top:
+                cap += given_up
             assert won <= cap
             if state.in_hand > 1 and len(result["pots"]) and name in result["pots"][0]["eligible"]:
                 assert won == cap or state.street == COMPLETE
