@@ -22,7 +22,8 @@ ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 # A shared machine can hold a request up for a while (the SQLite database's and broker's
-# write locks wait up to 20 s): the journeys' pages wait longer than Playwright's 30 s.
+# write locks wait up to 20 s; a run's fault tests start and kill whole installations
+# beside the browser's): every page waits longer than Playwright's 30 s.
 PATIENCE_MS = int(os.environ.get("TD_PATIENCE", 90_000))
 TV = {"width": 1920, "height": 1080}
 TV_SMALL = {"width": 1280, "height": 720}
@@ -59,19 +60,69 @@ def chromium():
         browser.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
+
+
+CALL_FAILED = pytest.StashKey[bool]()
+
+
 @pytest.fixture
-def new_page(chromium):
-    """new_page(viewport) -> a page in a fresh context; closed after the test."""
+def new_page(chromium, request):
+    """new_page(viewport) -> a page in a fresh context; closed after the test.
+
+    When the test fails, each of its pages is shot (var/screenshots/failed/) and what it
+    showed, where it was and what went wrong in it (script errors, failed requests, server
+    errors) goes into the test's output: a failure in a run on another machine tells its
+    own story."""
     contexts = []
+    pages: list = []
+    trouble: list[str] = []
 
     def make(viewport: dict | None = None, **kwargs):
         context = chromium.new_context(viewport=viewport or TABLET, **kwargs)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.set_default_timeout(PATIENCE_MS)
+        pages.append(page)
+        label = f"page {len(pages)}"
+        page.on("pageerror", lambda exc: trouble.append(f"{label} script error: {exc}"))
+        page.on(
+            "requestfailed",
+            lambda r: trouble.append(f"{label} request failed: {r.method} {r.url} {r.failure}"),
+        )
+        page.on(
+            "response",
+            lambda r: (
+                r.status >= 400
+                and trouble.append(f"{label} answer {r.status}: {r.request.method} {r.url}")
+            ),
+        )
+        return page
 
     yield make
+    if request.node.stash.get(CALL_FAILED, False):
+        _tell_the_failure(request.node.name, pages, trouble)
     for context in contexts:
         context.close()
+
+
+def _tell_the_failure(test: str, pages: list, trouble: list[str]) -> None:
+    for line in trouble:
+        print(line)
+    for number, page in enumerate(pages, start=1):
+        try:
+            name = f"failed/{test}-{number}"
+            screenshot(page, name, full_page=True)
+            text = page.evaluate("document.body ? document.body.innerText : ''")
+            print(f"page {number} at {page.url} (var/screenshots/{name}.png) shows:")
+            print("  " + " | ".join(line for line in text.split("\n") if line.strip())[:1500])
+        except Exception as exc:  # a page the failure took down tells what it can
+            print(f"page {number}: {exc}")
 
 
 def screenshot(page, name: str, *, full_page: bool = False) -> Path:
@@ -110,20 +161,12 @@ def login(page, live_server, username: str, password: str) -> None:
 
 
 def open_page(new_page, viewport, *, session=None, accept_dialogs: bool = False):
-    """A journey's page: it waits with patience and tells (in the test's output, on a
-    failure) what went wrong in it: script errors, failed requests, server errors.
+    """A journey's page (patient, and told on a failure, as every page is: `new_page`).
     `session` lends a logged-in page's cookies; `accept_dialogs` says yes to every
     question a console asks before it acts."""
     page = new_page(viewport)
-    page.set_default_timeout(PATIENCE_MS)
     if accept_dialogs:
         page.on("dialog", lambda dialog: dialog.accept())
-    page.on("pageerror", lambda exc: print("page error:", page.url, exc))
-    page.on("requestfailed", lambda r: print("request failed:", r.method, r.url, r.failure))
-    page.on(
-        "response",
-        lambda r: r.status >= 500 and print("server error:", r.status, r.request.method, r.url),
-    )
     if session is not None:
         page.context.add_cookies(session.context.cookies())
     return page
