@@ -355,11 +355,16 @@ def report(result: dict, faults: list[Fault], checks: dict, args) -> dict:
     )
     print(
         "\nfaults (window: from the fault until the part answered again + 10 s), and the "
-        "answers asked in each window: 5xx, none (refused, reset or timed out); windows that "
-        "overlap count the same answers (the JSON has them by 5 s)"
+        "answers in flight in each window: 5xx, none (refused, reset or timed out); windows "
+        "that overlap count the same answers (the JSON has them by 5 s)"
     )
     for f in faults:
-        asked = [a for e in result["endpoints"].values() for a in e.answers if f.holds(a.at)]
+        asked = [
+            a
+            for e in result["endpoints"].values()
+            for a in e.answers
+            if f.holds(a.at, a.at + a.ms / 1000)
+        ]
         f.note += (
             f"; {sum(a.status >= 500 for a in asked)} 5xx, "
             f"{sum(a.status == 0 for a in asked)} none of {len(asked)}"
@@ -393,6 +398,9 @@ def report(result: dict, faults: list[Fault], checks: dict, args) -> dict:
         f"polls answered 5xx outside the fault windows: {outside} "
         f"({'OK' if not outside else 'FAILED'}); inside them: {inside}"
     )
+    for f in rows:
+        for at, ms, status in f.outside:
+            print(f"  {f.endpoint}: asked at {at:.3f} s, answered {status} after {ms:.0f} ms")
     return {
         "when": result["wall_zero"].isoformat(),
         "options": vars(args),

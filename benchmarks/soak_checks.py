@@ -20,8 +20,11 @@ class Fault:
     end: float = 0.0
     note: str = ""
 
-    def holds(self, moment: float) -> bool:
-        return self.start <= moment <= self.end
+    def holds(self, moment: float, until: float | None = None) -> bool:
+        """Whether the window holds `moment`, or meets the span from it to `until`: a
+        request asked just before the fault and still in flight when it came is the
+        fault's, not the quiet time's."""
+        return moment <= self.end and self.start <= (moment if until is None else until)
 
 
 FAULTS = ("web", "worker", "beat", "redis", "postgres")  # --faults names, in this order
@@ -56,8 +59,8 @@ def schedule(
     return out
 
 
-def inside(moment: float, faults: list[Fault]) -> bool:
-    return any(f.holds(moment) for f in faults)
+def inside(moment: float, faults: list[Fault], until: float | None = None) -> bool:
+    return any(f.holds(moment, until) for f in faults)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -78,6 +81,9 @@ class Figures:
     not_modified: int = 0
     server_errors_outside: int = 0
     server_errors_inside: int = 0
+    # The first few 5xx outside the windows, when asked and how long they took: a failed
+    # check names what to look for in the web logs.
+    outside: list[tuple[float, float, int]] = field(default_factory=list)
     no_answer_outside: int = 0
     no_answer_inside: int = 0
     other_errors: int = 0  # 4xx
@@ -93,7 +99,7 @@ def figures(endpoint: str, answers: list, faults: list[Fault]) -> Figures:
     got.max_ms = max(times, default=float("nan"))
     got.bytes_per_answer = sum(a.size for a in answered) / len(answered) if answered else 0.0
     for a in answers:
-        within = inside(a.at, faults)
+        within = inside(a.at, faults, a.at + a.ms / 1000)
         if a.status == 0:
             if within:
                 got.no_answer_inside += 1
@@ -104,6 +110,8 @@ def figures(endpoint: str, answers: list, faults: list[Fault]) -> Figures:
                 got.server_errors_inside += 1
             else:
                 got.server_errors_outside += 1
+                if len(got.outside) < 20:
+                    got.outside.append((round(a.at, 3), round(a.ms, 1), a.status))
         elif a.status == 304:
             got.not_modified += 1
         elif a.status >= 400:

@@ -62,6 +62,18 @@ def test_it_counts_errors_inside_and_outside_the_windows_apart():
     assert got.bytes_per_answer == 48.0
 
 
+def test_an_answer_in_flight_when_the_fault_came_is_the_faults():
+    restart = Fault("PostgreSQL restart", at=24, down=0, start=24, end=34.4)
+    answers = [
+        Answer(at=23.95, ms=80, status=503, size=50),  # asked before, answered in it
+        Answer(at=23.5, ms=300, status=500, size=50),  # answered before it came
+        Answer(at=34.5, ms=5, status=503, size=50),  # asked after it
+    ]
+    got = figures("clock JSON", answers, [restart])
+    assert (got.server_errors_inside, got.server_errors_outside) == (1, 2)
+    assert got.outside == [(23.5, 300.0, 500), (34.5, 5.0, 503)]
+
+
 def test_it_finds_level_changes_doubled_missing_and_late():
     beat = Fault("kill -9 beat", at=100, down=135, start=100, end=245)
     changes = [
