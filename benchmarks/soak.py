@@ -359,12 +359,7 @@ def report(result: dict, faults: list[Fault], checks: dict, args) -> dict:
         "that overlap count the same answers (the JSON has them by 5 s)"
     )
     for f in faults:
-        asked = [
-            a
-            for e in result["endpoints"].values()
-            for a in e.answers
-            if f.holds(a.at, a.at + a.ms / 1000)
-        ]
+        asked = [a for e in result["endpoints"].values() for a in e.answers if f.met(a)]
         f.note += (
             f"; {sum(a.status >= 500 for a in asked)} 5xx, "
             f"{sum(a.status == 0 for a in asked)} none of {len(asked)}"

@@ -20,11 +20,14 @@ class Fault:
     end: float = 0.0
     note: str = ""
 
-    def holds(self, moment: float, until: float | None = None) -> bool:
-        """Whether the window holds `moment`, or meets the span from it to `until`: a
-        request asked just before the fault and still in flight when it came is the
-        fault's, not the quiet time's."""
-        return moment <= self.end and self.start <= (moment if until is None else until)
+    def holds(self, moment: float) -> bool:
+        return self.start <= moment <= self.end
+
+    def met(self, answer) -> bool:
+        """Whether the answer's request was in flight in the window (an `Answer`: asked
+        at `at`, answered `ms` later): one asked just before the fault and still in
+        flight when it came is the fault's, not the quiet time's."""
+        return answer.at <= self.end and self.start <= answer.at + answer.ms / 1000
 
 
 FAULTS = ("web", "worker", "beat", "redis", "postgres")  # --faults names, in this order
@@ -59,8 +62,8 @@ def schedule(
     return out
 
 
-def inside(moment: float, faults: list[Fault], until: float | None = None) -> bool:
-    return any(f.holds(moment, until) for f in faults)
+def inside(answer, faults: list[Fault]) -> bool:
+    return any(f.met(answer) for f in faults)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -99,7 +102,7 @@ def figures(endpoint: str, answers: list, faults: list[Fault]) -> Figures:
     got.max_ms = max(times, default=float("nan"))
     got.bytes_per_answer = sum(a.size for a in answered) / len(answered) if answered else 0.0
     for a in answers:
-        within = inside(a.at, faults, a.at + a.ms / 1000)
+        within = inside(a, faults)
         if a.status == 0:
             if within:
                 got.no_answer_inside += 1
@@ -156,7 +159,7 @@ def level_check(
     for c in changes:
         late = max(c.stored - c.scheduled, c.late_ms / 1000)
         if late > bound_s:
-            during = [f.name for f in faults if f.start <= c.scheduled <= f.end]
+            during = [f.name for f in faults if f.holds(c.scheduled)]
             found.late.append(
                 {
                     "to": c.to,

@@ -60,15 +60,15 @@ def chromium():
         browser.close()
 
 
+CALL_FAILED = pytest.StashKey[bool]()  # the test's own call failed (not its set-up)
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     report = yield
     if report.when == "call":
         item.stash[CALL_FAILED] = report.failed
     return report
-
-
-CALL_FAILED = pytest.StashKey[bool]()
 
 
 @pytest.fixture
@@ -95,13 +95,13 @@ def new_page(chromium, request):
             "requestfailed",
             lambda r: trouble.append(f"{label} request failed: {r.method} {r.url} {r.failure}"),
         )
-        page.on(
-            "response",
-            lambda r: (
-                r.status >= 400
-                and trouble.append(f"{label} answer {r.status}: {r.request.method} {r.url}")
-            ),
-        )
+
+        def answered(response) -> None:
+            if response.status >= 400:
+                trouble.append(f"{label} answer {response.status}: {response.request.method} "
+                               f"{response.url}")  # fmt: skip
+
+        page.on("response", answered)
         return page
 
     yield make
