@@ -25,7 +25,7 @@ from datetime import datetime
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import get_language
 
 from tdsystem.core import screencache
@@ -142,13 +142,16 @@ def _pending_moves(moves: QuerySet[Move]) -> dict[int, MoveShown]:
 def _breaking_next_table(event_id: int) -> int | None:
     """The table breaking next: the first of the break order with a player, and not the
     last such table."""
+    # Each table asked whether it seats anyone (EXISTS on the entry's table index), not
+    # every entry joined and the tables made distinct. A seated entry is active (the
+    # constraint busted_entry_has_no_seat), so the status is not asked: with it, PostgreSQL
+    # could pick the active entries' index and read them all for each table.
+    seated = Entry.objects.filter(table_id=OuterRef("pk"))
     first_two = list(
-        EventTable.objects.filter(
-            event_id=event_id, in_play=True, entries__status=Entry.Status.ACTIVE
-        )
+        EventTable.objects.filter(event_id=event_id, in_play=True)
+        .filter(Exists(seated))
         .order_by("break_rank", "-number")
-        .values_list("pk", flat=True)
-        .distinct()[:2]
+        .values_list("pk", flat=True)[:2]
     )
     return first_two[0] if len(first_two) == 2 else None
 
@@ -334,7 +337,7 @@ def _amount(value: Decimal | None) -> str | None:
     return None if value is None else f"{value:.2f}"
 
 
-def _clock_part(event_id: int) -> tuple[dict, str]:
+def clock_part(event_id: int) -> tuple[dict, str]:
     payload = event_clock_payload(event_id)
     clock = {key: payload.get(key) for key in CLOCK_KEYS}
     payouts = payload.get("payouts") or []
@@ -375,7 +378,7 @@ def me_answer(link: PlayerLink | LinkRead) -> MeAnswer:
     """The page's state for a link that follows an entry."""
     assert link.entry_id is not None
     state = me_state_cached(link.event_id, link.entry_id)
-    clock, server_time = _clock_part(state.event_id)
+    clock, server_time = clock_part(state.event_id)
     moment = ("remaining_ms",) if clock["status"] == "running" else ()
     steady = {k: v for k, v in clock.items() if k not in moment}
     digest = hashlib.blake2b(
