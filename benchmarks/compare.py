@@ -8,7 +8,10 @@ an earlier commit, its own .venv or this one's):
 
 Each figure is measured by the same benchmark script of each checkout (its own code, its
 own fresh database), the two taking turns ("before" then "after", then the other way
-round in the next round), so a machine shared with other work slows both alike. Printed:
+round in the next round), so a machine shared with other work slows both alike. Before
+each run the machine settles: what the last run wrote is flushed to disk and the run
+waits (up to a minute) for two seconds in which the cores are at least 90% idle, so the
+second of a pair does not pay for the first one's writes and leftover work. Printed:
 each run's figures, then per figure the median over the rounds, before and after, and
 the change (+ is slower, or a lower throughput ratio):
 
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import statistics
@@ -44,6 +48,29 @@ Figures = dict[str, float]
 def _cpu() -> float:
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     return used.ru_utime + used.ru_stime
+
+
+def _busy() -> tuple[int, int]:
+    """The machine's busy and total CPU ticks so far (/proc/stat), or zeros elsewhere."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(v) for v in f.readline().split()[1:8]]
+    except OSError:
+        return 0, 0
+    return sum(ticks) - ticks[3] - ticks[4], sum(ticks)
+
+
+def settle(idle: float = 0.9, window: float = 2.0, patience: float = 60.0) -> float:
+    """Flush the page cache and wait for a quiet window; the seconds it took."""
+    started = time.monotonic()
+    os.sync()
+    while time.monotonic() - started < patience:
+        busy, total = _busy()
+        time.sleep(window)
+        busy_after, total_after = _busy()
+        if total_after == total or (busy_after - busy) / (total_after - total) <= 1 - idle:
+            break
+    return time.monotonic() - started
 
 
 def _run(tree: Path, script: str, *args: str) -> tuple[str, float]:
@@ -125,11 +152,16 @@ def main() -> int:
         order = ["before", "after"] if number % 2 == 0 else ["after", "before"]
         for measure in chosen:
             for side in order:
+                waited = settle()
                 started = time.monotonic()
                 figures = measure(trees[side])
                 took = time.monotonic() - started
                 shown = ", ".join(f"{k} {v:g}" for k, v in figures.items())
-                print(f"round {number + 1} {side:6s} ({took:.0f} s): {shown}", flush=True)
+                print(
+                    f"round {number + 1} {side:6s} ({took:.0f} s, settled in {waited:.0f} s):"
+                    f" {shown}",
+                    flush=True,
+                )
                 for key, value in figures.items():
                     seen[side].setdefault(key, []).append(value)
     print(f"\n{'figure':44s} {'before':>9s} {'after':>9s} {'change':>8s}")
