@@ -65,9 +65,10 @@ SLOW ?=
 test: install
 	$(PY) -m pytest -n $(TEST_PROCESSES) --dist worksteal $(if $(SLOW),,-m "not slow") --durations=15 $(PYTEST_ARGS)
 
-# Kept clean by mypy (django-stubs): the engine (strictly), the services, core and the API.
+# Kept clean by mypy (django-stubs): the engine (strictly), the services, core, the API and
+# the players' pages' push process.
 MYPY_FILES := tdsystem/engine $(wildcard tdsystem/*/services.py tdsystem/*/services/) \
-	$(wildcard tdsystem/core/*.py) tdsystem/api
+	$(wildcard tdsystem/core/*.py) tdsystem/api tdsystem/players/push.py
 
 lint: install
 	$(PY) -m ruff check .

@@ -347,6 +347,22 @@ WORKER_HEARTBEAT_SECONDS = envint("WORKER_HEARTBEAT_SECONDS", "10")
 # change to the event was committed meanwhile (a change makes the next poll read them
 # afresh: core/screencache.py); the clock itself is always read fresh.
 SCREEN_CACHE_SECONDS = float(os.environ.get("SCREEN_CACHE_SECONDS", "1"))
+# Players' pages pushed (tdsystem/players/push.py, docs/players.md): the push process's port
+# on the page's own host (runsystem starts it on the web port plus one and sets this), or
+# PUSH_SAME_ORIGIN when a proxy routes /api/me/<token>/stream to it (docs/deployment.md).
+# Neither: the pages poll the web server.
+PUSH_PORT = envint("PUSH_PORT", "0") or None
+PUSH_SAME_ORIGIN = envbool("PUSH_SAME_ORIGIN", "0")
+# How often the push process reads the counts of changes of the events with open pages;
+# how often it reads them all whatever the counts say (a change that takes no lock); how
+# often at most it sends every page the field's figures (players left, average stack,
+# payouts; a new level goes at once); how long a stream may stay silent.
+PUSH_CHECK_SECONDS = float(os.environ.get("PUSH_CHECK_SECONDS", "0.25"))
+PUSH_REFRESH_SECONDS = float(os.environ.get("PUSH_REFRESH_SECONDS", "5"))
+PUSH_CLOCK_SECONDS = float(os.environ.get("PUSH_CLOCK_SECONDS", "5"))
+PUSH_KEEPALIVE_SECONDS = float(os.environ.get("PUSH_KEEPALIVE_SECONDS", "15"))
+# Open pages one push process keeps; past it a page polls the web server.
+PUSH_MAX_PAGES = envint("PUSH_MAX_PAGES", "15000")
 # The clock's tick and the workers' heartbeat are not beat's: every worker's clock ticker
 # sends them (tdsystem/events/ticker.py), so the clock never waits on beat.
 CELERY_BEAT_SCHEDULE = {
@@ -465,8 +481,9 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 # Content-Security-Policy on every response (django-csp). Scripts come from static/ or
 # carry the request's nonce (nonce="{{ request.csp_nonce }}"); nothing is fetched from
-# another host. Styles allow 'unsafe-inline': the templates use style="..." attributes and
-# <style> blocks, and htmx adds its indicator <style>. No 'unsafe-eval': htmx needs it
+# another host (the players' page allows its stream on the push process's port). Styles
+# allow 'unsafe-inline': the templates use style="..." attributes and <style> blocks, and
+# htmx adds its indicator <style>. No 'unsafe-eval': htmx needs it
 # only for hx-on, js: values and trigger filters, which the templates do not use.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

@@ -92,6 +92,7 @@
       ok(at) { failures = 0; lastGood = at; },
       failed() { failures += 1; },
       get stale() { return failures >= 2 || Date.now() - lastGood > staleMs; },
+      get lastGood() { return lastGood; },
     };
   }
   window.tdClockTime = { grouped: grouped, fmt: fmt, money: money, fmt1: fmt1, hms: hms, remaining: remaining, fetchClock: fetchClock, link: link };

@@ -1,6 +1,11 @@
-/* A player's own page: polls its JSON (/api/me/<token>) about each second while visible,
- * one request at a time, with the ETag of the last answer (304 while nothing changed);
- * backs off while hidden or failing and asks again at once on reconnection. The time left
+/* A player's own page. Where the room runs the push process (data-stream), one
+ * Server-Sent Events stream sends the page its part ("me") and the clock's ("clock") when
+ * they change, and "alive" while nothing does; the browser reconnects it with the last
+ * message's id. A stream that never opens, is refused or fails three times in a row gives
+ * way to polling, and is tried again a minute later. Polling: the JSON (/api/me/<token>) about
+ * each second while visible, one request at a time, with the ETag of the last answer (304
+ * while nothing changed); backs off while hidden or failing and asks again at once on
+ * reconnection. The time left
  * counts down between answers (clock-time.js, as every clock screen). A move slip naming
  * the player covers the page, with a beep and a vibration, until "I'm there".
  */
@@ -13,8 +18,11 @@
   const interpolate = window.interpolate || ((s, args) => s.replace(/%\((\w+)\)s/g, (m, k) => (k in args ? args[k] : m)));
   const tr = (text, args) => interpolate(text, args, true);
   const POLL_MS = 1000, TIMEOUT_MS = 4000, STALE_MS = 6000, HIDDEN_MS = 15000, MAX_BACKOFF_MS = 15000;
+  // The stream's "alive" comes every 15 s: a silence twice that long is a dead connection.
+  const STREAM_STALE_MS = 35000, STREAM_FAILURES = 3, STREAM_AGAIN_MS = 60000;
   const $ = (id) => document.getElementById(id);
-  const link = T.link(STALE_MS);
+  const polled = T.link(STALE_MS), streamed = T.link(STREAM_STALE_MS);
+  let link = polled;
   const LOCALE = `${document.documentElement.lang || "en"}-u-nu-latn`;
   let dayFormat;
   try {
@@ -142,7 +150,81 @@
     timer = setTimeout(poll, ms);
   }
 
+  // The push stream ------------------------------------------------------------------
+  let source = null, streamFailures = 0, streamAgainAt = 0, mine = null, clockPart = null;
+
+  function streamUrl() {
+    const path = root.dataset.stream;
+    if (!path || !window.EventSource) return null;
+    const query = `?lang=${encodeURIComponent(document.documentElement.lang || "")}`;
+    const port = root.dataset.streamPort;
+    if (!port) return path + query;
+    // Another port of this host: over HTTPS it would be mixed content, so the page polls.
+    if (location.protocol !== "http:") return null;
+    return `http://${location.hostname}:${port}${path}${query}`;
+  }
+
+  function heard(serverTime) {
+    const at = Date.now();
+    // Stamped as it was sent: no round trip to halve.
+    if (serverTime) offset = Date.parse(serverTime) - at;
+    streamFailures = 0;
+    streamed.ok(at);
+  }
+
+  function showStreamed() {
+    if (!mine || !clockPart) return;
+    data = Object.assign({}, mine, { clock: clockPart });
+    render();
+  }
+
+  function openStream(url) {
+    clearTimeout(timer);
+    link = streamed;
+    streamed.ok(Date.now());
+    source = new EventSource(url);
+    let opened = false;
+    source.addEventListener("open", () => { opened = true; });
+    source.addEventListener("me", (e) => { mine = JSON.parse(e.data); heard(null); showStreamed(); });
+    source.addEventListener("clock", (e) => {
+      const m = JSON.parse(e.data);
+      clockPart = m.clock;
+      heard(m.server_time);
+      showStreamed();
+    });
+    source.addEventListener("alive", (e) => { heard(JSON.parse(e.data).server_time); });
+    source.addEventListener("error", () => {
+      streamed.failed();
+      streamFailures += 1;
+      // Never opened: no push process there. Opened before: the browser tries again.
+      if (!opened || source.readyState === EventSource.CLOSED || streamFailures >= STREAM_FAILURES) dropStream();
+    });
+  }
+
+  // Polling from now on, the stream tried again in a minute.
+  function dropStream() {
+    if (source) source.close();
+    source = null;
+    streamAgainAt = Date.now() + STREAM_AGAIN_MS;
+    link = polled;
+    schedule(0);
+  }
+
+  // A stream the browser holds open but that has said nothing for too long (a phone that
+  // slept, a Wi-Fi that changed) is opened again.
+  function watchStream() {
+    if (source && Date.now() - streamed.lastGood > STREAM_STALE_MS) {
+      source.close();
+      openStream(streamUrl());
+    }
+    document.body.classList.toggle("is-stale", link.stale);
+  }
+
+  // Polling ------------------------------------------------------------------------
   async function poll() {
+    if (source) return;
+    const url = streamUrl();
+    if (url && Date.now() >= streamAgainAt) { openStream(url); return; }
     if (inFlight) return;
     inFlight = true;
     try {
@@ -176,9 +258,10 @@
   });
   // A first touch unlocks the sound on phones that ask for one.
   document.addEventListener("pointerdown", () => { if (!beep.ctx) { try { const A = window.AudioContext || window.webkitAudioContext; if (A) beep.ctx = new A(); } catch (e) { /* none */ } } }, { once: true });
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) schedule(0); });
-  window.addEventListener("online", () => { failures = 0; schedule(0); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && !source) schedule(0); });
+  window.addEventListener("online", () => { failures = 0; if (!source) schedule(0); });
   setInterval(renderClock, 250);
+  setInterval(watchStream, 1000);
   // The page came with a move slip already shown: it sounds once it can.
   const first = Number($("me-move-id").value);
   if (first) shownMove = first;

@@ -54,6 +54,14 @@ def link_seen(link_pk: int) -> None:
     PlayerLink.objects.filter(pk=link_pk).update(seen_at=timezone.now())
 
 
+def stream_path(token: str) -> str:
+    """The page's push stream (players/push.py), when a push process serves this room:
+    on the page's own address (a proxy routes it) or on PUSH_PORT of the page's host."""
+    if not (settings.PUSH_SAME_ORIGIN or settings.PUSH_PORT):
+        return ""
+    return f"/api/me/{token}/stream"
+
+
 @require_safe
 def me(request: HttpRequest, token: str) -> HttpResponse:
     """The page; `?part=details` (or htmx) its details alone, which the page's script asks
@@ -68,9 +76,14 @@ def me(request: HttpRequest, token: str) -> HttpResponse:
         "me": answer.state,
         "clock": answer.clock,
         "time_zone": settings.TIME_ZONE,
+        "stream": stream_path(link.token),
+        "stream_port": settings.PUSH_PORT or "",
     }
     part = request.GET.get("part") == "details" or "HX-Request" in request.headers
-    return render(request, "players/me.html#details" if part else "players/me.html", context)
+    response = render(request, "players/me.html#details" if part else "players/me.html", context)
+    if settings.PUSH_PORT:  # the stream comes from the push process's port of this host
+        response._csp_update = {"connect-src": [f"http://*:{settings.PUSH_PORT}"]}  # type: ignore[attr-defined]
+    return response
 
 
 @require_POST
