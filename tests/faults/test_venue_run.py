@@ -1,7 +1,8 @@
-"""The embedded run on the venue network: the real `manage.py runsystem` (gunicorn, worker,
-beat) with a var dir of its own, reached on a second loopback address with the machine's
-LAN address as the Host, as a TV or a phone would reach it. Traffic goes to 127.0.0.0/8
-only; the LAN address is only discovered (a UDP connect sends nothing) and named."""
+"""The embedded run on the venue network: the real `manage.py runsystem` (gunicorn, the push
+process, worker, beat) with a var dir of its own, reached on a second loopback address with
+the machine's LAN address as the Host, as a TV or a phone would reach it. Traffic goes to
+127.0.0.0/8 only; the LAN address is only discovered (a UDP connect sends nothing) and
+named."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import http.client
 import os
 import re
 import signal
+import socket
 import time
 
 import pytest
@@ -53,7 +55,7 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
         pytest.skip("this machine has no network address to name in the Host header")
     env = run_environment(tmp_path / "var")
     migrated(env, demo=True)
-    port = free_port()
+    port = free_pair()
     log = tmp_path / "runsystem.log"
     proc = runsystem(env, port, log, host="0.0.0.0")
     lan_host = f"{network.host_pattern(lan)}:{port}"
@@ -63,6 +65,9 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
         assert lookup == f"http://{lan_host}/seats/", printed  # the stable address
         assert f"Director console (this laptop): http://127.0.0.1:{port}/console/" in printed
         assert "▄▄▄▄▄" in printed  # the terminal QR code
+        assert f"Players' own pages:             sent their changes from port {port + 1}" in (
+            printed
+        )
 
         # A TV on the venue network: the LAN address as Host, on another loopback address.
         status, body = get("127.0.0.2", port, "/healthz", lan_host)
@@ -72,6 +77,13 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
         assert get("127.0.0.2", port, "/", "evil.example")[0] == 400  # never any Host
         status, _ = get("127.0.0.2", port, "/clock/", lan_host)
         assert status == 302  # to the demo's clock screen
+
+        # A phone's page asks the push process, on the next port, for its stream: an unknown
+        # link is refused there as on the web server.
+        status, body = get("127.0.0.2", port + 1, "/api/me/no-such-link/stream", lan_host)
+        assert status == 404 and '"detail"' in body
+        status, page = get("127.0.0.2", port, "/me/no-such-link/", lan_host)
+        assert status == 404
 
         # The poster opened on the laptop itself still carries the LAN address (the
         # permanent one, /seats/poster/, for the stable lookup).
@@ -94,8 +106,21 @@ def test_it_serves_the_venue_network_from_the_embedded_run(tmp_path):
         while time.monotonic() < deadline and not _refused(port):
             time.sleep(0.2)
         assert _refused(port), "the web server outlived runsystem"
+        assert _refused(port + 1), "the push process outlived runsystem"
     finally:
         _kill_group(proc)
+
+
+def free_pair() -> int:
+    """A free port whose next one is free too (the push process's)."""
+    while True:
+        port = free_port()
+        with socket.socket() as s:
+            try:
+                s.bind(("0.0.0.0", port + 1))
+            except OSError:
+                continue
+        return port
 
 
 def _refused(port: int) -> bool:

@@ -1,5 +1,7 @@
-"""The embedded run: the web server, a Celery worker and beat together on the venue network;
-Ctrl-C (or SIGTERM, or closing the terminal) stops all three.
+"""The embedded run: the web server, the players' pages' push process (on the web port
+plus one: tdsystem/players/push.py), a Celery worker and beat together on the venue
+network; Ctrl-C (or SIGTERM, or closing the terminal) stops them all. A push port that is
+taken is said, and the players' pages poll the web server instead.
 
 Its children get TDSYSTEM_EMBEDDED=1, from which settings derive what a laptop at a venue
 needs without a settings file: DEBUG off unless asked for, a secret key kept in var/, and
@@ -61,7 +63,8 @@ class Refused(Exception):
 class Command(BaseCommand):
     help = (
         "Start the web server (gunicorn, or the autoreloading development server with --dev), "
-        "a Celery worker and Celery beat; stop them all on Ctrl-C."
+        "the players' pages' push process on the next port, a Celery worker and Celery beat; "
+        "stop them all on Ctrl-C."
     )
 
     def add_arguments(self, parser) -> None:
@@ -102,6 +105,15 @@ class Command(BaseCommand):
             raise SystemExit(1) from None
         lock.describe(addr=bind)
         env = os.environ | {"PYTHONUNBUFFERED": "1", "TDSYSTEM_EMBEDDED": "1", "WEB_BIND": bind}
+        # The players' pages' push process, on the next port: without it they poll.
+        push_port = port + 1
+        try:
+            pusher = listen(host, push_port, f"{bind.rpartition(':')[0]}:{push_port}", keep=True)
+        except Refused as refused:
+            pusher = None
+            self.stderr.write(f"{refused} The players' pages will poll the web server.")
+        else:
+            env["PUSH_PORT"] = str(push_port)
         if dev:
             env["DEBUG"] = "1"
         if "SECRET_KEY" not in env:
@@ -111,19 +123,24 @@ class Command(BaseCommand):
             self._collectstatic(env)
         fd = listener.fileno() if listener else None
         commands = {"web": web_command(bind, dev=dev, fd=fd), **self._celery_commands(var)}
+        own_fds = {"web": fd}
+        if pusher is not None:
+            commands["push"] = push_command(pusher.fileno())
+            own_fds["push"] = pusher.fileno()
         run = Run(self, lock)
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal closed
             signal.signal(sig, run.ask_to_stop)
         try:
             for name, cmd in commands.items():
-                fds = [lock.fd] + ([fd] if fd is not None and name == "web" else [])
-                run.start(name, cmd, env, fds)
-            if listener:
-                listener.close()  # gunicorn has it: the port is free when gunicorn ends
+                own = own_fds.get(name)
+                run.start(name, cmd, env, [lock.fd] + ([own] if own is not None else []))
+            for held in (listener, pusher):
+                if held:
+                    held.close()  # its server has it: the port is free when the server ends
             ready = run.wait_for_web(host, port)
             failed = not ready and not run.stopping
             if ready:
-                self._print_urls(host, port, bind, debug)
+                self._print_urls(host, port, bind, debug, push=pusher is not None)
                 failed = run.watch()
         finally:
             run.stop()
@@ -175,7 +192,7 @@ class Command(BaseCommand):
             ],
         }  # fmt: skip
 
-    def _print_urls(self, host: str, port: int, bind: str, debug: bool) -> None:
+    def _print_urls(self, host: str, port: int, bind: str, debug: bool, *, push: bool) -> None:
         laptop = (
             f"http://127.0.0.1:{port}"
             if host in network.WILDCARDS
@@ -187,6 +204,8 @@ class Command(BaseCommand):
             "",
             f"tdsystem is running on {bind} ({mode}; Ctrl-C stops the web server, "
             "the worker and beat):",
+            "  Players' own pages:             "
+            + (f"sent their changes from port {port + 1}" if push else "polling the web server"),
             f"  Director console (this laptop): {laptop}/console/",
             f"  Health:                         {laptop}/healthz",
             "",
@@ -243,6 +262,15 @@ def web_command(bind: str, *, dev: bool = False, fd: int | None = None) -> list[
         python, "-m", "gunicorn", "tdsystem.wsgi", "--config",
         str(conf), "--bind", bind if fd is None else f"fd://{fd}",
         "--workers", workers, "--threads", threads, "--log-level", "warning",
+    ]  # fmt: skip
+
+
+def push_command(fd: int) -> list[str]:
+    """The players' pages' push process (tdsystem/players/push.py) on an inherited socket."""
+    return [
+        sys.executable, "-m", "uvicorn", "tdsystem.asgi_push:application", "--fd", str(fd),
+        "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+        "--timeout-graceful-shutdown", "2",
     ]  # fmt: skip
 
 
@@ -341,7 +369,7 @@ def listen(host: str, port: int, bind: str, *, keep: bool) -> socket.socket | No
             raise Refused(
                 f"Cannot listen on {bind}: the address is in use, perhaps by another "
                 "tdsystem. Stop that one (Ctrl-C in its terminal), or start this one "
-                f"elsewhere: make run ADDR={host or '0.0.0.0'}:{port + 1}"
+                f"elsewhere: make run ADDR={host or '0.0.0.0'}:{port + 10}"
             ) from None
         raise Refused(f"Cannot listen on {bind}: {exc.strerror}.") from None
     if keep:
