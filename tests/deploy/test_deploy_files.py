@@ -18,7 +18,12 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
-UNITS = ("tdsystem-web.service", "tdsystem-worker.service", "tdsystem-clock.service")
+UNITS = (
+    "tdsystem-web.service",
+    "tdsystem-push.service",
+    "tdsystem-worker.service",
+    "tdsystem-clock.service",
+)
 INSTALLED = "/opt/tdsystem"  # where the units and the nginx site expect the project
 
 
@@ -62,6 +67,9 @@ def test_the_units_run_the_documented_commands():
     assert unit_lines("tdsystem-web.service", "ExecStart") == [
         f"{INSTALLED}/.venv/bin/gunicorn tdsystem.wsgi"
     ]
+    (push,) = unit_lines("tdsystem-push.service", "ExecStart")
+    assert push.startswith(f"{INSTALLED}/.venv/bin/uvicorn tdsystem.asgi_push:application ")
+    assert unit_lines("tdsystem-push.service", "LimitNOFILE") == ["65536"]
     (worker,) = unit_lines("tdsystem-worker.service", "ExecStart")
     assert worker.startswith(f"{INSTALLED}/.venv/bin/celery -A tdsystem worker ")
     (clock,) = unit_lines("tdsystem-clock.service", "ExecStart")
@@ -120,7 +128,12 @@ def nginx_site(tmp_path: Path, site: str, **rewrite: str) -> Path:
         # The compose network's names resolved here as this machine.
         (
             "compose.conf",
-            {"server web1:": "server 127.0.0.1:", "server web2:": "server localhost:"},
+            {
+                "server web1:": "server 127.0.0.1:",
+                "server web2:": "server localhost:",
+                "server push1:": "server 127.0.0.1:",
+                "server push2:": "server localhost:",
+            },
         ),
     ],
 )
@@ -157,7 +170,8 @@ def test_the_compose_file_passes_the_compose_spec_schema():
 def test_the_compose_file_runs_the_installation_from_the_projects_image():
     services = compose()["services"]
     assert set(services) == {
-        "db", "redis", "migrate", "web1", "web2", "worker1", "worker2", "clock", "proxy"
+        "db", "redis", "migrate", "web1", "web2", "push1", "push2", "worker1", "worker2",
+        "clock", "proxy",
     }  # fmt: skip
     assert services["db"]["image"].startswith("postgres:")
     assert services["redis"]["image"].startswith("redis:")
@@ -175,6 +189,9 @@ def test_the_compose_file_runs_the_installation_from_the_projects_image():
         services["web1"]["command"] == services["web2"]["command"] == ["gunicorn", "tdsystem.wsgi"]
     )
     assert services["clock"]["command"][:4] == ["celery", "-A", "tdsystem", "beat"]
+    for name in ("push1", "push2"):
+        assert services[name]["command"][:2] == ["uvicorn", "tdsystem.asgi_push:application"]
+        assert name in services["proxy"]["depends_on"]
     for name in ("worker1", "worker2"):
         assert services[name]["command"][:4] == ["celery", "-A", "tdsystem", "worker"]
         assert services[name]["depends_on"]["migrate"]["condition"] == (
@@ -183,6 +200,7 @@ def test_the_compose_file_runs_the_installation_from_the_projects_image():
     assert services["proxy"]["ports"] == ["${HTTP_PORT:-8080}:80"]
     env = services["web1"]["environment"]
     assert env["TRUSTED_PROXY_COUNT"] == "1" and env["DATABASE_URL"].startswith("postgres://")
+    assert env["PUSH_SAME_ORIGIN"] == "1"  # the pages' streams through the proxy
 
 
 def test_the_dockerfile_builds_from_python_311_slim_with_what_it_copies():

@@ -1,18 +1,22 @@
 """The systemd units' own commands, started as the units start them, on loopback.
 
-The web unit's ExecStartPre and ExecStart, the worker's and the clock ticker's ExecStart
-are read from deploy/systemd/, their paths moved to this checkout, their variables from
-deploy/tdsystem.env.example with this machine's database (the test database, SQLite or
-PostgreSQL), broker (a SQLite file) and address (127.0.0.2). The web server answers a
-page and its static file; /healthz reaches 200 only once the ticker has sent a heartbeat
-and the worker has written it (a round trip through all three). nginx, when installed,
-then serves the same site as deploy/nginx/tdsystem.conf would, over TLS on loopback:
-compressed pages, static files from its own copy, and the proxy headers trusted.
+The web unit's ExecStartPre and ExecStart, the push process's, the worker's and the clock
+ticker's ExecStart are read from deploy/systemd/, their paths moved to this checkout,
+their variables from deploy/tdsystem.env.example with this machine's database (the test
+database, SQLite or PostgreSQL), broker (a SQLite file) and address (127.0.0.2). The web
+server answers a page and its static file; /healthz reaches 200 only once the ticker has
+sent a heartbeat and the worker has written it (a round trip through all three); the push
+process streams a player's page its part. nginx, when installed, then serves the same
+site as deploy/nginx/tdsystem.conf would, over TLS on loopback: compressed pages, static
+files from its own copy, the proxy headers trusted, and the player's stream routed to the
+push process.
 """
 
 from __future__ import annotations
 
 import gzip
+import http.client
+import json
 import os
 import re
 import shlex
@@ -36,7 +40,7 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 HOST = "127.0.0.2"
 
 
-def unit_env(tmp: Path, port: int) -> dict:
+def unit_env(tmp: Path, port: int, push_port: int) -> dict:
     env = dict(os.environ)
     for line in (DEPLOY / "tdsystem.env.example").read_text().splitlines():
         if line.strip() and not line.startswith("#"):
@@ -50,6 +54,8 @@ def unit_env(tmp: Path, port: int) -> dict:
         "DB_POOL_MIN": "1",
         "CELERY_BROKER_URL": f"sqla+sqlite:///{tmp / 'broker.sqlite3'}",
         "WEB_BIND": f"{HOST}:{port}",
+        "UVICORN_HOST": HOST,
+        "UVICORN_PORT": str(push_port),
         "WEB_WORKERS": "1",
         "WORKER_HEARTBEAT_SECONDS": "1",
         "PYTHONUNBUFFERED": "1",
@@ -104,8 +110,9 @@ def wait_for(what: str, check, procs: dict, timeout: float = 60):
 
 def test_the_units_commands_serve_on_loopback(tmp_path):
     started = time.monotonic()
-    port = free_port()
-    env = unit_env(tmp_path, port)
+    port, push_port = free_port(), free_port()
+    env = unit_env(tmp_path, port, push_port)
+    token, clock = a_players_link()
     (pre,) = unit_lines("tdsystem-web.service", "ExecStartPre")
     collected = subprocess.run(
         command(pre, env), cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
@@ -113,7 +120,8 @@ def test_the_units_commands_serve_on_loopback(tmp_path):
     assert collected.returncode == 0, collected.stderr
     procs: dict[str, tuple[subprocess.Popen, Path]] = {}
     try:
-        for unit in ("tdsystem-web.service", "tdsystem-worker.service", "tdsystem-clock.service"):
+        units = ("web", "push", "worker", "clock")
+        for unit in (f"tdsystem-{name}.service" for name in units):
             (line,) = unit_lines(unit, "ExecStart")
             log = tmp_path / f"{unit}.log"
             procs[unit] = (
@@ -134,15 +142,21 @@ def test_the_units_commands_serve_on_loopback(tmp_path):
         status, _headers, body = get(f"{web}/healthz")
         assert body.startswith(b'{"ok": true') or b'"ok": true' in body
 
-        status, headers, page = get(f"{web}/clock/", gzipped=True)
+        status, headers, page = get(f"{web}{clock}", gzipped=True)
         assert status == 200 and b"</html>" in page  # the room's page, static names and all
         assert headers.get("Content-Encoding") == "gzip"
         script = re.search(rb'src="(/static/js/[^"]+\.js)"', page)
         assert script, page[:500]
         assert get(f"{web}{script[1].decode()}")[0] == 200
 
+        # The push process: a player's page's stream, its first message the page's part.
+        stream = http.client.HTTPConnection(HOST, push_port, timeout=10)
+        wait_for("the push process", lambda: first_message(stream, token), procs, timeout=30)
+
         if tool_or_none("nginx"):
-            through_nginx(tmp_path, env, port, script[1].decode(), procs)
+            through_nginx(
+                tmp_path, env, (port, push_port), (clock, script[1].decode()), procs, token
+            )
     finally:
         for proc, _log in procs.values():
             if proc.poll() is None:
@@ -162,9 +176,47 @@ def tool_or_none(name: str) -> str | None:
         return None
 
 
-def through_nginx(tmp_path: Path, env: dict, port: int, script: str, procs: dict) -> None:
+def a_players_link() -> tuple[str, str]:
+    """The token of a seated player's page in an event of the test database, and the
+    event's clock page."""
+    from tdsystem.players.links import link_of_entry
+    from tdsystem.simulation.seatings import arrange
+    from tests.fixtures import make_event
+
+    event = make_event(600, name="Deploy check")
+    people = arrange(event, {1: [1, 2, 3]})
+    return link_of_entry(people["T1S2"]).token, f"/events/{event.pk}/clock/"
+
+
+def first_message(connection: http.client.HTTPConnection, token: str) -> bool:
+    """The page's stream opened, and its first message is the page's part (table, seat)."""
+    connection.request("GET", f"/api/me/{token}/stream", headers={"Accept": "text/event-stream"})
+    answer = connection.getresponse()
+    assert answer.status == 200, answer.read()
+    assert answer.headers["Content-Type"].startswith("text/event-stream")
+    seen = b""
+    while b"\n\n" not in seen.partition(b"event: me")[2]:
+        chunk = answer.read1(65536)
+        assert chunk, seen
+        seen += chunk
+    data = seen.partition(b"event: me")[2].split(b"data: ", 1)[1].split(b"\n", 1)[0]
+    assert json.loads(data)["seat"] == 2
+    connection.close()
+    return True
+
+
+def through_nginx(
+    tmp_path: Path,
+    env: dict,
+    ports: tuple[int, int],
+    paths: tuple[str, str],
+    procs: dict,
+    token: str,
+) -> None:
     """The site of deploy/nginx/tdsystem.conf on 127.0.0.2, TLS with a test certificate,
-    in front of the web server above."""
+    in front of the web server and the push process above."""
+    port, push_port = ports
+    clock, script = paths
     tls_port, plain_port = free_port(), free_port()
     conf = nginx_site(
         tmp_path / "nginx",
@@ -173,6 +225,8 @@ def through_nginx(tmp_path: Path, env: dict, port: int, script: str, procs: dict
         **{
             "server 10.0.0.11:8000": f"server {HOST}:{port}",
             "server 10.0.0.12:8000": f"server {HOST}:{port}",
+            "server 10.0.0.11:8001": f"server {HOST}:{push_port}",
+            "server 10.0.0.12:8001": f"server {HOST}:{push_port}",
             "listen [::]:80;": "",
             "listen [::]:443 ssl http2;": "",
             "listen 80;": f"listen {HOST}:{plain_port};",
@@ -195,13 +249,13 @@ def through_nginx(tmp_path: Path, env: dict, port: int, script: str, procs: dict
     asks = {"host": "td.example.com", "tls": tls}
     wait_for("nginx", lambda: get(f"{site}/healthz", **asks)[0] == 200, procs, timeout=20)
 
-    status, headers, page = get(f"{site}/clock/", gzipped=True, **asks)
+    status, headers, page = get(f"{site}{clock}", gzipped=True, **asks)
     assert status == 200 and b"</html>" in page
     assert headers.get("Content-Encoding") == "gzip"
     # X-Forwarded-Proto https from nginx: the web server knows the request came over TLS
     # (HSTS is sent on HTTPS requests only, and PUBLIC_URL is https://).
     assert "max-age=31536000" in headers.get("Strict-Transport-Security", "")
-    assert "Strict-Transport-Security" not in get(f"http://{HOST}:{port}/clock/")[1]
+    assert "Strict-Transport-Security" not in get(f"http://{HOST}:{port}{clock}")[1]
 
     status, headers, body = get(f"{site}{script}", gzipped=True, **asks)
     assert status == 200 and "immutable" in headers["Cache-Control"]
@@ -209,6 +263,9 @@ def through_nginx(tmp_path: Path, env: dict, port: int, script: str, procs: dict
     assert (
         Path(env["VAR_DIR"]) / "staticfiles" / script.removeprefix("/static/")
     ).read_bytes() == body
+    # A player's page's stream, routed to the push process, its messages not held back.
+    stream = http.client.HTTPSConnection(HOST, tls_port, timeout=10, context=tls)
+    assert first_message(stream, token)
     # Plain HTTP is sent to HTTPS.
     status, headers, _ = get(f"http://{HOST}:{plain_port}/clock/", host="td.example.com")
     assert (status, headers["Location"]) == (301, "https://td.example.com/clock/")
