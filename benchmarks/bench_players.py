@@ -1,6 +1,7 @@
-"""The players' own pages at once: thousands of phones polling while the floor busts players.
+"""The players' own pages at once: thousands of phones open while the floor busts players.
 
 Run from the project root: python benchmarks/bench_players.py [--pages 10000] [--seconds 60]
+[--poll]
 
 The web server as the venue runs it (`runsystem`'s command, as bench_load.py: gunicorn.conf.py's
 gthread worker and keep-alive; 4 processes of 4 threads on PostgreSQL, 1 of 8 on SQLite, or
@@ -8,7 +9,17 @@ WEB_WORKERS and WEB_THREADS; DEBUG off) on a database of its own (BENCH_DATABASE
 PostgreSQL, else a fresh SQLite file): an event of `--pages` players seated through the
 services, each entry with its live link (`players.links.link_of_entry`), the clock running.
 
-Then, on loopback, after a warm-up in which every page is opened (its first answer, a 200):
+By default the pages are pushed, as the room runs them (tdsystem/players/push.py): the push
+process is started beside the web server (uvicorn, as `runsystem` starts it), and each page
+keeps one Server-Sent Events stream of its own, `GET /api/me/<token>/stream`, opened over
+the warm-up and read as static/js/me.js's EventSource reads it (reconnecting with its last
+id after 3 s when it ends). A move is shown when the moved page's stream brings its part
+with the slip. Printed: the streams open, the messages of each kind, the bytes a page a
+minute received, and the push process's CPU a page a minute beside the web server's.
+
+With --poll, the pages poll instead, as where no push process runs (or where a page's
+stream fails). Then, on loopback, after a warm-up in which every page is opened (its
+first answer, a 200):
 
 - each page polls `GET /api/me/<token>` as static/js/me.js does while visible: the next poll
   one second after the last answer, with If-None-Match of the last ETag, gzip accepted,
@@ -16,16 +27,17 @@ Then, on loopback, after a warm-up in which every page is opened (its first answ
   kept-alive connections (phone i on connection i mod C): each connection sends the poll
   that is due first among its phones, one at a time, so a server that answers late makes
   every phone of the connection ask late, as it would make a phone's own connection wait;
-- `--floor` floor people (20) record `--bustouts` bust-outs a minute (100) between them
-  through `POST /api/events/<id>/bustouts` (bearer token). For each move slip a 201 names,
-  the time from that 201 to the first answer of the moved player's page showing the slip
-  (by its id; an answer received before the 201 counts as 0).
+- the floor as below.
 
-Printed: the move's time shown (p50/p99/max, count, and slips never shown in the run), the
-polls' p50/p99 latency and errors, the rate achieved against one poll per page per second,
-the share of 304s, the bytes per page per minute (every answer's head and body as received,
-gzip as negotiated; and the requests' bytes sent), the server's CPU per poll and per page per
-minute (from /proc, bust-outs included), then the target: a move shown within 2 s, p99.
+In both, `--floor` floor people (20) record `--bustouts` bust-outs a minute (100) between
+them through `POST /api/events/<id>/bustouts` (bearer token). For each move slip a 201
+names, the time from that 201 to the moved player's page showing the slip (by its id; an
+answer or message received before the 201 counts as 0). Printed for polling: the polls'
+p50/p99 latency and errors, the rate achieved against one poll per page per second, the
+share of 304s, the bytes per page per minute (every answer's head and body as received,
+gzip as negotiated; and the requests' bytes sent), the server's CPU per poll and per page
+per minute (from /proc, bust-outs included). For both, the moves' time shown (p50/p99/max,
+count, and slips never shown in the run), then the target: a move shown within 2 s, p99.
 Before the run, one poll's cost through Django's test client in this process (the player's
 poll answered 304 and 200, and the clock's poll beside it).
 """
@@ -358,6 +370,207 @@ async def connection(phones, port, polls, start, mark, until):
     conn.close()
 
 
+# The pushed pages (--push) -----------------------------------------------------------------
+
+
+@dataclass
+class Streams:
+    opened: int = 0  # streams answered 200, reconnections included
+    refused: dict[int, int] = field(default_factory=dict)  # by status (0: no answer)
+    ended: int = 0  # streams the server ended before the run's end
+    messages: dict[str, int] = field(default_factory=dict)  # in the run, by kind
+    received: int = 0  # bytes in the run, heads and bodies as received
+    sent: int = 0
+
+
+class Dechunk:
+    """HTTP/1.1 chunked transfer coding undone as the bytes come."""
+
+    def __init__(self) -> None:
+        self.raw, self.left, self.crlf, self.done = b"", 0, False, False
+
+    def feed(self, data: bytes) -> bytes:
+        self.raw += data
+        out = []
+        while True:
+            if self.left:
+                take = self.raw[: self.left]
+                out.append(take)
+                self.left -= len(take)
+                self.raw = self.raw[len(take) :]
+                if self.left:
+                    break
+                self.crlf = True
+            if self.crlf:
+                if len(self.raw) < 2:
+                    break
+                self.raw, self.crlf = self.raw[2:], False
+            end = self.raw.find(b"\r\n")
+            if end < 0:
+                break
+            size = int(self.raw[:end].split(b";")[0], 16)
+            self.raw = self.raw[end + 2 :]
+            if size == 0:
+                self.done = True
+                break
+            self.left = size
+        return b"".join(out)
+
+
+async def stream_page(phone, port, streams, polls, opens_at, mark, until):
+    """One page's stream, from `opens_at` to the run's end (and TAIL after it)."""
+    await asyncio.sleep(max(0.0, opens_at - time.monotonic()))
+    last = ""
+    end = until + TAIL
+    while time.monotonic() < end:
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(HOST, port)
+            ask = (
+                f"GET {phone.path}/stream?lang=en HTTP/1.1\r\nHost: {HOST}:{port}\r\n"
+                + PHONE.replace("Accept: application/json", "Accept: text/event-stream")
+                + (f"Last-Event-ID: {last}\r\n" if last else "")
+                + "\r\n"
+            ).encode()
+            writer.write(ask)
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+            status = int(head.split(None, 2)[1])
+            if mark.value <= time.monotonic() < until:
+                streams.received += len(head)
+                streams.sent += len(ask)
+            if status != 200:
+                streams.refused[status] = streams.refused.get(status, 0) + 1
+                await asyncio.sleep(3.0)
+                continue
+            streams.opened += 1
+            body, buffer = Dechunk(), b""
+            while not body.done:
+                data = await asyncio.wait_for(reader.read(65536), end - time.monotonic())
+                if not data:
+                    break
+                now = time.monotonic()
+                measured = mark.value <= now < until
+                if measured:
+                    streams.received += len(data)
+                buffer += body.feed(data)
+                while b"\n\n" in buffer:
+                    block, buffer = buffer.split(b"\n\n", 1)
+                    kind, ident, text = _sse(block)
+                    if kind is None:
+                        continue
+                    if measured:
+                        streams.messages[kind] = streams.messages.get(kind, 0) + 1
+                    last = ident or last
+                    if kind == "me":
+                        phone.body, phone.encoding, phone.body_at = text, "", now
+                        if phone.waiting:
+                            _check_move(phone, polls)
+            if time.monotonic() < until:
+                streams.ended += 1
+        except TimeoutError:
+            if time.monotonic() < end:
+                streams.refused[0] = streams.refused.get(0, 0) + 1
+        except (OSError, ValueError, asyncio.IncompleteReadError):
+            streams.refused[0] = streams.refused.get(0, 0) + 1
+            await asyncio.sleep(3.0)
+        finally:
+            if writer is not None:
+                writer.close()
+
+
+def _sse(block: bytes) -> tuple[str | None, str, bytes]:
+    kind, ident, data = None, "", b""
+    for line in block.split(b"\n"):
+        name, _, value = line.partition(b": ")
+        if name == b"event":
+            kind = value.decode()
+        elif name == b"id":
+            ident = value.decode()
+        elif name == b"data":
+            data = value
+    return kind, ident, data
+
+
+async def load_push(port, web_port, event_id, director, tokens, args, meters):
+    rng = random.Random(2)
+    phones = {n: Phone(n, f"/api/me/{t}") for n, t in tokens.items()}
+    listed = list(phones.values())
+    polls, floor, streams = Polls(), Floor(), Streams()
+    begin = time.monotonic()
+    mark = Mark(begin + args.warmup)
+    until = mark.value + args.seconds
+    numbers = list(tokens)
+    rng.shuffle(numbers)
+    every = args.floor * 60.0 / args.bustouts
+    opening = 0.6 * args.warmup  # every page open well before the run
+
+    async def measured():
+        await asyncio.sleep(max(0.0, mark.value - time.monotonic()))
+        for meter in meters:
+            meter.start()
+        await asyncio.sleep(args.seconds)
+        for meter in meters:
+            meter.stop()
+
+    await asyncio.gather(
+        measured(),
+        *(
+            stream_page(phone, port, streams, polls, begin + opening * i / len(listed), mark, until)
+            for i, phone in enumerate(listed)
+        ),
+        *(
+            floor_person(
+                floor,
+                web_port,
+                event_id,
+                director,
+                numbers,
+                phones,
+                polls,
+                mark.value + i * every / args.floor,
+                every,
+                until,
+            )
+            for i in range(args.floor)
+        ),
+    )
+    waiting = sum(1 for p in listed if p.waiting)
+    return polls, floor, streams, waiting
+
+
+def report_streams(args, streams: Streams, meters: list[CpuMeter]) -> None:
+    seconds, pages = args.seconds, args.pages
+    minutes = seconds / 60
+    print(
+        f"\nstreams: {streams.opened:,} opened for {pages:,} pages (reconnections included), "
+        f"{streams.ended} ended by the server in the run; refused or failed: "
+        + (
+            ", ".join(f"{k or 'no answer'}: {v:,}" for k, v in sorted(streams.refused.items()))
+            or "none"
+        )
+    )
+    print(
+        "  messages in the run: "
+        + (", ".join(f"{k} {v:,}" for k, v in sorted(streams.messages.items())) or "none")
+        + f"; bytes a page a minute: {streams.received / pages / minutes:,.0f} received, "
+        f"{streams.sent / pages / minutes:,.1f} sent"
+    )
+    web, push = (dict(meter.used) for meter in meters)
+    if web:
+        cores = os.cpu_count() or 1
+        print(
+            f"CPU during the run's {seconds:.0f} s ({cores} cores give {cores * seconds:.0f} s): "
+            f"push process {push['server']:.1f} s, web server {web['server']:.1f} s, "
+            f"database {web['database']:.1f} s, load generator {web['load generator']:.1f} s, "
+            f"whole machine {web['whole machine']:.1f} s"
+        )
+        print(
+            f"  the push process: {1000 * push['server'] / pages / minutes:.2f} ms of CPU a "
+            f"page a minute; the web server and database (the bust-outs): "
+            f"{web['server'] + web['database']:.1f} s"
+        )
+
+
 class Mark:
     """When the measured run begins."""
 
@@ -373,7 +586,13 @@ def _pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))] if ordered else float("nan")
 
 
-def report(args, polls: Polls, floor: Floor, waiting: int, meter: CpuMeter) -> bool:
+def report(args, polls: Polls, floor: Floor, waiting: int, meter: CpuMeter | None) -> bool:
+    if meter is not None:
+        report_polls(args, polls, meter)
+    return report_moves(polls, floor, waiting)
+
+
+def report_polls(args, polls: Polls, meter: CpuMeter) -> None:
     seconds, pages = args.seconds, args.pages
     n = len(polls.latencies)
     ms = [x * 1000 for x in polls.latencies]
@@ -410,6 +629,9 @@ def report(args, polls: Polls, floor: Floor, waiting: int, meter: CpuMeter) -> b
             f"{1000 * server / max(1, n):.2f} ms of CPU a poll (bust-outs included), "
             f"{1000 * server / pages / minutes:.1f} ms a page a minute"
         )
+
+
+def report_moves(polls: Polls, floor: Floor, waiting: int) -> bool:
     fl = sorted(x * 1000 for x in floor.latencies)
     print(
         f"\nbust-outs recorded {floor.recorded} (asked {len(fl)}, refused {floor.errors}), "
@@ -433,6 +655,19 @@ def report(args, polls: Polls, floor: Floor, waiting: int, meter: CpuMeter) -> b
     return met
 
 
+def wait_port(port: int, seconds: float = 30.0) -> None:
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection((HOST, port), 1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"the push process did not listen on {port}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=10_000)
@@ -441,6 +676,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=250)
     parser.add_argument("--floor", type=int, default=20, help="floor people")
     parser.add_argument("--bustouts", type=float, default=100, help="a minute, between them")
+    parser.add_argument("--poll", action="store_true", help="the pages poll (no push process)")
     args = parser.parse_args()
     env = bench_env("bench-players", DEBUG="0", SECRET_KEY="bench-only", ALLOWED_HOSTS="127.0.0.1")
     django_setup(env)
@@ -464,9 +700,22 @@ def main() -> None:
     command[command.index("--log-level") + 1] = "info"  # each worker says when it is warm
     log = VAR / "bench-players-gunicorn.log"
     server = start(command, env, log)
+    pusher = None
     try:
         wait_http(port)
         wait_warm(log, workers)
+        if not args.poll:
+            push_port = free_port()
+            pusher = start(
+                [
+                    sys.executable, "-m", "uvicorn", "tdsystem.asgi_push:application",
+                    "--host", HOST, "--port", str(push_port), "--lifespan", "off",
+                    "--no-access-log", "--log-level", "warning", "--backlog", "4096",
+                ],
+                env,
+                VAR / "bench-players-push.log",
+            )  # fmt: skip
+            wait_port(push_port)
         print(
             f"run: {args.seconds:.0f} s on loopback after {args.warmup:.0f} s of warm-up, "
             f"gunicorn {conf['worker_class']} {workers}x"
@@ -477,10 +726,26 @@ def main() -> None:
         )
         database = env["DATABASE_URL"].rpartition("/")[2] if db.startswith("postgres") else ""
         meter = CpuMeter(server.pid, database)
-        polls, floor, waiting = asyncio.run(load(port, event_id, director, tokens, args, meter))
+        if pusher is not None:
+            print(
+                f"  pushed: {args.pages:,} pages each on a stream of its own from the push "
+                f"process (uvicorn, one process), the floor on the web server"
+            )
+            meters = [meter, CpuMeter(pusher.pid, "")]
+            polls, floor, streams, waiting = asyncio.run(
+                load_push(push_port, port, event_id, director, tokens, args, meters)
+            )
+        else:
+            polls, floor, waiting = asyncio.run(load(port, event_id, director, tokens, args, meter))
     finally:
         stop(server)
-    report(args, polls, floor, waiting, meter)
+        if pusher is not None:
+            stop(pusher)
+    if pusher is not None:
+        report_streams(args, streams, meters)
+        report(args, polls, floor, waiting, None)
+    else:
+        report(args, polls, floor, waiting, meter)
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} after the run")
 
 
