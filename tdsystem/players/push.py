@@ -58,6 +58,7 @@ from tdsystem.core.models import ScreenVersion
 from tdsystem.core.servertime import server_now
 
 from .links import TOKEN_MAX
+from .models import PlayerLink
 from .selectors import (
     LinkRead,
     MeAnswer,
@@ -107,10 +108,16 @@ class Page:
     clock: tuple[str, str] | None = None  # the keys of the clock's part it was last sent
     due: dict[str, bytes] = field(default_factory=dict)  # the newest message of each kind
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    closed: bool = False
+    closed: bool = False  # the phone went
+    ended: bool = False  # the process ends it
 
     def put(self, kind: str, text: bytes) -> None:
         self.due[kind] = text
+        self.wake.set()
+
+    def end(self) -> None:
+        """The stream ended from this side (its link revoked)."""
+        self.ended = True
         self.wake.set()
 
 
@@ -126,6 +133,8 @@ class Feed:
     clock: dict[str, tuple[dict, tuple[str, str]]] = field(default_factory=dict)  # by language
     clock_read_at: float = 0.0
     clock_sent_at: float = 0.0
+    # entry id: the re-entry price, the part it was read for, when (time.monotonic())
+    prices: dict[int, tuple[Any, MeState, float]] = field(default_factory=dict)
 
 
 def _counts(event_ids: list[int]) -> tuple[dict[int, int], float]:
@@ -135,8 +144,11 @@ def _counts(event_ids: list[int]) -> tuple[dict[int, int], float]:
     return dict(counts), server_now().timestamp() - time.time()
 
 
-def _event_states(event_id: int) -> dict[int, MeState]:
-    return me_states(event_id, reentry=False)
+def _event_states(event_id: int, links: list[int]) -> tuple[dict[int, MeState], set[int]]:
+    """Every entry's part of the event, and which of `links` the floor has revoked."""
+    revoked = PlayerLink.objects.filter(event_id=event_id, revoked_at__isnull=False)
+    gone = set(revoked.values_list("pk", flat=True)) & set(links)
+    return me_states(event_id, reentry=False), gone
 
 
 # The clock's members that say the level and its state (sent at once when they change);
@@ -147,6 +159,8 @@ LEVEL_KEYS = frozenset(
 )  # fmt: skip
 # How often the clock's part is read while the counts of changes stay (a level's end).
 CLOCK_READ_SECONDS = 1.0
+# How old a player out's re-entry offer may be (late registration closes on the clock).
+PRICE_SECONDS = 30.0
 
 
 def _clock_read(event_id: int, language: str) -> tuple[dict, tuple[str, str]]:
@@ -210,14 +224,21 @@ class Hub:
             self.pages -= 1
 
     async def run(self) -> None:
+        failing = 0
         while any(feed.pages for feed in self.feeds.values()):
             started = time.monotonic()
             try:
                 await self.check()
-            except Exception:  # the database down or a bug: said, and tried again
-                logger.exception("players' pages: the check failed; trying again")
+            except Exception:  # the database down, or a bug: said once, tried again
+                if failing == 0:
+                    logger.exception("players' pages: the check failed; trying again")
+                failing += 1
+            else:
+                if failing:
+                    logger.warning("players' pages: the check works again (%d failed)", failing)
+                failing = 0
             pause = settings.PUSH_CHECK_SECONDS - (time.monotonic() - started)
-            await asyncio.sleep(max(pause, 0.01))
+            await asyncio.sleep(max(pause, 0.01) if not failing else 1.0)
         self.feeds.clear()
 
     async def check(self) -> None:
@@ -236,23 +257,36 @@ class Hub:
     async def read(self, feed: Feed, changes: int) -> None:
         """Every entry's part of the event, read once, and each page sent its own if it
         changed."""
-        feed.states = await self.db(_event_states, feed.event_id)
+        links = [page.link.pk for page in feed.pages]
+        feed.states, revoked = await self.db(_event_states, feed.event_id, links)
         feed.changes, feed.read_at = changes, time.monotonic()
-        out = {
-            page.link.entry_id
-            for page in feed.pages
-            if (state := feed.states.get(page.link.entry_id or 0)) is not None
-            and state.place is not None
-            and state != page.state
-        }
-        if out:  # a player out is offered a re-entry while the rules allow one
-            prices = await self.db(_reentry_prices, sorted(out))
-            feed.states.update(
-                {pk: _priced(feed.states[pk], prices[pk]) for pk in out if pk in prices}
-            )
+        for page in [page for page in feed.pages if page.link.pk in revoked]:
+            page.end()  # a lost phone's link: its page is told nothing more
+        await self.price(feed)
         for page in list(feed.pages):
             self.send_state(feed, page)
         await self.read_clock(feed)
+
+    async def price(self, feed: Feed) -> None:
+        """The re-entry offered to each player out with an open page, while the rules
+        allow one: read again when the player's part changed, or once it is
+        `PRICE_SECONDS` old (late registration closes on the clock)."""
+        now = time.monotonic()
+        due = set()
+        for page in feed.pages:
+            state = feed.states.get(page.link.entry_id or 0)
+            if state is None or state.place is None:
+                continue
+            known = feed.prices.get(state.entry_id)
+            if known is None or known[1] != state or now - known[2] >= PRICE_SECONDS:
+                due.add(state.entry_id)
+        if due:
+            prices = await self.db(_reentry_prices, sorted(due))
+            for pk, price in prices.items():
+                feed.prices[pk] = (price, feed.states[pk], now)
+        for pk, (price, _state, _at) in feed.prices.items():
+            if pk in feed.states and feed.states[pk].place is not None:
+                feed.states[pk] = replace(feed.states[pk], reentry_price=price)
 
     def send_state(self, feed: Feed, page: Page) -> None:
         state = feed.states.get(page.link.entry_id or 0)
@@ -302,10 +336,6 @@ def _fresh_connection(read: Callable[..., T], *args: Any, **kwargs: Any) -> T:
 
 def _reentry_prices(entry_ids: list[int]) -> dict[int, Any]:
     return {pk: me_reentry_price(pk) for pk in entry_ids}
-
-
-def _priced(state: MeState, price: Any) -> MeState:
-    return replace(state, reentry_price=price)
 
 
 hub = Hub()
@@ -374,6 +404,9 @@ async def stream(scope: Scope, receive: Receive, send: Send, token: str) -> None
                 page.put("alive", event_text("alive", {"server_time": hub.now_text()}))
             page.wake.clear()
             if page.closed:
+                break
+            if page.ended:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
                 break
             body = b"".join(page.due.values())
             page.due.clear()

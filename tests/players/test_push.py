@@ -189,3 +189,39 @@ def test_a_new_level_goes_at_once_and_the_figures_wait_for_their_interval(settin
         assert running["data"]["clock"]["level_ends_at"]
         assert running["data"]["clock"]["players_left"] == 16  # the figures ride along
         stream.close()
+
+
+def test_a_revoked_link_s_open_page_is_told_nothing_more(settings):
+    event = make_event(600, name="Friday Turbo")
+    people = _moved_table(event)
+    lost = people["T1S8"]
+    with push_server(settings, check=0.05, refresh=0.2) as port:
+        old = link_of_entry(lost).token
+        stream = Stream(port, old)
+        assert stream.next_of("me") is not None
+        renewed = link_renew(entry=lost, actor=ACTOR)  # the phone was lost
+        started = time.monotonic()
+        while (message := stream.next(seconds=3)) is not None:
+            assert message["event"] != "me"
+        assert time.monotonic() - started < 3  # the stream ended, not a silence
+        bustout_record(event_id=event.pk, entry_ids=[people["T2S4"].pk], actor=ACTOR)
+        # The new card's page streams; the old one is refused.
+        fresh = Stream(port, renewed.token)
+        assert fresh.next_of("me")["data"]["move"]["table"] == 2
+        assert Stream(port, old).status == 404
+        fresh.close()
+
+
+def test_a_player_out_is_sent_the_place_and_prize(settings):
+    event = make_event(600, name="Friday Turbo")
+    people = arrange(event, {1: [1, 2, 3]})
+    out = people["T1S2"]
+    with push_server(settings, check=0.05) as port:
+        stream = Stream(port, link_of_entry(out).token)
+        assert stream.next_of("me")["data"]["status"] == "active"
+        bustout_record(event_id=event.pk, entry_ids=[out.pk], actor=ACTOR)
+        busted = stream.next_of("me")
+        assert busted is not None
+        assert (busted["data"]["status"], busted["data"]["place"]) == ("busted", 3)
+        assert busted["data"]["table"] is None and busted["data"]["move"] is None
+        stream.close()
