@@ -26,9 +26,10 @@ request a second (docs/players.md has the figures).
   does between polls. `alive`
   every `PUSH_KEEPALIVE_SECONDS` with the server's time: the page knows its stream lives
   (it reconnects after a silence) and a proxy keeps the connection open.
-- **Resume.** A message's id is the event's count of changes it was read at. A page that
-  reconnects sends the last one (Last-Event-ID): when nothing changed since, it is sent
-  nothing until the next change; otherwise both parts at once.
+- **Resume.** A `me` message's id is the event's count of changes it was read at. A page
+  that reconnects sends the last one (Last-Event-ID): when nothing changed since, its part
+  is not sent again until the next change. The clock's part is sent on every connection
+  (one message: the figures may have waited for their interval).
 - **Slow phones.** A page holds only the newest message of each kind, never a queue: a
   phone that reads slowly gets the latest part.
 """
@@ -316,13 +317,11 @@ class Hub:
                 continue
             if waits and each.clock is not None and key[0] == each.clock[0]:
                 continue  # the figures alone changed: they wait for the interval
-            resumed = each.clock is None and each.resume == str(feed.changes)
             each.clock = key
-            if not resumed:
-                if each.language not in texts:
-                    texts[each.language] = self.clock_text(clock)
-                each.put("clock", texts[each.language])
-                sent = True
+            if each.language not in texts:
+                texts[each.language] = self.clock_text(clock)
+            each.put("clock", texts[each.language])
+            sent = True
         if sent and page is None:
             feed.clock_sent_at = now
 
