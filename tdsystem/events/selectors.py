@@ -514,15 +514,23 @@ def event_clock_json_tagged(
     # The two objects' members, one after the other: what encoding them merged gives (the
     # encoder's item separator is ", ").
     tail = encoded.tail
-    return f"{encode(payload)[:-1]}, {tail[1:]}", _tag(payload, tail), now
+    digest = encoded.digest or _digest(tail)  # an entry of an earlier release has none
+    return f"{encode(payload)[:-1]}, {tail[1:]}", _tag(payload, digest), now
 
 
 def _tag(payload: dict, tail: str) -> str:
+    """The answer's tag: the clock's part that does not change with the moment, and the
+    cached part (its digest, made once with it: hashing its thousands of characters on
+    every poll was a fifth of the poll's own work)."""
     # repr, not the JSON encoder: the values are plain data (numbers, text, Decimal, lists
     # and dicts in a fixed order), and repr is a third of the encoder's cost.
     moment = _COUNTDOWN if payload["status"] == clockrules.RUNNING else _MOMENT
     steady = repr([(k, v) for k, v in payload.items() if k not in moment])
     return hashlib.blake2b(f"{steady}{tail}".encode(), digest_size=12).hexdigest()
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _clock_parts(
@@ -581,11 +589,13 @@ class _Encoded(NamedTuple):
     entries_closed: dict | None
     keys: frozenset[str]
     tail: str
+    digest: str = ""  # of `tail`, for the answer's tag
 
 
 def _extras_encoded(event: Event, encode: Callable[[dict], str]) -> _Encoded:
     extra = screen_extras(event)
-    return _Encoded(extra.get("entries_closed"), frozenset(extra), encode(extra))
+    tail = encode(extra)
+    return _Encoded(extra.get("entries_closed"), frozenset(extra), tail, _digest(tail))
 
 
 def _schedule_shaped(event: Event) -> tuple[list[Segment], Shape]:
