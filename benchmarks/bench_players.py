@@ -284,6 +284,28 @@ async def floor_person(floor, port, event_id, token, numbers, phones, polls, fir
     conn.close()
 
 
+async def measured(meters: list[CpuMeter], mark: Mark, seconds: float) -> None:
+    """Each meter over the measured run: from `mark`, for `seconds`."""
+    await asyncio.sleep(max(0.0, mark.value - time.monotonic()))
+    for meter in meters:
+        meter.start()
+    await asyncio.sleep(seconds)
+    for meter in meters:
+        meter.stop()
+
+
+def floor_people(args, floor, port, event_id, director, numbers, phones, polls, mark, until):
+    """`args.floor` floor people sharing the bust-outs, evenly spread from `mark`."""
+    every = args.floor * 60.0 / args.bustouts
+    return [
+        floor_person(
+            floor, port, event_id, director, numbers, phones, polls,
+            mark.value + i * every / args.floor, every, until,
+        )
+        for i in range(args.floor)
+    ]  # fmt: skip
+
+
 async def load(port, event_id, director, tokens, args, meter):
     rng = random.Random(2)
     phones = {n: Phone(n, f"/api/me/{t}") for n, t in tokens.items()}
@@ -295,32 +317,11 @@ async def load(port, event_id, director, tokens, args, meter):
     shares = [listed[i :: args.connections] for i in range(args.connections)]
     numbers = list(tokens)
     rng.shuffle(numbers)
-    every = args.floor * 60.0 / args.bustouts
-
-    async def measured():
-        await asyncio.sleep(max(0.0, mark.value - time.monotonic()))
-        meter.start()
-        await asyncio.sleep(args.seconds)
-        meter.stop()
 
     await asyncio.gather(
-        measured(),
+        measured([meter], mark, args.seconds),
         *(connection(s, port, polls, begin, mark, until) for s in shares if s),
-        *(
-            floor_person(
-                floor,
-                port,
-                event_id,
-                director,
-                numbers,
-                phones,
-                polls,
-                mark.value + i * every / args.floor,
-                every,
-                until,
-            )
-            for i in range(args.floor)
-        ),
+        *floor_people(args, floor, port, event_id, director, numbers, phones, polls, mark, until),
     )
     waiting = sum(1 for p in listed if p.waiting)
     return polls, floor, waiting
@@ -501,37 +502,16 @@ async def load_push(port, web_port, event_id, director, tokens, args, meters):
     until = mark.value + args.seconds
     numbers = list(tokens)
     rng.shuffle(numbers)
-    every = args.floor * 60.0 / args.bustouts
     opening = 0.6 * args.warmup  # every page open well before the run
 
-    async def measured():
-        await asyncio.sleep(max(0.0, mark.value - time.monotonic()))
-        for meter in meters:
-            meter.start()
-        await asyncio.sleep(args.seconds)
-        for meter in meters:
-            meter.stop()
-
     await asyncio.gather(
-        measured(),
+        measured(meters, mark, args.seconds),
         *(
             stream_page(phone, port, streams, polls, begin + opening * i / len(listed), mark, until)
             for i, phone in enumerate(listed)
         ),
-        *(
-            floor_person(
-                floor,
-                web_port,
-                event_id,
-                director,
-                numbers,
-                phones,
-                polls,
-                mark.value + i * every / args.floor,
-                every,
-                until,
-            )
-            for i in range(args.floor)
+        *floor_people(
+            args, floor, web_port, event_id, director, numbers, phones, polls, mark, until
         ),
     )
     waiting = sum(1 for p in listed if p.waiting)
@@ -655,19 +635,6 @@ def report_moves(polls: Polls, floor: Floor, waiting: int) -> bool:
     return met
 
 
-def wait_port(port: int, seconds: float = 30.0) -> None:
-    import socket
-
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection((HOST, port), 1).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"the push process did not listen on {port}")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=10_000)
@@ -715,7 +682,7 @@ def main() -> None:
                 env,
                 VAR / "bench-players-push.log",
             )  # fmt: skip
-            wait_port(push_port)
+            wait_http(push_port, "/")  # its 404 is an answer
         print(
             f"run: {args.seconds:.0f} s on loopback after {args.warmup:.0f} s of warm-up, "
             f"gunicorn {conf['worker_class']} {workers}x"

@@ -3,7 +3,6 @@ thread of the test's process, on a free loopback port, reading the test's databa
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -12,12 +11,7 @@ from contextlib import contextmanager
 import uvicorn
 
 from tdsystem.players import push
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from tests.faults.servers import free_port
 
 
 @contextmanager
@@ -27,7 +21,7 @@ def push_server(settings, **seconds: float) -> Iterator[int]:
     for name, value in seconds.items():
         setattr(settings, f"PUSH_{name.upper()}_SECONDS", value)
     push.hub = push.Hub()  # a fresh one: event ids come again after a flush
-    port = _free_port()
+    port = free_port()
     config = uvicorn.Config(
         push.application,
         host="127.0.0.1",

@@ -326,11 +326,11 @@ class Hub:
             feed.clock_sent_at = now
 
 
-def _fresh_connection(read: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+def _fresh_connection(read: Callable[..., T], *args: Any) -> T:
     """A read on the hub's thread, its connection given up first if it broke (the
     database restarted) or grew too old, as a request's would be."""
     close_old_connections()
-    return read(*args, **kwargs)
+    return read(*args)
 
 
 def _reentry_prices(entry_ids: list[int]) -> dict[int, Any]:

@@ -18,6 +18,7 @@ from tdsystem.results.services import bustout_record
 from tdsystem.seating.models import Move
 from tdsystem.simulation.seatings import ACTOR, arrange
 from tests.browser.conftest import PHONE, TABLET, screenshot
+from tests.faults.servers import free_port
 from tests.fixtures import make_event
 from tests.push_server import push_server
 
@@ -40,7 +41,7 @@ def test_a_move_covers_the_players_page_until_im_there(
 def test_a_page_whose_stream_fails_polls_instead(live_server, new_page, settings):
     event = make_event(600, name="Friday Turbo")
     people = _moved_table(event)
-    settings.PUSH_PORT = _closed_port()
+    settings.PUSH_PORT = free_port()  # nothing listens there
     page = new_page(PHONE)
     page.goto(f"{live_server.url}/me/{link_of_entry(people['T1S8']).token}/")
     assert page.locator("#me").get_attribute("data-stream-port") == str(settings.PUSH_PORT)
@@ -59,14 +60,6 @@ def streamed_url(page) -> str:
     port, path = root.get_attribute("data-stream-port"), root.get_attribute("data-stream")
     host = page.evaluate("location.hostname")
     return f"http://{host}:{port}{path}?lang={page.locator('html').get_attribute('lang')}"
-
-
-def _closed_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _moved_table(event):
