@@ -8,6 +8,7 @@ the room asks the lookup for the same event).
 from __future__ import annotations
 
 from django import template
+from django.template.loader import render_to_string
 
 from tdsystem.events.selectors import screen_cached
 
@@ -16,14 +17,16 @@ from ..alternates import alternate_state, join_offered, mmss, wait_text
 register = template.Library()
 
 
-@register.inclusion_tag("players/_alternates_join.html", takes_context=True)
-def alternates_join(context, event) -> dict:
-    offered = screen_cached(("alternates-offer",), lambda: join_offered(event), event=event.pk)
-    return {
-        "event": event,
-        "offered": offered,
-        "csrf_token": context.get("csrf_token"),
-    }
+@register.simple_tag(takes_context=True)
+def alternates_join(context, event) -> str:
+    """The offer, or nothing: most lookups are made while it is not offered, and then no
+    template is rendered (fifty phones a second ask after a table break)."""
+    if not screen_cached(("alternates-offer",), lambda: join_offered(event), event=event.pk):
+        return ""
+    return render_to_string(
+        "players/_alternates_join.html",
+        {"event": event, "csrf_token": context.get("csrf_token")},
+    )
 
 
 @register.simple_tag
