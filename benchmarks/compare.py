@@ -24,6 +24,13 @@ the change (+ is slower, or a lower throughput ratio):
   latencies there are mostly the queue's); with each, one request's CPU of the clock JSON,
   the seat lookup and the seats JSON measured alone, and the server's over the run's mix;
 - clock: the clock JSON's throughput as a ratio of a constant JSON view's (bench_clock.py).
+
+With --paired, the measures that run in one process on one core (results, clock) run both
+checkouts at once, one on each core, instead of in turns: a machine whose speed drifts by
+a fifth from one minute to the next (a shared virtual machine) then slows both alike, and
+each round's change is read from its own pair. The busy minute (load, floor) needs both
+cores and always runs in turns. Printed then: each figure's change in each pair, and the
+median of those changes.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -73,11 +81,15 @@ def settle(idle: float = 0.9, window: float = 2.0, patience: float = 60.0) -> fl
     return time.monotonic() - started
 
 
+def _command(tree: Path, script: str, *args: str) -> list[str]:
+    python = tree / ".venv" / "bin" / "python"
+    return [str(python if python.exists() else sys.executable), f"benchmarks/{script}", *args]
+
+
 def _run(tree: Path, script: str, *args: str) -> tuple[str, float]:
     """What the script printed, and the CPU seconds it and its children took (a figure a
     machine busy with other work changes less than the time on the clock)."""
-    python = tree / ".venv" / "bin" / "python"
-    cmd = [str(python if python.exists() else sys.executable), f"benchmarks/{script}", *args]
+    cmd = _command(tree, script, *args)
     before = _cpu()
     done = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=False)
     if done.returncode:
@@ -85,8 +97,32 @@ def _run(tree: Path, script: str, *args: str) -> tuple[str, float]:
     return done.stdout, _cpu() - before
 
 
-def results(tree: Path, size: int) -> Figures:
-    out, cpu = _run(tree, "bench_results.py", "--sizes", str(size), "--json")
+def _run_both(runs: dict[str, tuple[Path, str, tuple[str, ...]]]) -> dict[str, tuple[str, float]]:
+    """`_run` of each side at once; each side's CPU read from its own exit (os.wait4)."""
+    procs = {}
+    for side, (tree, script, args) in runs.items():
+        procs[side] = subprocess.Popen(
+            _command(tree, script, *args),
+            cwd=tree,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    out = {}
+    for side, proc in procs.items():
+        stdout, stderr = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
+        _, status, used = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode:
+            raise SystemExit(
+                f"{runs[side][0]}: {' '.join(proc.args[1:])} failed:\n{stdout}\n{stderr}"
+            )
+        out[side] = (stdout, used.ru_utime + used.ru_stime)
+    return out
+
+
+def results(tree: Path, size: int, ran: tuple[str, float] | None = None) -> Figures:
+    out, cpu = ran or _run(tree, *RESULTS_RUN(size))
     summary = json.loads(out[out.index("\n{") + 1 : out.rindex("}") + 1])
     ms = summary["bustout_ms"]
     return {
@@ -94,6 +130,10 @@ def results(tree: Path, size: int) -> Figures:
         f"bust-out {size:,} p95 ms": ms["p95"],
         f"tournament {size:,} CPU s": cpu,
     }
+
+
+def RESULTS_RUN(size: int) -> tuple[str, ...]:
+    return ("bench_results.py", "--sizes", str(size), "--json")
 
 
 ROW = re.compile(r"^(?P<name>\S.*?)\s+(\d+)\s+([\d.]+)\s+(?P<p50>[\d.]+)\s+(?P<p99>[\d.]+)\s+")
@@ -122,21 +162,63 @@ def load(tree: Path, scenario: str = "festival") -> Figures:
     return figures
 
 
-def clock(tree: Path) -> Figures:
-    out, _ = _run(tree, "bench_clock.py")
+def clock(tree: Path, ran: tuple[str, float] | None = None) -> Figures:
+    out, _ = ran or _run(tree, "bench_clock.py")
     match = re.search(r"clock JSON throughput = ([\d.]+) x", out)
     if match is None:
         raise SystemExit(f"{tree}: bench_clock.py printed no ratio:\n{out}")
     return {"clock JSON / constant view (ratio)": float(match[1])}
 
 
-MEASURES: dict[str, list[Callable[[Path], Figures]]] = {
-    "results": [lambda t: results(t, 1000), lambda t: results(t, 10000)],
-    "load": [load],
-    "floor": [lambda t: load(t, "floor")],
-    "clock": [clock],
+@dataclass(frozen=True)
+class Measure:
+    """One benchmark run and how its figures are read; `script` set: it runs in one process
+    on one core, so both sides may run at once (--paired)."""
+
+    run: Callable[[Path], Figures]
+    script: tuple[str, ...] = ()
+    read: Callable[[Path, tuple[str, float]], Figures] | None = None
+
+
+def _results(size: int) -> Measure:
+    return Measure(
+        lambda t: results(t, size), RESULTS_RUN(size), lambda t, ran: results(t, size, ran)
+    )
+
+
+MEASURES: dict[str, list[Measure]] = {
+    "results": [_results(1000), _results(10000)],
+    "load": [Measure(load)],
+    "floor": [Measure(lambda t: load(t, "floor"))],
+    "clock": [Measure(clock, ("bench_clock.py",), clock)],
 }
 HIGHER_IS_BETTER = {"clock JSON / constant view (ratio)"}
+
+
+def _change(key: str, before: float, after: float) -> float:
+    change = (after - before) / before * 100 if before else float("nan")
+    return -change if key in HIGHER_IS_BETTER else change
+
+
+def _measured(
+    measure: Measure, trees: dict[str, Path], order: list[str], paired: bool
+) -> dict[str, tuple[Figures, float, float]]:
+    """Each side's figures, the seconds the run took and the seconds it waited to settle."""
+    if paired and measure.read is not None:
+        waited = settle()
+        started = time.monotonic()
+        ran = _run_both(
+            {side: (trees[side], measure.script[0], measure.script[1:]) for side in order}
+        )
+        took = time.monotonic() - started
+        return {side: (measure.read(trees[side], ran[side]), took, waited) for side in order}
+    done = {}
+    for side in order:
+        waited = settle()
+        started = time.monotonic()
+        figures = measure.run(trees[side])
+        done[side] = (figures, time.monotonic() - started, waited)
+    return done
 
 
 def main() -> int:
@@ -144,35 +226,45 @@ def main() -> int:
     parser.add_argument("--before", type=Path, required=True, help="the checkout to compare with")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--only", default=",".join(MEASURES), help="results,load,floor,clock")
+    parser.add_argument(
+        "--paired", action="store_true", help="run results and clock of both sides at once"
+    )
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": ROOT}
     chosen = [m for name in args.only.split(",") for m in MEASURES[name.strip()]]
     seen: dict[str, dict[str, list[float]]] = {"before": {}, "after": {}}
+    pairs: dict[str, list[float]] = {}  # each pair's change, for the measures run at once
     for number in range(args.rounds):
         order = ["before", "after"] if number % 2 == 0 else ["after", "before"]
         for measure in chosen:
-            for side in order:
-                waited = settle()
-                started = time.monotonic()
-                figures = measure(trees[side])
-                took = time.monotonic() - started
+            done = _measured(measure, trees, order, args.paired)
+            for side, (figures, took, waited) in done.items():
                 shown = ", ".join(f"{k} {v:g}" for k, v in figures.items())
+                at_once = " at once" if args.paired and measure.read is not None else ""
                 print(
-                    f"round {number + 1} {side:6s} ({took:.0f} s, settled in {waited:.0f} s):"
-                    f" {shown}",
+                    f"round {number + 1} {side:6s} ({took:.0f} s{at_once}, settled in "
+                    f"{waited:.0f} s): {shown}",
                     flush=True,
                 )
                 for key, value in figures.items():
                     seen[side].setdefault(key, []).append(value)
-    print(f"\n{'figure':44s} {'before':>9s} {'after':>9s} {'change':>8s}")
+            if args.paired and measure.read is not None:
+                for key, value in done["after"][0].items():
+                    before = done["before"][0].get(key, float("nan"))
+                    pairs.setdefault(key, []).append(_change(key, before, value))
+    print(f"\n{'figure':44s} {'before':>9s} {'after':>9s} {'change':>8s} {'pairs':>8s}")
     for key, values in seen["after"].items():
         before = statistics.median(seen["before"].get(key, [float("nan")]))
         after = statistics.median(values)
-        change = (after - before) / before * 100 if before else float("nan")
-        if key in HIGHER_IS_BETTER:
-            change = -change
-        print(f"{key:44s} {before:9.2f} {after:9.2f} {change:+7.1f}%")
-    print("(change: + is worse: slower, or a lower throughput ratio)")
+        paired = f"{statistics.median(pairs[key]):+7.1f}%" if key in pairs else ""
+        print(
+            f"{key:44s} {before:9.2f} {after:9.2f} "
+            f"{_change(key, before, after):+7.1f}% {paired:>8s}"
+        )
+    print(
+        "(change: + is worse: slower, or a lower throughput ratio; pairs: the median of each "
+        "pair's change, for the measures run at once)"
+    )
     return 0
 
 
