@@ -23,9 +23,12 @@ the change (+ is slower, or a lower throughput ratio):
   floor scenario, which a two-core machine serves without a queue (the busy minute's
   latencies there are mostly the queue's); with each, one request's CPU of the clock JSON,
   the seat lookup and the seats JSON measured alone, and the server's over the run's mix;
-- clock: the clock JSON's throughput as a ratio of a constant JSON view's (bench_clock.py).
+- clock: the clock JSON's throughput as a ratio of a constant JSON view's (bench_clock.py);
+- mix: the busy minute's requests and bust-outs in one process, without HTTP or a queue:
+  one request's CPU of each kind among the others, and over the mix (bench_mix.py; to
+  compare with a checkout older than it, copy it into that checkout's benchmarks/).
 
-With --paired, the measures that run in one process on one core (results, clock) run both
+With --paired, the measures that run in one process on one core (results, clock, mix) run both
 checkouts at once, one on each core, instead of in turns: a machine whose speed drifts by
 a fifth from one minute to the next (a shared virtual machine) then slows both alike, and
 each round's change is read from its own pair. The busy minute (load, floor) needs both
@@ -162,6 +165,21 @@ def load(tree: Path, scenario: str = "festival") -> Figures:
     return figures
 
 
+MIX_ROW = re.compile(r"^  (?P<name>\S.*?)\s+[\d,]+ requests\s+(?P<ms>[\d.]+) ms")
+
+
+def mix(tree: Path, ran: tuple[str, float] | None = None) -> Figures:
+    out, _ = ran or _run(tree, "bench_mix.py")
+    figures = {
+        f"mix {row['name']} CPU ms": float(row["ms"])
+        for row in map(MIX_ROW.match, out.splitlines())
+        if row
+    }
+    if not figures:
+        raise SystemExit(f"{tree}: bench_mix.py printed no rows:\n{out}")
+    return figures
+
+
 def clock(tree: Path, ran: tuple[str, float] | None = None) -> Figures:
     out, _ = ran or _run(tree, "bench_clock.py")
     match = re.search(r"clock JSON throughput = ([\d.]+) x", out)
@@ -191,6 +209,7 @@ MEASURES: dict[str, list[Measure]] = {
     "load": [Measure(load)],
     "floor": [Measure(lambda t: load(t, "floor"))],
     "clock": [Measure(clock, ("bench_clock.py",), clock)],
+    "mix": [Measure(mix, ("bench_mix.py",), mix)],
 }
 HIGHER_IS_BETTER = {"clock JSON / constant view (ratio)"}
 
@@ -225,9 +244,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to compare with")
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--only", default=",".join(MEASURES), help="results,load,floor,clock")
+    parser.add_argument("--only", default=",".join(MEASURES), help="results,load,floor,clock,mix")
     parser.add_argument(
-        "--paired", action="store_true", help="run results and clock of both sides at once"
+        "--paired", action="store_true", help="run results, clock and mix of both sides at once"
     )
     args = parser.parse_args()
     trees = {"before": args.before.resolve(), "after": ROOT}
