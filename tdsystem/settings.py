@@ -442,7 +442,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "tdsystem.core.staticstorage.ManifestStorage"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
