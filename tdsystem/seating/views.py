@@ -46,6 +46,8 @@ def seat_lookup(request: HttpRequest, event_id: int) -> HttpResponse:
     place = signals.places_of(event, [shown.pk]).get(shown.pk) if shown and out else None
     context = {
         "event": event,
+        # Its own address, reversed once: the page names it up to forty times.
+        "lookup_url": reverse("seating:lookup", args=[event.pk]),
         "q": query,
         "results": results,
         "shown": shown,
