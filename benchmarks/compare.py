@@ -89,19 +89,10 @@ def _command(tree: Path, script: str, *args: str) -> list[str]:
     return [str(python if python.exists() else sys.executable), f"benchmarks/{script}", *args]
 
 
-def _run(tree: Path, script: str, *args: str) -> tuple[str, float]:
-    """What the script printed, and the CPU seconds it and its children took (a figure a
-    machine busy with other work changes less than the time on the clock)."""
-    cmd = _command(tree, script, *args)
-    before = _cpu()
-    done = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=False)
-    if done.returncode:
-        raise SystemExit(f"{tree}: {' '.join(cmd[1:])} failed:\n{done.stdout}\n{done.stderr}")
-    return done.stdout, _cpu() - before
-
-
 def _run_both(runs: dict[str, tuple[Path, str, tuple[str, ...]]]) -> dict[str, tuple[str, float]]:
-    """`_run` of each side at once; each side's CPU read from its own exit (os.wait4)."""
+    """Each side's script, all at once: what it printed, and the CPU seconds it and its
+    children took, read from its own exit (os.wait4); a figure a machine busy with other
+    work changes less than the time on the clock."""
     procs = {}
     for side, (tree, script, args) in runs.items():
         procs[side] = subprocess.Popen(
@@ -124,8 +115,8 @@ def _run_both(runs: dict[str, tuple[Path, str, tuple[str, ...]]]) -> dict[str, t
     return out
 
 
-def results(tree: Path, size: int, ran: tuple[str, float] | None = None) -> Figures:
-    out, cpu = ran or _run(tree, *RESULTS_RUN(size))
+def results(tree: Path, ran: tuple[str, float], size: int) -> Figures:
+    out, cpu = ran
     summary = json.loads(out[out.index("\n{") + 1 : out.rindex("}") + 1])
     ms = summary["bustout_ms"]
     return {
@@ -135,10 +126,6 @@ def results(tree: Path, size: int, ran: tuple[str, float] | None = None) -> Figu
     }
 
 
-def RESULTS_RUN(size: int) -> tuple[str, ...]:
-    return ("bench_results.py", "--sizes", str(size), "--json")
-
-
 ROW = re.compile(r"^(?P<name>\S.*?)\s+(\d+)\s+([\d.]+)\s+(?P<p50>[\d.]+)\s+(?P<p99>[\d.]+)\s+")
 # One request's CPU in the benchmark's own process (Django's test client, before the run),
 # and the server's over the run's mix: figures a queue does not lengthen.
@@ -146,8 +133,8 @@ COST = re.compile(r"^  (?P<name>clock JSON|seat lookup page|seats JSON)\s+(?P<ms
 MIX = re.compile(r"the server (?P<ms>[\d.]+) ms of CPU a request over the mix")
 
 
-def load(tree: Path, scenario: str = "festival") -> Figures:
-    out, _ = _run(tree, "bench_load.py", "--seconds", "60", "--scenario", scenario)
+def load(tree: Path, ran: tuple[str, float], scenario: str) -> Figures:
+    out, _ = ran
     minute = "busy minute" if scenario == "festival" else f"{scenario} minute"
     figures = {}
     for line in out.splitlines():
@@ -168,8 +155,8 @@ def load(tree: Path, scenario: str = "festival") -> Figures:
 MIX_ROW = re.compile(r"^  (?P<name>\S.*?)\s+[\d,]+ requests\s+(?P<ms>[\d.]+) ms")
 
 
-def mix(tree: Path, ran: tuple[str, float] | None = None) -> Figures:
-    out, _ = ran or _run(tree, "bench_mix.py")
+def mix(tree: Path, ran: tuple[str, float]) -> Figures:
+    out, _ = ran
     figures = {
         f"mix, one {row['name']}, CPU ms"
         if row["name"] != "the mix"
@@ -182,8 +169,8 @@ def mix(tree: Path, ran: tuple[str, float] | None = None) -> Figures:
     return figures
 
 
-def clock(tree: Path, ran: tuple[str, float] | None = None) -> Figures:
-    out, _ = ran or _run(tree, "bench_clock.py")
+def clock(tree: Path, ran: tuple[str, float]) -> Figures:
+    out, _ = ran
     match = re.search(r"clock JSON throughput = ([\d.]+) x", out)
     if match is None:
         raise SystemExit(f"{tree}: bench_clock.py printed no ratio:\n{out}")
@@ -192,26 +179,31 @@ def clock(tree: Path, ran: tuple[str, float] | None = None) -> Figures:
 
 @dataclass(frozen=True)
 class Measure:
-    """One benchmark run and how its figures are read; `script` set: it runs in one process
-    on one core, so both sides may run at once (--paired)."""
+    """A benchmark script with its arguments, and how its figures are read from what it
+    printed. `one_core`: it runs in one process on one core, so both sides may run at
+    once (--paired)."""
 
-    run: Callable[[Path], Figures]
-    script: tuple[str, ...] = ()
-    read: Callable[[Path, tuple[str, float]], Figures] | None = None
+    script: tuple[str, ...]
+    read: Callable[[Path, tuple[str, float]], Figures]
+    one_core: bool = False
 
 
 def _results(size: int) -> Measure:
-    return Measure(
-        lambda t: results(t, size), RESULTS_RUN(size), lambda t, ran: results(t, size, ran)
-    )
+    script = ("bench_results.py", "--sizes", str(size), "--json")
+    return Measure(script, lambda t, ran: results(t, ran, size), one_core=True)
+
+
+def _load(scenario: str) -> Measure:
+    script = ("bench_load.py", "--seconds", "60", "--scenario", scenario)
+    return Measure(script, lambda t, ran: load(t, ran, scenario))
 
 
 MEASURES: dict[str, list[Measure]] = {
     "results": [_results(1000), _results(10000)],
-    "load": [Measure(load)],
-    "floor": [Measure(lambda t: load(t, "floor"))],
-    "clock": [Measure(clock, ("bench_clock.py",), clock)],
-    "mix": [Measure(mix, ("bench_mix.py",), mix)],
+    "load": [_load("festival")],
+    "floor": [_load("floor")],
+    "clock": [Measure(("bench_clock.py",), clock, one_core=True)],
+    "mix": [Measure(("bench_mix.py",), mix, one_core=True)],
 }
 HIGHER_IS_BETTER = {"clock JSON / constant view (ratio)"}
 
@@ -224,21 +216,18 @@ def _change(key: str, before: float, after: float) -> float:
 def _measured(
     measure: Measure, trees: dict[str, Path], order: list[str], paired: bool
 ) -> dict[str, tuple[Figures, float, float]]:
-    """Each side's figures, the seconds the run took and the seconds it waited to settle."""
-    if paired and measure.read is not None:
-        waited = settle()
-        started = time.monotonic()
-        ran = _run_both(
-            {side: (trees[side], measure.script[0], measure.script[1:]) for side in order}
-        )
-        took = time.monotonic() - started
-        return {side: (measure.read(trees[side], ran[side]), took, waited) for side in order}
+    """Each side's figures, the seconds the run took and the seconds it waited to settle:
+    both sides at once when paired and the measure allows it, else one after the other."""
+    at_once = [order] if paired and measure.one_core else [[side] for side in order]
     done = {}
-    for side in order:
+    for sides in at_once:
         waited = settle()
         started = time.monotonic()
-        figures = measure.run(trees[side])
-        done[side] = (figures, time.monotonic() - started, waited)
+        script, *args = measure.script
+        ran = _run_both({side: (trees[side], script, tuple(args)) for side in sides})
+        took = time.monotonic() - started
+        for side in sides:
+            done[side] = (measure.read(trees[side], ran[side]), took, waited)
     return done
 
 
@@ -261,7 +250,7 @@ def main() -> int:
             done = _measured(measure, trees, order, args.paired)
             for side, (figures, took, waited) in done.items():
                 shown = ", ".join(f"{k} {v:g}" for k, v in figures.items())
-                at_once = " at once" if args.paired and measure.read is not None else ""
+                at_once = " at once" if args.paired and measure.one_core else ""
                 print(
                     f"round {number + 1} {side:6s} ({took:.0f} s{at_once}, settled in "
                     f"{waited:.0f} s): {shown}",
@@ -269,7 +258,7 @@ def main() -> int:
                 )
                 for key, value in figures.items():
                     seen[side].setdefault(key, []).append(value)
-            if args.paired and measure.read is not None:
+            if args.paired and measure.one_core:
                 for key, value in done["after"][0].items():
                     before = done["before"][0].get(key, float("nan"))
                     pairs.setdefault(key, []).append(_change(key, before, value))

@@ -79,7 +79,7 @@ def test_each_pair_s_change_is_read_from_that_pair(monkeypatch, tmp_path):
 
     monkeypatch.setattr(compare, "_run_both", run_both)
     monkeypatch.setattr(compare, "settle", lambda: 0.0)
-    measure = compare.Measure(lambda t: {}, ("bench_busy.py",), read)
+    measure = compare.Measure(("bench_busy.py",), read, one_core=True)
     trees = {"before": tmp_path, "after": tmp_path}
     changes = []
     for _ in range(3):
