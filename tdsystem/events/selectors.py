@@ -518,15 +518,15 @@ def event_clock_json_tagged(
     return f"{encode(payload)[:-1]}, {tail[1:]}", _tag(payload, digest), now
 
 
-def _tag(payload: dict, tail: str) -> str:
+def _tag(payload: dict, digest: str) -> str:
     """The answer's tag: the clock's part that does not change with the moment, and the
-    cached part (its digest, made once with it: hashing its thousands of characters on
-    every poll was a fifth of the poll's own work)."""
+    cached part's digest, made once with it rather than hashing its thousands of
+    characters on every poll."""
     # repr, not the JSON encoder: the values are plain data (numbers, text, Decimal, lists
     # and dicts in a fixed order), and repr is a third of the encoder's cost.
     moment = _COUNTDOWN if payload["status"] == clockrules.RUNNING else _MOMENT
     steady = repr([(k, v) for k, v in payload.items() if k not in moment])
-    return hashlib.blake2b(f"{steady}{tail}".encode(), digest_size=12).hexdigest()
+    return hashlib.blake2b(f"{steady}{digest}".encode(), digest_size=12).hexdigest()
 
 
 def _digest(text: str) -> str:
