@@ -10,7 +10,8 @@ harmless.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from decimal import Decimal
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     from tdsystem.core.actors import Actor
@@ -23,6 +24,9 @@ StartCheck = Callable[["Event"], "str | None"]
 # The part of the clock JSON the apps above add (move slips, payouts, chip leader), given
 # the event and its field figures; kept in the short screen cache with them.
 ScreenPanel = Callable[["Event", dict], dict]
+# The field beside the clock, from what results keeps counted: given the event's id and its
+# main event's (its own when it is one).
+FieldCounts = Callable[[int, int], "Field"]
 # Run after the clock's transaction that finished the event (the clock lock let go).
 AfterFinish = Callable[..., object]
 # Asked before an undo would set a stopped clock running again: why the clock must stay
@@ -31,10 +35,22 @@ ClockHold = Callable[["Event"], "str | None"]
 
 _Hook = TypeVar("_Hook")
 
+
+class Field(NamedTuple):
+    """The field as the clock shows it (`field_counts`)."""
+
+    entries: int  # the event's own (a main event's Day 2 entries carried are not again)
+    whole_entries: int  # the whole event's: the main event's and its flights'
+    players_left: int  # the event's own
+    pool: Decimal  # the whole event's, before bounties
+    chips: int  # in play at the event: bought, less taken out of play
+
+
 start_checks: list[StartCheck] = []
 screen_panels: list[ScreenPanel] = []
 after_finish: list[AfterFinish] = []
 clock_holds: list[ClockHold] = []
+field_counters: list[FieldCounts] = []
 
 
 def register(
@@ -43,11 +59,13 @@ def register(
     screen_panel: ScreenPanel | None = None,
     finished: AfterFinish | None = None,
     clock_hold: ClockHold | None = None,
+    field_counts: FieldCounts | None = None,
 ) -> None:
     _add(start_checks, start_check)
     _add(screen_panels, screen_panel)
     _add(after_finish, finished)
     _add(clock_holds, clock_hold)
+    _add(field_counters, field_counts)
 
 
 def _add(found: list[_Hook], hook: _Hook | None) -> None:
@@ -79,6 +97,14 @@ def screen_panel(event: Event, figures: dict) -> dict:
     for panel in screen_panels:
         shown.update(panel(event, figures))
     return shown
+
+
+def field_counts(event_id: int, main_id: int) -> Field:
+    """The field beside the clock (`FieldCounts`): the app that keeps it counted answers
+    (results); the clock shows no field without one."""
+    if not field_counters:
+        raise LookupError("no installed app counts the field (tdsystem.results)")
+    return field_counters[0](event_id, main_id)
 
 
 def event_finished(*, event_id: int, actor: Actor) -> None:

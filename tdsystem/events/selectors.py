@@ -12,7 +12,6 @@ from typing import Any, NamedTuple, TypeVar
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
@@ -138,27 +137,16 @@ def field_figures(event: Event) -> dict:
     """The clock's field figures. An event played in flights (docs/festivals.md) shows the
     whole event's entries and prize pool (its Day 2 entries carried from a flight are not
     entries again); a flight shows its own entries and players, the whole event's pool,
-    and the whole event's entries under `whole_event`. One query."""
-    main_id = event.parent_id or event.pk
-    own = Q(event_id=event.pk)
-    whole = Q(event_id=main_id) | Q(
-        event_id__in=Event.objects.filter(parent_id=main_id).values("pk")
+    and the whole event's entries under `whole_event`. From what results keeps counted
+    (`hooks.field_counts`): one statement whatever the field."""
+    field = hooks.field_counts(event.pk, event.parent_id or event.pk)
+    whole_entries, left, chips, pool = (
+        field.whole_entries,
+        field.players_left,
+        field.chips,
+        field.pool,
     )
-    counted = ~Q(event_id=main_id, carried_from__isnull=False)
-    # The entries' model through the relation: seating is above events (docs/architecture.md).
-    agg = event.entries.model.objects.filter(whole).aggregate(
-        entries=Count("id", filter=own & counted),
-        whole_entries=Count("id", filter=counted),
-        players_left=Count("id", filter=own & Q(status="active")),
-        chips=Sum("chips", filter=own),
-        removed=Sum("chips_removed", filter=own),
-        prize_pool=Sum("paid"),
-    )
-    left = agg["players_left"] or 0
-    chips = (agg["chips"] or 0) - (agg["removed"] or 0)
-    whole_entries = agg["whole_entries"] or 0
-    entries = whole_entries if event.parent_id is None else agg["entries"] or 0
-    pool = agg["prize_pool"] or Decimal(0)
+    entries = whole_entries if event.parent_id is None else field.entries
     if event.has_bounties:
         # One head per entry is bounty money, not the places' (as results' field_read).
         pool = max(pool - Decimal(event.bounty_amount) * whole_entries, Decimal(0))

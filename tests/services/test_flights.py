@@ -289,6 +289,60 @@ def test_the_clock_figures_show_the_whole_event_and_a_flights_own_field(client):
     assert "1A · whole event 6" in client.get(f"/events/{a.pk}/clock/").content.decode()
 
 
+def counted_on_the_entries(event: Event) -> dict:
+    """The clock's field figures counted from the entries themselves, for field_figures
+    (the stored counts and a sum of the chips) to agree with."""
+    from django.db.models import Count, Q, Sum
+
+    main_id = event.parent_id or event.pk
+    own = Q(event_id=event.pk)
+    counted = ~Q(event_id=main_id, carried_from__isnull=False)
+    family = Entry.objects.filter(Q(event_id=main_id) | Q(event__parent_id=main_id))
+    agg = family.aggregate(
+        own=Count("id", filter=own & counted),
+        whole=Count("id", filter=counted),
+        left=Count("id", filter=own & Q(status="active")),
+        chips=Sum("chips", filter=own),
+        removed=Sum("chips_removed", filter=own),
+        pool=Sum("paid"),
+    )
+    pool = agg["pool"] or D(0)
+    if event.has_bounties:
+        pool = max(pool - D(event.bounty_amount) * agg["whole"], D(0))
+    chips = (agg["chips"] or 0) - (agg["removed"] or 0)
+    left = agg["left"]
+    figures = {
+        "entries": agg["whole"] if event.parent_id is None else agg["own"],
+        "players_left": left,
+        "chips_in_play": chips,
+        "average_stack": chips // left if left else None,
+        "prize_pool": D(pool),
+    }
+    if event.parent_id is not None:
+        figures["whole_event"] = {"flight": event.flight, "entries": agg["whole"]}
+    return figures
+
+
+@pytest.mark.parametrize("bounty", [0, 100])
+def test_the_clock_figures_agree_with_the_entries_counted(bounty):
+    from tdsystem.events.selectors import field_figures
+
+    main, a, b, _ = played(bounty_amount=D(bounty))
+    Entry.objects.filter(event=b, number=1).update(chips_removed=700)
+    empty = make_event(600, 600, name="Nobody yet")  # no entry, no stored count
+
+    def agree() -> None:
+        for event in (main, a, b, empty):
+            event.refresh_from_db()
+            shown = field_figures(event)
+            assert shown | {"prize_pool": D(shown["prize_pool"])} == counted_on_the_entries(event)
+
+    agree()
+    seating.day2_combine(event_id=main.pk, confirm_differences=True, actor=ACTOR, seed=1)
+    agree()
+    assert field_figures(main)["entries"] == 6  # the Day 2 entries are not entries again
+
+
 def test_the_preview_and_the_field_cost_the_same_queries_with_more_flights(
     django_assert_num_queries,
 ):

@@ -26,6 +26,7 @@ from django.utils.translation import gettext
 
 from tdsystem.engine import bustout as decision
 from tdsystem.engine import clock as clockrules
+from tdsystem.events.hooks import Field
 from tdsystem.events.models import Event
 from tdsystem.seating.models import Bag, Entry, EventTable
 from tdsystem.seating.seatmap import sql_names
@@ -228,6 +229,37 @@ def field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
         entries, active, here_n, cents = cursor.fetchone()
     # PostgreSQL sums bigints as numeric: read as Decimal.
     return int(entries or 0), int(active or 0), int(here_n or 0), Decimal(cents or 0).scaleb(-2)
+
+
+def screen_counts(event_id: int, main_id: int) -> Field:
+    """The clock's field (`events.hooks.field_counts`) from the stored counts of the main
+    event and its flights (`main_id` is the event's own when it is one), and the event's
+    chips in play summed over its entries: one statement, made again on every change the
+    screens show (the figures: docs/load-and-faults.md)."""
+    counts, c = sql_names(FieldCount, "c")
+    events, v = sql_names(Event, "v")
+    entries, e = sql_names(Entry, "e")
+    chips = (
+        f"CASE WHEN {c['event_id']} = %s THEN (SELECT COALESCE(SUM({e['chips']}), 0) - "
+        f"COALESCE(SUM({e['chips_removed']}), 0) FROM {entries} e "
+        f"WHERE {e['event']} = %s) END"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {c['event_id']}, {c['entries']}, {c['carried']}, {c['active']}, "
+            f"{c['paid_cents']}, {chips} FROM {counts} c WHERE {c['event_id']} IN "
+            f"(SELECT {v['id']} FROM {events} v WHERE {v['id']} = %s OR {v['parent']} = %s)",
+            [event_id, event_id, main_id, main_id],
+        )
+        rows = cursor.fetchall()
+    own = whole = left = cents = in_play = 0
+    for event, entered, carried, active, paid, bought in rows:
+        counted = int(entered) - (int(carried) if event == main_id else 0)
+        whole += counted
+        cents += int(paid)
+        if event == event_id:
+            own, left, in_play = counted, int(active), int(bought)
+    return Field(own, whole, left, Decimal(cents).scaleb(-2), in_play)
 
 
 def level_now(event: Event):
