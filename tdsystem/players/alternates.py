@@ -369,12 +369,15 @@ def alternate_call_next(*, event: Event, actor: Actor) -> Alternate:
     return called[0]
 
 
-def alternates_seats_opened(*, event_id: int, opened: int | None, actor: Actor) -> int:
+def alternates_seats_opened(
+    *, event_id: int, opened: int | None, actor: Actor, waiting: bool | None = None
+) -> int:
     """Seats opened: call one waiting player per seat opened (`opened`; None: tables put
     into play, as many as the seats free), never more than the seats free minus the
     players already called, while the event takes a registration. How many were called.
-    Before the draw there is no seat to count: only players out (never then) call."""
-    if opened == 0 or not _anyone_waiting(event_id):
+    Before the draw there is no seat to count: only players out (never then) call.
+    `waiting`: whether anyone waits on the list, when the caller has asked already."""
+    if opened == 0 or not (_anyone_waiting(event_id) if waiting is None else waiting):
         return 0
     with transaction.atomic():
         event, alist = _locked(event_id)

@@ -1,4 +1,5 @@
-"""A seat opens: the alternates list hears it from results and seating.
+"""What the players' side hears from results and seating: players out (their webhooks, and
+the alternates list called to the seats they left) and tables put into play (the list).
 
 Each receiver acts after the change commits, in its own transaction (the bust-out or the
 tables' set-up is done: a failure here must not undo or fail it; the desk can still call
@@ -14,26 +15,53 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from tdsystem.core.actors import Actor
+from tdsystem.core.sql import fetch_one, sql_names
 from tdsystem.results.signals import players_out
 from tdsystem.seating.signals import tables_changed
 
+from . import webhooks
 from .alternates import alternates_seats_opened
+from .models import Alternate, Webhook
 
 ACTOR = Actor(label="alternates")
 logger = logging.getLogger(__name__)
 
 
-def _opened(event_id: int, opened: int | None) -> None:
+def _opened(event_id: int, opened: int | None, waiting: bool | None = None) -> None:
     try:
-        alternates_seats_opened(event_id=event_id, opened=opened, actor=ACTOR)
+        alternates_seats_opened(event_id=event_id, opened=opened, actor=ACTOR, waiting=waiting)
     except Exception:
         logger.exception("event %s: the alternates list was not called", event_id)
 
 
-@receiver(players_out, dispatch_uid="players-alternates-out")
-def seats_of_players_out(sender, event_id: int, finish_ids: list[int], **kwargs) -> None:
+def _listening(event_id: int) -> tuple[bool, bool]:
+    """(whether any webhook is active, whether anyone waits on the event's alternates
+    list): asked after every bust-out's commit, where the answer is almost always no to
+    both, in one small statement without the ORM's compiling."""
+    hooks, h = sql_names(Webhook)
+    waiting, w = sql_names(Alternate)
+    row = fetch_one(
+        f"SELECT EXISTS (SELECT 1 FROM {hooks} WHERE {h['is_active']}), "
+        f"EXISTS (SELECT 1 FROM {waiting} WHERE {w['event']} = %s AND {w['status']} = %s)",
+        [event_id, Alternate.Status.WAITING],
+    )
+    return (bool(row[0]), bool(row[1])) if row else (False, False)
+
+
+def _out(event_id: int, finish_ids: list[int]) -> None:
+    try:
+        active, waiting = _listening(event_id)
+    except Exception:  # the database gone since the commit: the next change tries again
+        logger.exception("event %s: the players out not told", event_id)
+        return
+    webhooks.events_send(Webhook.Kind.OUT, lambda: webhooks.out_payloads(finish_ids), active=active)
+    _opened(event_id, len(finish_ids), waiting=waiting)
+
+
+@receiver(players_out, dispatch_uid="players-out")
+def players_of_the_event_out(sender, event_id: int, finish_ids: list[int], **kwargs) -> None:
     if finish_ids:
-        transaction.on_commit(partial(_opened, event_id, len(finish_ids)))
+        transaction.on_commit(partial(_out, event_id, list(finish_ids)))
 
 
 @receiver(tables_changed, dispatch_uid="players-alternates-tables")

@@ -196,10 +196,13 @@ def deliveries_send(delivery_ids: list[int], attempts: int = 0) -> None:
             logger.exception("webhook delivery %s: the task could not be sent", delivery_id)
 
 
-def events_send(kind: str, build: Callable[[], list[dict]]) -> list[int]:
-    """The deliveries of one change, made and sent: after its commit, never raising."""
+def events_send(
+    kind: str, build: Callable[[], list[dict]], *, active: bool | None = None
+) -> list[int]:
+    """The deliveries of one change, made and sent: after its commit, never raising.
+    `active`: whether any webhook is active, when the caller has asked already."""
     try:
-        if not _any_active():
+        if not (_any_active() if active is None else active):
             return []  # the common case: one small query, no payload built
         with transaction.atomic():
             ids = deliveries_create(kind=kind, payloads=build())
@@ -227,11 +230,6 @@ def on_commit(kind: str, build: Callable[[], list[dict]]) -> None:
 def moves_made(sender, event_id: int, move_ids: list[int], **kwargs) -> None:
     ids = list(move_ids)
     on_commit(Webhook.Kind.MOVED, lambda: moved_payloads(ids))
-
-
-def players_busted(sender, event_id: int, finish_ids: list[int], **kwargs) -> None:
-    ids = list(finish_ids)
-    on_commit(Webhook.Kind.OUT, lambda: out_payloads(ids))
 
 
 def seat_made_ready(sender, alternate: Alternate, due_at: datetime, **kwargs) -> None:

@@ -327,6 +327,20 @@ def test_no_webhook_costs_the_change_one_query(django_assert_num_queries):
         assert webhooks.events_send("player.out", lambda: [{"x": 1}]) == []
 
 
+def test_a_bust_out_asks_the_players_side_one_statement_after_its_commit(
+    django_assert_num_queries, django_capture_on_commit_callbacks
+):
+    """No webhook and nobody waiting on the alternates list: both asked at once."""
+    from tdsystem.players import receivers
+
+    event, people = balancing_event()
+    with django_capture_on_commit_callbacks() as callbacks:
+        bust(event, people["T2S4"])
+    (told,) = [c for c in callbacks if getattr(c, "func", None) is receivers._out]
+    with django_assert_num_queries(1):
+        told()
+
+
 def test_the_documented_check_accepts_a_real_delivery_and_nothing_else(receiver):
     """The receiver's snippet in docs/webhooks.md, run against what was really sent."""
     import re
