@@ -6,7 +6,7 @@ import gc
 import os
 
 from celery import Celery
-from celery.signals import beat_init, worker_process_init, worker_ready
+from celery.signals import beat_init, worker_init, worker_process_init, worker_ready
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tdsystem.settings")
 
@@ -14,16 +14,20 @@ app = Celery("tdsystem")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-if str(app.conf.broker_url).startswith("sqla+"):
-    # The SQLite broker is polled, once a second by kombu's default: a task due less than
-    # that after it was sent (the first level's end after a start, the beat tick) could
-    # reach the worker after its time. kombu's `polling_interval` transport option would
-    # say it, but its SQLAlchemy transport hands every option to create_engine, which
-    # refuses that one; so it is said on the transport. Five polls a second are five
-    # reads of an idle table.
-    from kombu.transport import sqlalchemy as _sqla
 
-    _sqla.Transport.polling_interval = 0.2
+@worker_init.connect
+def _poll_the_sqlite_broker_often(**_kwargs) -> None:
+    """The SQLite broker is polled, once a second by kombu's default: a task due less than
+    that after it was sent (the first level's end after a start, the beat tick) could reach
+    the worker after its time. kombu's `polling_interval` transport option would say it,
+    but its SQLAlchemy transport hands every option to create_engine, which refuses that
+    one; so it is said on the transport, in the worker only (the one that polls): every
+    other process (the web's, each command's) starts without importing SQLAlchemy. Five
+    polls a second are five reads of an idle table."""
+    if str(app.conf.broker_url).startswith("sqla+"):
+        from kombu.transport import sqlalchemy
+
+        sqlalchemy.Transport.polling_interval = 0.2
 
 
 @worker_ready.connect

@@ -255,3 +255,24 @@ def test_a_test_process_sends_its_tasks_to_its_own_broker():
     )
     setting, celery = result.stdout.split()[-2:]
     assert setting == celery == "redis://127.0.0.1:6379/9"
+
+
+def test_only_the_worker_loads_the_sqlite_brokers_transport(tmp_path):
+    """Every process of the embedded run starts without SQLAlchemy (a third of a second of
+    imports); the worker, which polls the SQLite broker, polls it five times a second."""
+    code = (
+        "import django, os, sys; os.environ['DJANGO_SETTINGS_MODULE'] = 'tdsystem.settings'; "
+        "django.setup(); from tdsystem.celery import app; "
+        "print(app.conf.broker_url.split(':')[0], 'sqlalchemy' in sys.modules); "
+        "from celery.signals import worker_init; worker_init.send(sender=None); "
+        "from kombu.transport.sqlalchemy import Transport; print(Transport.polling_interval)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"}
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env | {"PYTEST_XDIST_WORKER": "", "VAR_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.stdout.split()[-3:] == ["sqla+sqlite", "False", "0.2"], result.stderr
