@@ -58,7 +58,8 @@ beat: install-run
 TEST_PROCESSES ?= 2
 
 # Tests marked `slow` (whole-system runs of minutes each: make run's process ownership,
-# the venue-network run, the laptop swap) are left out unless SLOW=1; the crash test and
+# the venue-network run, the laptop swap; the festival's browser journey, an import into a
+# fresh installation) are left out unless SLOW=1; the crash test and
 # the fault tests of the clock, the database and the broker always run. The fifteen
 # slowest are listed at the end, to keep an eye on the run's length.
 SLOW ?=

@@ -36,7 +36,15 @@ from tests.browser.conftest import (
 from tests.personas import PASSWORD, make_user
 from tests.worker import wait_for
 
-pytestmark = [pytest.mark.browser, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+# A minute of the run: with `make test SLOW=1`. Every run still walks a flight's day to
+# Day 2 in the browser (test_money_and_day_end_journeys.py) and the flights' pages
+# (tests/views/test_flights_pages.py).
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.worker,
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
 
 FOLDER = "festival"  # docs/img/festival/: the pictures the docs show (TD_SHOTS=1)
 FIRST = (

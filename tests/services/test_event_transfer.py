@@ -389,6 +389,7 @@ def test_an_import_waits_its_turn_for_the_tables(exported, monkeypatch):
         transfer.event_import(data=json.dumps(exported), actor=ACTOR)
 
 
+@pytest.mark.slow  # a fresh installation's migrations in a process of its own: a minute
 def test_an_event_goes_into_a_fresh_installation(tmp_path):
     """Exported here (SQLite or PostgreSQL), imported into a new SQLite installation: the
     same file comes out of it."""
