@@ -420,10 +420,10 @@ class FieldCount(models.Model):
     `field_read` (services/standings) reads these rows, the event's and its flights', in
     place of counting the entries: a count over the field on every bust-out grew with the
     field (the figures: docs/load-and-faults.md). So do the clock's field figures
-    (`snapshot.screen_counts`), made again on every change the screens show. No foreign key: the row of a deleted
-    event is left behind (empty once its entries are gone) rather than put back by a
-    trigger while the event is being deleted. `manage.py check_counters` compares every
-    row with the entries (`results.counters`).
+    (`snapshot.screen_counts`), made again on every change the screens show. No foreign
+    key: the row of a deleted event is left behind (empty once its entries are gone)
+    rather than put back by a trigger while the event is being deleted. `manage.py
+    check_counters` compares every row with the entries (`results.counters`).
     """
 
     event_id = models.BigIntegerField(primary_key=True)
