@@ -393,12 +393,18 @@ def alternates_seats_opened(
         return len(_call_next(event, alist, actor, timezone.now(), count=room))
 
 
-def _anyone_waiting(event_id: int) -> bool:
-    """Whether anyone waits on the event's list: asked after every bust-out's commit, in
-    one small statement without the ORM's compiling (almost always: nobody)."""
+def anyone_waiting_sql() -> tuple[str, list]:
+    """Whether anyone waits on an event's list, as an expression a statement can select and
+    its parameters after the event's id (asked after every bust-out's commit, without the
+    ORM's compiling; almost always: nobody)."""
     table, c = sql_names(Alternate)
-    sql = f"SELECT 1 FROM {table} WHERE {c['event']} = %s AND {c['status']} = %s LIMIT 1"
-    return fetch_one(sql, [event_id, W]) is not None
+    return f"EXISTS (SELECT 1 FROM {table} WHERE {c['event']} = %s AND {c['status']} = %s)", [W]
+
+
+def _anyone_waiting(event_id: int) -> bool:
+    sql, params = anyone_waiting_sql()
+    row = fetch_one(f"SELECT {sql}", [event_id, *params])
+    return bool(row and row[0])
 
 
 def _drop_one_place(event: Event, alternate: Alternate) -> Alternate | None:

@@ -15,13 +15,13 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from tdsystem.core.actors import Actor
-from tdsystem.core.sql import fetch_one, sql_names
+from tdsystem.core.sql import fetch_one
 from tdsystem.results.signals import players_out
 from tdsystem.seating.signals import tables_changed
 
 from . import webhooks
-from .alternates import alternates_seats_opened
-from .models import Alternate, Webhook
+from .alternates import alternates_seats_opened, anyone_waiting_sql
+from .models import Webhook
 
 ACTOR = Actor(label="alternates")
 logger = logging.getLogger(__name__)
@@ -37,14 +37,9 @@ def _opened(event_id: int, opened: int | None, waiting: bool | None = None) -> N
 def _listening(event_id: int) -> tuple[bool, bool]:
     """(whether any webhook is active, whether anyone waits on the event's alternates
     list): asked after every bust-out's commit, where the answer is almost always no to
-    both, in one small statement without the ORM's compiling."""
-    hooks, h = sql_names(Webhook)
-    waiting, w = sql_names(Alternate)
-    row = fetch_one(
-        f"SELECT EXISTS (SELECT 1 FROM {hooks} WHERE {h['is_active']}), "
-        f"EXISTS (SELECT 1 FROM {waiting} WHERE {w['event']} = %s AND {w['status']} = %s)",
-        [event_id, Alternate.Status.WAITING],
-    )
+    both, in one small statement."""
+    waiting, params = anyone_waiting_sql()
+    row = fetch_one(f"SELECT {webhooks.any_active_sql()}, {waiting}", [event_id, *params])
     return (bool(row[0]), bool(row[1])) if row else (False, False)
 
 

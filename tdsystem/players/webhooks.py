@@ -213,11 +213,16 @@ def events_send(
         return []
 
 
-def _any_active() -> bool:
-    """Whether any webhook is active: asked after every move and bust-out's commit, in one
-    small statement without the ORM's compiling."""
+def any_active_sql() -> str:
+    """Whether any webhook is active, as an expression a statement can select (asked after
+    every move and bust-out's commit, without the ORM's compiling)."""
     table, c = sql_names(Webhook)
-    return fetch_one(f"SELECT 1 FROM {table} WHERE {c['is_active']} LIMIT 1", []) is not None
+    return f"EXISTS (SELECT 1 FROM {table} WHERE {c['is_active']})"
+
+
+def _any_active() -> bool:
+    row = fetch_one(f"SELECT {any_active_sql()}", [])
+    return bool(row and row[0])
 
 
 def on_commit(kind: str, build: Callable[[], list[dict]]) -> None:
