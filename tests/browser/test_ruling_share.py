@@ -24,7 +24,13 @@ def test_a_shared_ruling_reads_the_same_on_the_players_phone(live_server, new_pa
     login(page, live_server, "fred", PASSWORD)
     page.goto(f"{live_server.url}/console/rulings/?event={event.pk}")
     assert page.input_value("#id_rule_set") == "tda-2026"
-    page.fill("#seat-5-stack", "270")  # the cutoff: all-in for 260 after the 10 ante
+    # The cutoff: all-in for 260 after the 10 ante. The stack is sent 400 ms after the
+    # typing stops, re-rendering the workspace: a tap before that lands would be replaced.
+    with page.expect_response(
+        lambda answer: answer.request.method == "POST" and "/console/rulings/" in answer.url
+    ):
+        page.fill("#seat-5-stack", "270")
+    page.wait_for_load_state("networkidle")
     # Each tap after the one before has landed (a tap re-renders the workspace).
     moves = [(4, "Raise to 200"), (5, "Call 200"), (6, "Raise to 260")]  # 260: all-in, short
     moves += [(1, "Fold"), (2, "Fold"), (3, "Fold")]  # the button and the blinds
