@@ -140,25 +140,19 @@ def field_figures(event: Event) -> dict:
     and the whole event's entries under `whole_event`. From what results keeps counted
     (`hooks.field_counts`): one statement whatever the field."""
     field = hooks.field_counts(event.pk, event.parent_id or event.pk)
-    whole_entries, left, chips, pool = (
-        field.whole_entries,
-        field.players_left,
-        field.chips,
-        field.pool,
-    )
-    entries = whole_entries if event.parent_id is None else field.entries
+    left, chips, pool = field.players_left, field.chips, field.pool
     if event.has_bounties:
         # One head per entry is bounty money, not the places' (as results' field_read).
-        pool = max(pool - Decimal(event.bounty_amount) * whole_entries, Decimal(0))
+        pool = max(pool - Decimal(event.bounty_amount) * field.whole_entries, Decimal(0))
     figures = {
-        "entries": entries,
+        "entries": field.whole_entries if event.parent_id is None else field.entries,
         "players_left": left,
         "chips_in_play": chips,
         "average_stack": chips // left if left else None,
         "prize_pool": str(pool),
     }
     if event.parent_id is not None:
-        figures["whole_event"] = {"flight": event.flight, "entries": whole_entries}
+        figures["whole_event"] = {"flight": event.flight, "entries": field.whole_entries}
     return figures
 
 

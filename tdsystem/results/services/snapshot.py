@@ -215,14 +215,12 @@ def field_counts(event_id: int) -> tuple[int, int, int, Decimal]:
     several times the reading.
     """
     counts, c = sql_names(FieldCount, "c")
-    events, v = sql_names(Event, "v")
     here = f"CASE WHEN {c['event_id']} = %s THEN"
     sql = (
         f"SELECT SUM({c['entries']}) - SUM({here} {c['carried']} ELSE 0 END), "
         f"SUM({here} {c['active']} ELSE 0 END), SUM({here} {c['entries']} ELSE 0 END), "
         f"SUM({c['paid_cents']}) "
-        f"FROM {counts} c WHERE {c['event_id']} IN "
-        f"(SELECT {v['id']} FROM {events} v WHERE {v['id']} = %s OR {v['parent']} = %s)"
+        f"FROM {counts} c WHERE {c['event_id']} IN {standings.main_and_flights()}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [event_id] * 5)
@@ -237,7 +235,6 @@ def screen_counts(event_id: int, main_id: int) -> Field:
     chips in play summed over its entries: one statement, made again on every change the
     screens show (the figures: docs/load-and-faults.md)."""
     counts, c = sql_names(FieldCount, "c")
-    events, v = sql_names(Event, "v")
     entries, e = sql_names(Entry, "e")
     chips = (
         f"CASE WHEN {c['event_id']} = %s THEN (SELECT COALESCE(SUM({e['chips']}), 0) - "
@@ -247,8 +244,8 @@ def screen_counts(event_id: int, main_id: int) -> Field:
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {c['event_id']}, {c['entries']}, {c['carried']}, {c['active']}, "
-            f"{c['paid_cents']}, {chips} FROM {counts} c WHERE {c['event_id']} IN "
-            f"(SELECT {v['id']} FROM {events} v WHERE {v['id']} = %s OR {v['parent']} = %s)",
+            f"{c['paid_cents']}, {chips} FROM {counts} c "
+            f"WHERE {c['event_id']} IN {standings.main_and_flights()}",
             [event_id, event_id, main_id, main_id],
         )
         rows = cursor.fetchall()

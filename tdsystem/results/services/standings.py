@@ -71,6 +71,13 @@ def field_read(event: Event) -> Field:
 _SQLITE_SUM = decimal.Context(prec=15).create_decimal_from_float
 
 
+def main_and_flights() -> str:
+    """The ids of an event and of the flights under it, as a subquery for a statement
+    written out by hand: its parameters, the event's id twice."""
+    events, v = sql_names(Event, "v")
+    return f"(SELECT {v['id']} FROM {events} v WHERE {v['id']} = %s OR {v['parent']} = %s)"
+
+
 def field_counted(event_id: int) -> tuple[int, int, int, Decimal]:
     """`snapshot.field_counts` counted from the entries themselves, one statement over the field:
     what the stored counts must agree with (the simulations' full checks compare them).
@@ -80,16 +87,13 @@ def field_counted(event_id: int) -> tuple[int, int, int, Decimal]:
     column read here, so no entry row is read.
     """
     entries, e = sql_names(Entry, "e")
-    events, v = sql_names(Event, "v")
     sql = (
         f"SELECT COUNT(CASE WHEN NOT ({e['event']} = %s AND {e['carried_from']} IS NOT NULL) "
         f"THEN {e['event']} END), "
         f"COUNT(CASE WHEN {e['event']} = %s AND {e['status']} = %s THEN {e['event']} END), "
         f"COUNT(CASE WHEN {e['event']} = %s THEN {e['event']} END), "
         f"SUM({e['paid']}) "
-        f"FROM {entries} e WHERE {e['event']} IN "
-        f"(SELECT {v['id']} FROM {events} v "
-        f"WHERE {v['id']} = %s OR {v['parent']} = %s)"
+        f"FROM {entries} e WHERE {e['event']} IN {main_and_flights()}"
     )
     with connection.cursor() as cursor:
         params: list[int | str] = [event_id, event_id, str(Entry.Status.ACTIVE), *[event_id] * 3]
