@@ -8,6 +8,6 @@ class ShotclockConfig(AppConfig):
     def ready(self) -> None:
         from tdsystem.results import hooks
 
-        from .selectors import table_panel
+        from .views import table_panel
 
         hooks.register(table_panel=table_panel)

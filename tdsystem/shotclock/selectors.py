@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import QuerySet
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -18,7 +17,6 @@ from tdsystem.engine import shotclock as sc
 from tdsystem.events.models import Clock, Event
 from tdsystem.events.rules import CHOICE_LABELS
 from tdsystem.events.selectors import schedule
-from tdsystem.results.hooks import Panel
 from tdsystem.results.services.cashier import paid_places
 from tdsystem.results.services.standings import field_read
 from tdsystem.seating.models import Entry, EventTable
@@ -262,12 +260,3 @@ def calls(event: Event, *, table: int | None = None) -> QuerySet[Call]:
     if table is not None:
         rows = rows.filter(table_number=table)
     return rows
-
-
-def table_panel(event: Event, number: int) -> Panel:
-    """Results' table page hook: the clock's panel on every table's page."""
-    return Panel(
-        "shot-clock",
-        reverse("shotclock:panel", args=[event.pk, number]),
-        _("Shot clock"),
-    )

@@ -1,7 +1,7 @@
 """The shot clock's pages: the panel on each table's page (the clock face and the dealer's
 buttons), the floor's list of tables whose clock ran out, and an event's log.
 
-The panel is loaded by the table page (results' hook) and answers its own buttons with
+The panel is rendered into the table page (results' hook) and answers its own buttons with
 itself (HTMX); without scripts a button posts and comes back to the table page.
 """
 
@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -17,6 +19,7 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import form_errors_text
 from tdsystem.events.models import Event
+from tdsystem.results.hooks import Panel
 from tdsystem.seating.table_access import table_access
 
 from . import selectors, services
@@ -28,13 +31,9 @@ PANEL = "shotclock/panel.html"
 LOG_ROWS = 200
 
 
-def _panel(request: HttpRequest, event: Event, number: int, error=None, message=None):
-    state = selectors.table_state(event, number)
-    if state is None:
-        raise Http404
-    part = "face" if request.GET.get("part") == "face" else "panel"
+def _context(request: HttpRequest, state: selectors.TableState, error=None, message=None):
     clock = state.clock
-    context = {
+    return {
         "state": state,
         "error": error,
         "message": message,
@@ -43,11 +42,34 @@ def _panel(request: HttpRequest, event: Event, number: int, error=None, message=
         # The last start's street and facing, offered again for the next player.
         "street": clock.street if clock else Street.PREFLOP,
         "facing": clock.facing if clock else Facing.BET,
-        "can_log": has_right(request.user, "console", event=event.pk),
+        "can_log": has_right(request.user, "console", event=state.event.pk),
     }
+
+
+def _panel(request: HttpRequest, event: Event, number: int, error=None, message=None):
+    state = selectors.table_state(event, number)
+    if state is None:
+        raise Http404
+    part = "face" if request.GET.get("part") == "face" else "panel"
     # A refusal answers 200 with its message in the panel: htmx swaps no 4xx, and the
     # service changed nothing.
-    return render(request, f"{PANEL}#{part}", context)
+    return render(request, f"{PANEL}#{part}", _context(request, state, error, message))
+
+
+def table_panel(event: Event, number: int) -> Panel:
+    """Results' table page hook: the clock's panel on every table's page, rendered into it."""
+
+    def html(request: HttpRequest) -> str:
+        state = selectors.table_state(event, number)
+        return (
+            ""
+            if state is None
+            else render_to_string(f"{PANEL}#panel", _context(request, state), request)
+        )
+
+    return Panel(
+        "shot-clock", reverse("shotclock:panel", args=[event.pk, number]), _("Shot clock"), html
+    )
 
 
 @require_GET
