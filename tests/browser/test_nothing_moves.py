@@ -1,6 +1,7 @@
 """What a page reads after it has opened does not move what is already on the screen: a
 finger about to tap a button, or Playwright's click, lands where it aimed.
 
+- the staff's health line (here: no Celery worker) comes in at the foot of the screen;
 - the shot clock's panel is in the table page itself, not loaded above its seats.
 """
 
@@ -10,7 +11,7 @@ import json
 
 import pytest
 
-from tests.browser.conftest import PHONE, Quiet, login, screenshot
+from tests.browser.conftest import PHONE, TABLET, Quiet, login, screenshot
 from tests.personas import PASSWORD, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,6 +31,26 @@ def spot_now(page, selector: str) -> list[float]:
         "s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.x, r.y]; }",
         selector,
     )
+
+
+def test_the_health_line_comes_in_below_what_a_director_taps(live_server, new_page):
+    from tdsystem.structures.services import structure_create
+    from tests.fixtures import short_levels
+
+    make_user("dora", "director")
+    template, _ = structure_create(name="Daily 10k", levels=short_levels(1200, 1200, "B600"))
+    page = new_page(TABLET)
+    login(page, live_server, "dora", PASSWORD)
+    watch(page, "#edit-levels")
+    page.goto(f"{live_server.url}/console/structures/{template.pk}/")
+    line = page.locator(".health-banner")
+    line.wait_for()  # the test run has no Celery worker
+    assert "No Celery worker" in line.inner_text()
+    assert spot_now(page, "#edit-levels") == page.evaluate("window.tdFirstSpot")
+    # Held at the foot of the screen, over nothing the page needs at its end.
+    box = line.bounding_box()
+    assert box is not None and abs(box["y"] + box["height"] - TABLET["height"]) <= 1
+    screenshot(page, "health-line-tablet")
 
 
 def test_the_shot_clock_panel_is_in_the_table_page_and_moves_no_seat(live_server, new_page):
