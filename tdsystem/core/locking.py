@@ -22,6 +22,14 @@ of the transaction): past it the change raises Busy and the transaction, rolled 
 changes nothing. SQLite takes its one write lock at BEGIN (transaction_mode IMMEDIATE),
 which already serialises writers, so only the order is checked there.
 
+The rows a change reads to write (the event's, its entries, tables, clock...) are locked
+`FOR NO KEY UPDATE` (`select_for_update(no_key=True)`), never `FOR UPDATE`: no change
+rewrites a key, and a row made meanwhile by a request that takes no lock (a player's link
+to an entry, made when the floor opens the entry) checks its references at its commit
+with `FOR KEY SHARE`, which `FOR UPDATE` would block. A bust-out holding the event's row
+and waiting for the entry's, and that link holding the entry's and waiting for the
+event's, was a deadlock PostgreSQL broke by failing the bust-out.
+
 After pretix's `pretix/base/services/locking.py`.
 """
 
@@ -171,7 +179,7 @@ def event_lock(
     Busy when another change holds a lock past LOCK_TIMEOUT_SECONDS.
     """
     locks_take(venue_tables=venue_tables, event=event_id)
-    event = events.select_for_update(of=("self",)).filter(pk=event_id).first()
+    event = events.select_for_update(of=("self",), no_key=True).filter(pk=event_id).first()
     if event is None:
         raise error(gettext("There is no event %(id)s.") % {"id": event_id})
     return event

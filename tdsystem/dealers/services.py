@@ -95,7 +95,7 @@ class _Locked:
     def __init__(self, event_id: int, now: datetime) -> None:
         self.event = event = event_lock(Event.objects, event_id, error=DealerError)
         self.now = now
-        row = Rotation.objects.select_for_update().filter(pk=event_id).first()
+        row = Rotation.objects.select_for_update(no_key=True).filter(pk=event_id).first()
         if row is None:
             row = Rotation.objects.create(
                 event=event, pushed_at=now, next_push_at=now + timedelta(minutes=30)

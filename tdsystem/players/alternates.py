@@ -208,7 +208,7 @@ def _locked(event_id: int) -> tuple[Event, AlternateList]:
     """The event's lock, then the list's row, locked (made with the defaults if new)."""
     event = event_lock(Event.objects, event_id, error=PlayersRefused)
     AlternateList.objects.get_or_create(event=event)
-    return event, AlternateList.objects.select_for_update().get(event=event)
+    return event, AlternateList.objects.select_for_update(no_key=True).get(event=event)
 
 
 def _alternate(event: Event, alternate_id: int) -> Alternate:

@@ -64,9 +64,9 @@ def link_renew(*, entry: Entry, actor: Actor) -> PlayerLink:
     """A lost phone: the entry's live link stops working and a new one is made (for a new
     card). Logged."""
     with transaction.atomic():
-        PlayerLink.objects.select_for_update().filter(entry=entry, revoked_at__isnull=True).update(
-            revoked_at=timezone.now()
-        )
+        PlayerLink.objects.select_for_update(no_key=True).filter(
+            entry=entry, revoked_at__isnull=True
+        ).update(revoked_at=timezone.now())
         link = PlayerLink.objects.create(event_id=entry.event_id, entry=entry)
         log_record(
             event=entry.event,

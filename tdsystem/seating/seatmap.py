@@ -451,7 +451,14 @@ def _locked_rows(model, pks: Iterable[int], fields: Sequence[str]) -> list[tuple
     pks = sorted(pks)
     if not pks:
         return []
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    features = connection.features
+    lock = (
+        " FOR NO KEY UPDATE"  # as core.locking's rows: no key changes
+        if features.has_select_for_no_key_update
+        else " FOR UPDATE"
+        if features.has_select_for_update
+        else ""
+    )
     return fetch_all(
         f"SELECT {', '.join(columns[name] for name in fields)} FROM {table} "
         f"WHERE {columns['pk']} IN ({', '.join(['%s'] * len(pks))}) "

@@ -45,7 +45,7 @@ def _clock_locked(event_id: int, table_number: int) -> tuple[Event, EventTable, 
             _("Table %(n)s is not in play.") % {"n": table_number}, field="table"
         )
     TableClock.objects.get_or_create(table=table, defaults={"event": event})
-    clock = TableClock.objects.select_for_update().get(table=table)
+    clock = TableClock.objects.select_for_update(no_key=True).get(table=table)
     return event, table, clock
 
 
@@ -184,7 +184,7 @@ def shot_clock_reset(
 
 def _extensions_locked(event: Event, entry: Entry, policy: sc.Policy) -> Extensions:
     progress = progress_read(event, policy)
-    held = Extensions.objects.select_for_update().filter(entry=entry).first()
+    held = Extensions.objects.select_for_update(no_key=True).filter(entry=entry).first()
     allowance = allowance_of(policy, progress, entry, held)
     if held is None:
         held = Extensions(entry=entry, left=allowance.left)

@@ -137,7 +137,7 @@ def structure_levels_edit(
     (`events.services.levels.event_levels_edit`), which keeps its clock in step.
     """
     with transaction.atomic():
-        structure = Structure.objects.select_for_update().get(pk=structure_id)
+        structure = Structure.objects.select_for_update(no_key=True).get(pk=structure_id)
         if not structure.is_template:
             raise LevelsError(
                 [_("this structure belongs to an event: edit it from the event's console")],

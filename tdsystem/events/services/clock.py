@@ -131,7 +131,7 @@ def _locked_clock(event_id: int) -> tuple[Event, Clock]:
     one order, instead of each holding a row the other waits for."""
     locks_take(event=event_id, clock=event_id)
     clock = (
-        Clock.objects.select_for_update(of=("self",))
+        Clock.objects.select_for_update(of=("self",), no_key=True)
         .select_related("event__structure")
         .get(pk=event_id)
     )
@@ -312,7 +312,9 @@ def clock_undo(
     now = now or server_now()
     with transaction.atomic():
         event, clock = _locked_clock(event_id)
-        entry = LogEntry.objects.select_for_update().filter(event=event, pk=entry_id).first()
+        entry = (
+            LogEntry.objects.select_for_update(no_key=True).filter(event=event, pk=entry_id).first()
+        )
         if entry is None or entry.action not in UNDOABLE or "previous" not in entry.data:
             raise clockrules.ClockError(_("Only a clock action can be undone."))
         if entry.undone_at:

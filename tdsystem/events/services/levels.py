@@ -169,7 +169,7 @@ def event_levels_undo(
     with transaction.atomic():
         event, _clock = _locked_clock(event_id)
         entry = (
-            LogEntry.objects.select_for_update()
+            LogEntry.objects.select_for_update(no_key=True)
             .filter(event=event, pk=entry_id, action=LEVELS_EDIT)
             .first()
         )

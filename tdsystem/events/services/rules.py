@@ -87,7 +87,7 @@ def house_rule_set_update(
     """Rename a house set and set its overrides (only those that differ from its base are
     kept). The events using it follow the change; the log keeps the before and after."""
     with transaction.atomic():
-        house = HouseRuleSet.objects.select_for_update().filter(pk=house_id).first()
+        house = HouseRuleSet.objects.select_for_update(no_key=True).filter(pk=house_id).first()
         if house is None:
             raise RulesError(_("There is no house set %(id)s.") % {"id": house_id})
         base = rulesets.rule_set(house.base).settings
@@ -130,7 +130,7 @@ def house_rule_set_delete_refusal(house: HouseRuleSet) -> str | None:
 def house_rule_set_delete(*, house_id: int, actor: Actor) -> str:
     """Delete a house set no event uses; its name, for the message."""
     with transaction.atomic():
-        house = HouseRuleSet.objects.select_for_update().filter(pk=house_id).first()
+        house = HouseRuleSet.objects.select_for_update(no_key=True).filter(pk=house_id).first()
         if house is None:
             raise RulesError(_("There is no house set %(id)s.") % {"id": house_id})
         refusal = house_rule_set_delete_refusal(house)

@@ -33,7 +33,7 @@ def prize_paid_set(*, event_id: int, entry_number: int, paid: bool, actor: Actor
     with transaction.atomic():
         event = event_lock(Event.objects, event_id, error=ResultsError)
         finish = (
-            Finish.objects.select_for_update(of=("self",))
+            Finish.objects.select_for_update(of=("self",), no_key=True)
             .select_related("entry__player")
             .filter(event=event, undone_at__isnull=True, entry__number=entry_number)
             .first()

@@ -69,7 +69,7 @@ def entries_locked(event: Event, ids: Sequence[int]) -> list[Entry]:
     if event.status == Event.Status.FINISHED:  # before "no seat": the winner's seat went back
         raise ResultsError(gettext("the event has finished"))
     entries = list(
-        Entry.objects.select_for_update(of=("self",))
+        Entry.objects.select_for_update(of=("self",), no_key=True)
         .select_related("player", "table")
         .filter(event=event, pk__in=ids)
         .order_by("pk")

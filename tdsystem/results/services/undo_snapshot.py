@@ -44,7 +44,7 @@ class UndoSnapshot:
 def undo_snapshot(event: Event, bustout_id: int) -> UndoSnapshot:
     """Read what undoing bust-out `bustout_id` of `event` (locked) decides on."""
     bustout = (
-        BustOut.objects.select_for_update(of=("self",))
+        BustOut.objects.select_for_update(of=("self",), no_key=True)
         .select_related("group")
         .filter(pk=bustout_id, event=event)
         .first()
@@ -105,14 +105,14 @@ def _tables_locked(
     numbers = {f.from_table.number for f in finishes if f.from_table}
     numbers |= {m.from_table for m in moves} | {m.to_table for m in moves}
     numbers |= {int(n) for n in before}
-    rows = EventTable.objects.select_for_update().filter(event=event, number__in=numbers)
+    rows = EventTable.objects.select_for_update(no_key=True).filter(event=event, number__in=numbers)
     return {t.number: t for t in rows.order_by("pk")}
 
 
 def _movers_locked(moves: Iterable[Move]) -> list[Entry]:
     """The movers' entries, locked (after the tables), in primary-key order."""
     return list(
-        Entry.objects.select_for_update(of=("self",))
+        Entry.objects.select_for_update(of=("self",), no_key=True)
         .filter(pk__in={m.entry_id for m in moves})
         .select_related("player", "table")
         .order_by("pk")

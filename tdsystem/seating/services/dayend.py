@@ -207,7 +207,7 @@ def bag_correct(*, event_id: int, entry_number: int, chips: int, number: str, ac
         event = event_lock(Event.objects, event_id, error=SeatingError)
         _day_end_open(event)
         bag = (
-            Bag.objects.select_for_update()
+            Bag.objects.select_for_update(no_key=True)
             .select_related("entry__player")
             .filter(event=event, day=event.day, entry__number=entry_number)
             .first()
@@ -380,7 +380,7 @@ def day_next_draw(*, event_id: int, actor: Actor, seed: int | None = None) -> in
                 gettext("close day %(day)s first: every stack bagged") % {"day": event.day}
             )
         seated = list(
-            Entry.objects.select_for_update()
+            Entry.objects.select_for_update(no_key=True)
             .filter(event=event, status=Entry.Status.ACTIVE)
             .values_list("pk", flat=True)
         )

@@ -35,14 +35,18 @@ def seats_draw(*, event: Event, actor: Actor, seed: int | None = None) -> int:
     rng = random.Random(seed)
     with transaction.atomic():
         event = event_lock(Event.objects, event.pk, error=SeatingError)
-        list(EventTable.objects.select_for_update().filter(event=event, in_play=True).values("pk"))
+        list(
+            EventTable.objects.select_for_update(no_key=True)
+            .filter(event=event, in_play=True)
+            .values("pk")
+        )
         seatmap = SeatMap.read(event)
         if seatmap.drawn:
             raise SeatingError(gettext("the seats are drawn already: use a redraw to draw again"))
         if not seatmap.tables:
             raise SeatingError(gettext("put tables into play before the draw"))
         entries = list(
-            Entry.objects.select_for_update()
+            Entry.objects.select_for_update(no_key=True)
             .filter(event=event, status=Entry.Status.ACTIVE)
             .order_by("number")
             .values_list("pk", flat=True)

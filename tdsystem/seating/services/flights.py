@@ -147,7 +147,7 @@ def day2_combine(
         for pk in sorted([event_id, *flight_ids]):
             locks_take(clock=pk)
         main = event_lock(Event.objects, event_id, error=SeatingError)
-        list(Event.objects.select_for_update().filter(pk__in=flight_ids).values("pk"))
+        list(Event.objects.select_for_update(no_key=True).filter(pk__in=flight_ids).values("pk"))
         if _flight_ids(event_id) != flight_ids:
             raise SeatingError(gettext("the flights changed meanwhile: try again"))
         if main.day >= 2:

@@ -77,7 +77,7 @@ def table_hand_finish(
     with transaction.atomic():
         event = event_lock(Event.objects, event_id, error=SeatingError)
         row = (
-            EventTable.objects.select_for_update()
+            EventTable.objects.select_for_update(no_key=True)
             .filter(event=event, number=table_number, in_play=True)
             .first()
         )

@@ -518,7 +518,7 @@ def entry_purchase(
         if amount < 0:
             raise SeatingError(gettext("the amount cannot be negative"), field="amount")
         entry = (
-            Entry.objects.select_for_update(of=("self",))
+            Entry.objects.select_for_update(of=("self",), no_key=True)
             .select_related("player")
             .filter(pk=entry_id, event=event)
             .first()

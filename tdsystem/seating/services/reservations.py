@@ -59,7 +59,7 @@ def _reason(reason: str) -> str:
 
 def _active_entry(event: Event, entry_id: int) -> Entry:
     entry = (
-        Entry.objects.select_for_update(of=("self",))
+        Entry.objects.select_for_update(of=("self",), no_key=True)
         .select_related("player", "table")
         .filter(pk=entry_id, event=event)
         .first()

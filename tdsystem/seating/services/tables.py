@@ -200,7 +200,7 @@ def tables_release(*, event_id: int, numbers: list[int], actor: Actor) -> None:
     with transaction.atomic():
         event = event_lock(Event.objects, event_id, error=SeatingError)
         tables = list(
-            EventTable.objects.select_for_update().filter(
+            EventTable.objects.select_for_update(no_key=True).filter(
                 event=event, number__in=numbers, in_play=True
             )
         )

@@ -171,7 +171,7 @@ def ticket_register(
         )
         # Only the ticket's own row, read after its lock: a join's columns would be those
         # of the snapshot before a registration in another flight that held it.
-        ticket = Ticket.objects.select_for_update().get(pk=ticket_id)
+        ticket = Ticket.objects.select_for_update(no_key=True).get(pk=ticket_id)
         if ticket.target_id not in (event.pk, event.parent_id):
             raise SeatingError(
                 gettext("this ticket is for %(target)s, not %(event)s")
