@@ -52,10 +52,9 @@ beat: install-run
 # The suite runs in TEST_PROCESSES processes at once (pytest-xdist), each with its own test
 # database and broker (settings.py); TEST_PROCESSES=0 runs it in this one process. A
 # process out of tests takes half of another's (worksteal), so the run does not end on
-# one process's queue. TEST_PROCESSES=3 fills the cores' waits on browsers, servers and
-# workers, but its load has failed a browser test on timing: two stays the default until
-# that is understood (the runs and their figures: docs/load-and-faults.md).
-TEST_PROCESSES ?= 2
+# one process's queue. Three processes on two cores fill the cores' waits on browsers,
+# servers and workers (the runs and their figures: docs/load-and-faults.md).
+TEST_PROCESSES ?= 3
 
 # Tests marked `slow` (whole-system runs of minutes each: make run's process ownership,
 # the venue-network run, the laptop swap; the festival's browser journey, an import into a
