@@ -1,10 +1,10 @@
-"""Where the apps built on events plug into its clock.
+"""Where the apps built on events plug into its clock and its console.
 
 Seating and results import events, never the other way: what the clock needs from them
 (is anyone seated? what does the screen show beside the clock? what happens once the
-event is finished?) is registered here, from an AppConfig.ready (tdsystem/venue does it
-for what spans the apps). Each list is read when the clock asks; registering twice is
-harmless.
+event is finished?) and what the console shows around the clock's panel are registered
+here, from an AppConfig.ready (tdsystem/venue does it for what spans the apps). Each list
+is read when asked; registering twice is harmless.
 """
 
 from __future__ import annotations
@@ -14,7 +14,10 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
+    from django.http import HttpRequest
+
     from tdsystem.core.actors import Actor
+    from tdsystem.core.panels import Panel
 
     from .models import Event
 
@@ -29,6 +32,10 @@ ScreenPanel = Callable[["Event", dict], dict]
 FieldCounts = Callable[[int, int], "Field"]
 # Run after the clock's transaction that finished the event (the clock lock let go).
 AfterFinish = Callable[..., object]
+# A part of the event's console another app serves (seating's flights, its end of the day),
+# or None when it has nothing to show for this event; by where it sits (CONSOLE_PLACES).
+ConsolePanel = Callable[["Event"], "Panel | None"]
+CONSOLE_PLACES = ("above_clock", "below_clock")
 # Asked before an undo would set a stopped clock running again: why the clock must stay
 # paused ("Hand-for-hand holds the clock paused..."), or None.
 ClockHold = Callable[["Event"], "str | None"]
@@ -51,6 +58,7 @@ screen_panels: list[ScreenPanel] = []
 after_finish: list[AfterFinish] = []
 clock_holds: list[ClockHold] = []
 field_counters: list[FieldCounts] = []
+console_panels: dict[str, list[ConsolePanel]] = {place: [] for place in CONSOLE_PLACES}
 
 
 def register(
@@ -60,12 +68,16 @@ def register(
     finished: AfterFinish | None = None,
     clock_hold: ClockHold | None = None,
     field_counts: FieldCounts | None = None,
+    console_panel: tuple[str, ConsolePanel] | None = None,
 ) -> None:
     _add(start_checks, start_check)
     _add(screen_panels, screen_panel)
     _add(after_finish, finished)
     _add(clock_holds, clock_hold)
     _add(field_counters, field_counts)
+    if console_panel is not None:
+        place, panel = console_panel
+        _add(console_panels[place], panel)
 
 
 def _add(found: list[_Hook], hook: _Hook | None) -> None:
@@ -110,3 +122,11 @@ def field_counts(event_id: int, main_id: int) -> Field:
 def event_finished(*, event_id: int, actor: Actor) -> None:
     for follow_up in after_finish:
         follow_up(event_id=event_id, actor=actor)
+
+
+def console_panels_at(
+    place: str, event: Event, request: HttpRequest
+) -> list[tuple[Panel, str | None]]:
+    """The panels the console shows at `place`, each with its HTML (`core.panels`)."""
+    shown = [panel for ask in console_panels[place] if (panel := ask(event)) is not None]
+    return [(panel, panel.html(request)) for panel in shown]

@@ -99,6 +99,9 @@ def console_event(request: HttpRequest, event_id: int) -> HttpResponse:
         event.may_delete = selectors_life.may_delete(event)
         context["rules"] = rules.event_summary(event)
         context |= staff_context(request, event)
+        # What seating shows around the clock's panel (its flights, its end of the day).
+        for place in hooks.CONSOLE_PLACES:
+            context[place] = hooks.console_panels_at(place, event, request)
     return render(request, template, context)
 
 

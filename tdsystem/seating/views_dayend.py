@@ -10,13 +10,17 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
-from tdsystem.core.access import staff_required
+from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
+from tdsystem.core.panels import Panel
+from tdsystem.events.models import Event
 
 from .errors import SeatingError
 from .forms_dayend import BagCorrectForm, CloseForm, TableBagsForm, form_error
@@ -38,6 +42,25 @@ def _panel(request: HttpRequest, event, error=None, message=None, **extra) -> Ht
         return redirect("console:event", event.pk)
     context = {"event": event, "state": day_end_state(event), "error": error, "message": message}
     return render(request, PANEL, context | extra)
+
+
+def console_panel(event: Event) -> Panel | None:
+    """The end of the day on the console of an event played over days (events' hook),
+    rendered in, for the staff who may run it."""
+    if not event.plays_over_days or event.status == Event.Status.FINISHED:
+        return None
+
+    def html(request: HttpRequest) -> str:
+        if not has_right(request.user, "seating", event=event.pk):
+            return ""
+        return render_to_string(PANEL, {"event": event, "state": day_end_state(event)}, request)
+
+    return Panel(
+        "day-end",
+        reverse("seating:day_end", args=[event.pk]),
+        _("End of day %(day)s") % {"day": event.day},
+        html,
+    )
 
 
 @require_GET

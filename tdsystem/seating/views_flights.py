@@ -7,6 +7,8 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -16,6 +18,8 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import TextField
 from tdsystem.core.moments import MomentField
+from tdsystem.core.panels import Panel
+from tdsystem.events.models import Event
 
 from . import services
 from .selectors_flights import day2_preview
@@ -43,16 +47,31 @@ class CombineForm(forms.Form):
     confirm_differences = forms.BooleanField(required=False)
 
 
-def _render(request, event, part: str | None, status: int = 200, **extra) -> HttpResponse:
-    context = {
+def _context(request, event, **extra) -> dict:
+    return {
         "event": event,
         "preview": day2_preview(event),
         "flight_form": extra.pop("flight_form", None) or FlightForm(),
         "may_manage": has_right(request.user, "events", event=event.pk),
         **extra,
     }
+
+
+def _render(request, event, part: str | None, status: int = 200, **extra) -> HttpResponse:
     template = f"{PAGE}#{part}" if request.htmx and part in PARTS else PAGE
-    return render(request, template, context, status=status)
+    return render(request, template, _context(request, event, **extra), status=status)
+
+
+def console_panel(event: Event) -> Panel | None:
+    """The flights' summary on their main event's console (events' hook), rendered in."""
+    if event.parent_id or not event.flights.exists():
+        return None
+    return Panel(
+        "flights-summary",
+        reverse("seating:flights", args=[event.pk]) + "?part=panel",
+        _("Flights and Day 2"),
+        lambda request: render_to_string(f"{PAGE}#panel", _context(request, event), request),
+    )
 
 
 @require_GET

@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET, require_POST
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import form_errors_text
+from tdsystem.core.panels import Panel
 from tdsystem.events.models import Event
-from tdsystem.results.hooks import Panel
 from tdsystem.seating.table_access import table_access
 
 from . import selectors, services

@@ -2,7 +2,9 @@
 finger about to tap a button, or Playwright's click, lands where it aimed.
 
 - the staff's health line (here: no Celery worker) comes in at the foot of the screen;
-- the shot clock's panel is in the table page itself, not loaded above its seats.
+- the shot clock's panel is in the table page itself, not loaded above its seats;
+- seating's flights and end of the day are in the event's console itself, not loaded
+  above the clock's buttons and the log.
 """
 
 from __future__ import annotations
@@ -17,20 +19,19 @@ from tests.personas import PASSWORD, make_user
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+SPOT = "s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.x, r.y]; }"
+
+
 def watch(page, selector: str) -> None:
     """Records where `selector` is when the page is first parsed, before any of its loads."""
     page.add_init_script(
         "document.addEventListener('DOMContentLoaded', () => {"
-        f" const r = document.querySelector({json.dumps(selector)}).getBoundingClientRect();"
-        " window.tdFirstSpot = [r.x, r.y]; });"
+        f" window.tdFirstSpot = ({SPOT})({json.dumps(selector)}); }});"
     )
 
 
 def spot_now(page, selector: str) -> list[float]:
-    return page.evaluate(
-        "s => { const r = document.querySelector(s).getBoundingClientRect(); return [r.x, r.y]; }",
-        selector,
-    )
+    return page.evaluate(SPOT, selector)
 
 
 def test_the_health_line_comes_in_below_what_a_director_taps(live_server, new_page):
@@ -69,3 +70,23 @@ def test_the_shot_clock_panel_is_in_the_table_page_and_moves_no_seat(live_server
     quiet.wait()
     assert spot_now(page, "#table") == page.evaluate("window.tdFirstSpot")
     screenshot(page, "table-page-phone")
+
+
+def test_the_console_s_flights_and_end_of_day_are_in_it_and_move_no_clock_button(
+    live_server, new_page
+):
+    from tests.services.test_flights import played
+
+    make_user("dora", "director")
+    main, _a, _b, _players = played()
+    page = new_page(TABLET)
+    login(page, live_server, "dora", PASSWORD)
+    quiet = Quiet(page)
+    watch(page, "#log")
+    page.goto(f"{live_server.url}/console/events/{main.pk}/")
+    # Above the clock's panel and below it, there before any script ran.
+    assert page.locator("#flights-summary").count() == 1
+    assert page.locator("#day-end h2").inner_text() == "End of day 1"
+    quiet.wait()
+    assert spot_now(page, "#log") == page.evaluate("window.tdFirstSpot")
+    screenshot(page, "console-flights-and-day-end-tablet", full_page=True)

@@ -52,7 +52,11 @@ def test_the_consoles_link_the_event_and_its_flights(client, director):
     main, a, _b, _ = played()
     client.force_login(director)
     home = client.get(f"/console/events/{main.pk}/").content.decode()
-    assert f'hx-get="/console/events/{main.pk}/flights/?part=panel"' in home
+    # The flights' summary is in the console itself, above the clock's panel.
+    summary = 'id="flights-summary"'
+    assert summary in home and home.index(summary) < home.index('id="clock-panel"')
+    assert "Whole event: 6 entries; Day 2: 3 players." in home
+    assert 'hx-trigger="load"' not in home
     panel = client.get(url(main), {"part": "panel"}, **HTMX).content.decode()
     assert "Whole event: 6 entries; Day 2: 3 players." in panel
     flight = client.get(f"/console/events/{a.pk}/").content.decode()

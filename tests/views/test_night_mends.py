@@ -221,7 +221,9 @@ def test_the_end_of_day_waits_folded_on_a_one_night_event(client, director):
     assert "End the day here (the event goes on another day)" in html
     assert 'hx-trigger="toggle from:closest details once"' in html
     html = client.get(reverse("console:event", args=[wsop.pk])).content.decode()
-    assert 'id="day-end" hx-get' in html and 'hx-trigger="load"' in html
+    # Rendered into the console, not loaded after it (nothing moves under the director).
+    assert '<section class="card day-end" id="day-end"' in html and "End of day 1" in html
+    assert 'hx-trigger="load"' not in html
     assert "End the day here" not in html
 
 
