@@ -3,6 +3,8 @@ disputing player's phone without logging in, with the rule numbers of the event'
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.browser.conftest import PHONE, TABLET, TV, login, screenshot
@@ -25,7 +27,7 @@ def test_a_shared_ruling_reads_the_same_on_the_players_phone(live_server, new_pa
     page.goto(f"{live_server.url}/console/rulings/?event={event.pk}")
     assert page.input_value("#id_rule_set") == "tda-2026"
     # The cutoff: all-in for 260 after the 10 ante. The stack is sent 400 ms after the
-    # typing stops, re-rendering the workspace: a tap before that lands would be replaced.
+    # typing stops; its answer is awaited so the screenshots show it.
     with page.expect_response(
         lambda answer: answer.request.method == "POST" and "/console/rulings/" in answer.url
     ):
@@ -83,3 +85,28 @@ def test_the_floor_enters_the_chips_a_player_put_out(live_server, new_page):
         page.set_viewport_size(viewport)
         page.locator("#actions").scroll_into_view_if_needed()
         screenshot(page, f"rulings/chips-{name}", full_page=name == "phone")
+
+
+def test_a_tap_right_after_typing_a_stack_is_not_lost(live_server, new_page):
+    """The stack is sent 400 ms after the typing stops; a tap inside those 400 ms carries
+    the stack with it, and the late request waits for the tap's answer instead of
+    cancelling it (the tap's answer is held a second here: a loaded server)."""
+    event = make_event(600, 600, name="Sunday Deepstack", seats_per_table=6, rule_set="tda-2026")
+    make_user("fred", "floor")
+    page = new_page(TABLET)
+    login(page, live_server, "fred", PASSWORD)
+    page.goto(f"{live_server.url}/console/rulings/?event={event.pk}")
+    page.locator("#next", has_text="Seat 4 to act").wait_for()
+
+    def held(route) -> None:
+        if "op=append" in (route.request.post_data or ""):
+            time.sleep(1)
+        route.continue_()
+
+    page.route("**/console/rulings/", held)
+    page.fill("#seat-5-stack", "270")
+    page.locator("#next").get_by_role("button", name="Raise to 200", exact=True).click()
+    page.locator("#next", has_text="Seat 5 to act").wait_for(timeout=10_000)
+    page.wait_for_load_state("networkidle")
+    assert "Seat 5 to act" in page.inner_text("#next")
+    assert page.input_value("#seat-5-stack") == "270"
