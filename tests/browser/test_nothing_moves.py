@@ -52,6 +52,16 @@ def test_the_health_line_comes_in_below_what_a_director_taps(live_server, new_pa
     box = line.bounding_box()
     assert box is not None and abs(box["y"] + box["height"] - TABLET["height"]) <= 1
     screenshot(page, "health-line-tablet")
+    # One line on a phone, covering little of it; the whole text once tapped.
+    page.set_viewport_size(PHONE)
+    folded = line.bounding_box()
+    assert folded is not None and folded["height"] < 50
+    screenshot(page, "health-line-phone")
+    line.click()
+    opened = line.bounding_box()
+    assert opened is not None and opened["height"] > 2 * folded["height"]
+    assert abs(opened["y"] + opened["height"] - PHONE["height"]) <= 1
+    screenshot(page, "health-line-phone-opened")
 
 
 def test_the_shot_clock_panel_is_in_the_table_page_and_moves_no_seat(live_server, new_page):
