@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from decimal import Decimal
+from functools import partial
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 if TYPE_CHECKING:
     from django.http import HttpRequest
 
     from tdsystem.core.actors import Actor
-    from tdsystem.core.panels import Panel
 
     from .models import Event
 
@@ -32,9 +32,11 @@ ScreenPanel = Callable[["Event", dict], dict]
 FieldCounts = Callable[[int, int], "Field"]
 # Run after the clock's transaction that finished the event (the clock lock let go).
 AfterFinish = Callable[..., object]
-# A part of the event's console another app serves (seating's flights, its end of the day),
-# or None when it has nothing to show for this event; by where it sits (CONSOLE_PLACES).
-ConsolePanel = Callable[["Event"], "Panel | None"]
+# A part of the event's console another app serves (seating's flights, its end of the day):
+# its HTML for this request, "" when it has nothing to show; by where it sits
+# (CONSOLE_PLACES). Rendered into the console, not loaded once it has opened: a part coming
+# in above the clock's buttons would push them under a click about to land on one.
+ConsolePanel = Callable[["Event", "HttpRequest"], str]
 CONSOLE_PLACES = ("above_clock", "below_clock")
 # Asked before an undo would set a stopped clock running again: why the clock must stay
 # paused ("Hand-for-hand holds the clock paused..."), or None.
@@ -124,9 +126,7 @@ def event_finished(*, event_id: int, actor: Actor) -> None:
         follow_up(event_id=event_id, actor=actor)
 
 
-def console_panels_at(
-    place: str, event: Event, request: HttpRequest
-) -> list[tuple[Panel, str | None]]:
-    """The panels the console shows at `place`, each with its HTML (`core.panels`)."""
-    shown = [panel for ask in console_panels[place] if (panel := ask(event)) is not None]
-    return [(panel, panel.html(request)) for panel in shown]
+def console_panels_at(place: str, event: Event, request: HttpRequest) -> list[Callable[[], str]]:
+    """The parts the console shows at `place`, each rendered only where the page shows it
+    (the template calls it): whether the place is shown is the console's to say."""
+    return [partial(render, event, request) for render in console_panels[place]]

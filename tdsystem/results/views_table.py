@@ -79,10 +79,8 @@ def table_render(request, event: Event, number: int, error=None, message=None, *
         "chip_rows": SimpleLazyObject(lambda: count_rows(event, table=number)),
         # The end of the day: the bag form, once the table has played its last hand.
         "bag_rows": rows,
-        # What the apps above show on the page (the shot clock), each with its HTML.
-        "panels": []
-        if request.htmx
-        else [(panel, panel.html(request)) for panel in hooks.panels(event, number)],
+        # What the apps above show on the page (the shot clock), rendered into it.
+        "panels": [] if request.htmx else hooks.panels(event, number, request),
         **extra,
     }
     return render(request, f"{PAGE}#table" if request.htmx else PAGE, context)

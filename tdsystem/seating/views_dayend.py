@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -19,7 +18,6 @@ from django_htmx.http import trigger_client_event
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
-from tdsystem.core.panels import Panel
 from tdsystem.events.models import Event
 
 from .errors import SeatingError
@@ -40,27 +38,19 @@ def _panel(request: HttpRequest, event, error=None, message=None, **extra) -> Ht
         if error or message:
             (messages.error if error else messages.success)(request, error or message)
         return redirect("console:event", event.pk)
-    context = {"event": event, "state": day_end_state(event), "error": error, "message": message}
-    return render(request, PANEL, context | extra)
+    return render(request, PANEL, _context(event, error, message) | extra)
 
 
-def console_panel(event: Event) -> Panel | None:
-    """The end of the day on the console of an event played over days (events' hook),
-    rendered in, for the staff who may run it."""
-    if not event.plays_over_days or event.status == Event.Status.FINISHED:
-        return None
+def _context(event, error=None, message=None) -> dict:
+    return {"event": event, "state": day_end_state(event), "error": error, "message": message}
 
-    def html(request: HttpRequest) -> str:
-        if not has_right(request.user, "seating", event=event.pk):
-            return ""
-        return render_to_string(PANEL, {"event": event, "state": day_end_state(event)}, request)
 
-    return Panel(
-        "day-end",
-        reverse("seating:day_end", args=[event.pk]),
-        _("End of day %(day)s") % {"day": event.day},
-        html,
-    )
+def console_panel(event: Event, request: HttpRequest) -> str:
+    """The end of the day on the event's console (events' hook), rendered in where the
+    console shows it, for the staff who may run it (as its view)."""
+    if not has_right(request.user, "seating", event=event.pk):
+        return ""
+    return render_to_string(PANEL, _context(event), request)
 
 
 @require_GET

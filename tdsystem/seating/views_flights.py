@@ -8,7 +8,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET, require_POST
@@ -18,7 +17,6 @@ from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import TextField
 from tdsystem.core.moments import MomentField
-from tdsystem.core.panels import Panel
 from tdsystem.events.models import Event
 
 from . import services
@@ -62,16 +60,11 @@ def _render(request, event, part: str | None, status: int = 200, **extra) -> Htt
     return render(request, template, _context(request, event, **extra), status=status)
 
 
-def console_panel(event: Event) -> Panel | None:
+def console_panel(event: Event, request: HttpRequest) -> str:
     """The flights' summary on their main event's console (events' hook), rendered in."""
     if event.parent_id or not event.flights.exists():
-        return None
-    return Panel(
-        "flights-summary",
-        reverse("seating:flights", args=[event.pk]) + "?part=panel",
-        _("Flights and Day 2"),
-        lambda request: render_to_string(f"{PAGE}#panel", _context(request, event), request),
-    )
+        return ""
+    return render_to_string(f"{PAGE}#panel", _context(request, event), request)
 
 
 @require_GET

@@ -11,14 +11,12 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from tdsystem.core.access import has_right, staff_required
 from tdsystem.core.actors import Actor
 from tdsystem.core.forms import form_errors_text
-from tdsystem.core.panels import Panel
 from tdsystem.events.models import Event
 from tdsystem.seating.table_access import table_access
 
@@ -56,20 +54,12 @@ def _panel(request: HttpRequest, event: Event, number: int, error=None, message=
     return render(request, f"{PANEL}#{part}", _context(request, state, error, message))
 
 
-def table_panel(event: Event, number: int) -> Panel:
+def table_panel(event: Event, number: int, request: HttpRequest) -> str:
     """Results' table page hook: the clock's panel on every table's page, rendered into it."""
-
-    def html(request: HttpRequest) -> str:
-        state = selectors.table_state(event, number)
-        return (
-            ""
-            if state is None
-            else render_to_string(f"{PANEL}#panel", _context(request, state), request)
-        )
-
-    return Panel(
-        "shot-clock", reverse("shotclock:panel", args=[event.pk, number]), _("Shot clock"), html
-    )
+    state = selectors.table_state(event, number)
+    if state is None:
+        return ""
+    return render_to_string(f"{PANEL}#panel", _context(request, state), request)
 
 
 @require_GET
