@@ -26,7 +26,10 @@ the change (+ is slower, or a lower throughput ratio):
 - clock: the clock JSON's throughput as a ratio of a constant JSON view's (bench_clock.py);
 - mix: the busy minute's requests and bust-outs in one process, without HTTP or a queue:
   one request's CPU of each kind among the others, and over the mix (bench_mix.py; to
-  compare with a checkout older than it, copy it into that checkout's benchmarks/).
+  compare with a checkout older than it, copy it into that checkout's benchmarks/);
+- instructions: the same mix's instructions a request, counted by callgrind (bench_mix.py
+  --instructions; needs valgrind, takes minutes): a figure the machine's speed and load
+  do not move, where the others move by a fifth between runs of the same code.
 
 With --paired, the measures that run in one process on one core (results, clock, mix) run both
 checkouts at once, one on each core, instead of in turns: a machine whose speed drifts by
@@ -169,6 +172,14 @@ def mix(tree: Path, ran: tuple[str, float]) -> Figures:
     return figures
 
 
+def instructions(tree: Path, ran: tuple[str, float]) -> Figures:
+    out, _ = ran
+    match = re.search(r"([\d.]+) M instructions a request", out)
+    if match is None:
+        raise SystemExit(f"{tree}: bench_mix.py --instructions printed no count:\n{out}")
+    return {"mix, a request, M instructions": float(match[1])}
+
+
 def clock(tree: Path, ran: tuple[str, float]) -> Figures:
     out, _ = ran
     match = re.search(r"clock JSON throughput = ([\d.]+) x", out)
@@ -204,6 +215,10 @@ MEASURES: dict[str, list[Measure]] = {
     "floor": [_load("floor")],
     "clock": [Measure(("bench_clock.py",), clock, one_core=True)],
     "mix": [Measure(("bench_mix.py",), mix, one_core=True)],
+    # Counted, not timed: both sides may run at once whatever else the machine does.
+    "instructions": [
+        Measure(("bench_mix.py", "--instructions", "--seconds", "6"), instructions, one_core=True)
+    ],
 }
 HIGHER_IS_BETTER = {"clock JSON / constant view (ratio)"}
 
@@ -235,7 +250,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="the checkout to compare with")
     parser.add_argument("--rounds", type=int, default=1)
-    parser.add_argument("--only", default=",".join(MEASURES), help="results,load,floor,clock,mix")
+    # instructions only when asked: it needs valgrind.
+    default = ",".join(name for name in MEASURES if name != "instructions")
+    parser.add_argument("--only", default=default, help=",".join(MEASURES))
     parser.add_argument(
         "--paired", action="store_true", help="run results, clock and mix of both sides at once"
     )
