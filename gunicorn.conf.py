@@ -1,6 +1,7 @@
 """gunicorn settings for tdsystem: `gunicorn tdsystem.wsgi`, run from the project directory,
 reads this file. Options on the command line override it; so do these variables:
-WEB_BIND (127.0.0.1:8000), WEB_WORKERS (4), WEB_THREADS (4).
+WEB_BIND (127.0.0.1:8000), WEB_WORKERS (4), WEB_THREADS (4), and WEB_RUNNING (2), the
+requests of a process that run the application at once (tdsystem/serving.py).
 """
 
 from __future__ import annotations

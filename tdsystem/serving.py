@@ -1,4 +1,4 @@
-"""gunicorn's threaded worker (gthread) with four changes, named in gunicorn.conf.py, and
+"""gunicorn's threaded worker (gthread) with five changes, named in gunicorn.conf.py, and
 the parent-death signal: a worker whose master ends, however it ends, is sent SIGTERM
 (gunicorn's own check of its parent runs only between requests, once a second, and not
 while the worker warms up; a worker left behind keeps the port).
@@ -30,6 +30,15 @@ at the festival's busy minute such a pass took 92 to 198 ms in a web worker, and
 request that worker held (a bust-out among them) waited that long; frozen, the longest
 was 23 ms.
 
+Two requests in the application at once. The threads read requests and write answers,
+which waits on the network (a phone on the venue's Wi-Fi reads its answer slowly), but
+only `WEB_RUNNING` of them (2) run the application at a time; the others wait their turn
+asleep. One interpreter lock serves all the threads of a process: with eight running the
+application, each handed the lock to the others at every query and every write, and the
+process spent its time handing it over, so that every answer of the busy minute waited
+longer (docs/load-and-faults.md). Two, not one: a slow page (a printed poster) never
+holds up the screens alone.
+
 No answer for a client that has gone. A request waits in the worker's queue for a
 thread; if its client gave up meanwhile (closed the connection), a read is dropped
 instead of served (client_gone): on an overloaded machine the queue otherwise fills with
@@ -41,9 +50,11 @@ from __future__ import annotations
 import gc
 import io
 import logging
+import os
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -58,6 +69,9 @@ log = logging.getLogger(__name__)
 # Closes waiting for their client at once, per worker; more wait their turn in the queue
 # (each gives up after gunicorn's 2 s), holding only their socket.
 CLOSERS = 4
+
+# Requests running the application at once in one worker, whatever its threads (0: any).
+RUNNING = int(os.environ.get("WEB_RUNNING", "2"))
 
 # What the venue's screens and phones load, by their stable addresses (each redirects to
 # the current event's page) and then the current event's own reads. "{event}" is that
@@ -90,6 +104,7 @@ class Worker(ThreadWorker):
         self.log.info("Worker %s warm (%.0f ms of CPU): %s", self.pid, cpu, ", ".join(served))
         gc.collect()
         gc.freeze()
+        self.wsgi = running_at_most(self.wsgi, RUNNING)
 
     def handle_request(self, req, conn):
         # A read whose client has gone is not answered: under a burst, the queue holds
@@ -112,6 +127,21 @@ class Worker(ThreadWorker):
 
             conn.close = close_elsewhere
         super().finish_request(conn, fs)
+
+
+def running_at_most(app: Callable, turns: int) -> Callable:
+    """The WSGI application with at most `turns` requests in it at once (0: no limit); the
+    others wait for a turn. The answer is written after its turn is given back: a client
+    that reads it slowly holds only its own thread."""
+    if turns <= 0:
+        return app
+    running = threading.BoundedSemaphore(turns)
+
+    def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        with running:
+            return app(environ, start_response)
+
+    return application
 
 
 def client_gone(sock: socket.socket) -> bool:

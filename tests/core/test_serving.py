@@ -167,7 +167,11 @@ def test_once_warm_it_keeps_what_it_loaded_out_of_the_full_collections(monkeypat
     monkeypatch.setattr(ThreadWorker, "load_wsgi", lambda self: None)
     monkeypatch.setattr(serving, "warm_up", lambda app, between: ["200 /clock/"])
     w = worker()
-    w.wsgi, w.notify, w.pid, w.log = None, lambda: None, os.getpid(), logging.getLogger("test")
+
+    def app(environ, start_response):
+        return [b"answer"]
+
+    w.wsgi, w.notify, w.pid, w.log = app, lambda: None, os.getpid(), logging.getLogger("test")
     gc.unfreeze()
     try:
         assert gc.get_freeze_count() == 0
@@ -175,6 +179,8 @@ def test_once_warm_it_keeps_what_it_loaded_out_of_the_full_collections(monkeypat
         assert gc.get_freeze_count() > 10_000, "Django's and the apps' objects are frozen"
     finally:
         gc.unfreeze()
+    # and it serves through its turns (running_at_most, below)
+    assert w.wsgi is not app and w.wsgi({}, None) == [b"answer"]
 
 
 def test_the_venue_runs_four_processes_of_four_threads_on_postgresql(monkeypatch):
@@ -197,3 +203,48 @@ def test_the_venue_runs_four_processes_of_four_threads_on_postgresql(monkeypatch
     assert counts() == ("2", "6")
     monkeypatch.setitem(settings.DATABASES["default"], "ENGINE", "tdsystem.core.postgresql")
     assert counts() == ("2", "6")  # gunicorn.conf.py reads them
+
+
+def test_at_most_two_requests_run_the_application_at_once():
+    inside, most, entered = [0], [0], threading.Semaphore(0)
+    release = threading.Event()
+    guard = threading.Lock()
+
+    def app(environ, start_response):
+        with guard:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        entered.release()
+        release.wait(5)
+        with guard:
+            inside[0] -= 1
+        return [b"ok"]
+
+    limited = serving.running_at_most(app, 2)
+    threads = [threading.Thread(target=limited, args=({}, None)) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    assert entered.acquire(timeout=5) and entered.acquire(timeout=5)
+    assert not entered.acquire(timeout=0.3), "a third went in while two were in"
+    release.set()
+    for thread in threads:
+        thread.join(5)
+    assert most[0] == 2 and inside[0] == 0
+
+
+def test_an_answer_is_written_after_its_turn_is_given_back():
+    written = []
+
+    def app(environ, start_response):
+        def body():  # what a slow client reads: taken off the turn before it is read
+            written.append(environ["name"])
+            yield b"answer"
+
+        return body()
+
+    limited = serving.running_at_most(app, 1)
+    first = limited({"name": "first"}, None)  # not yet read
+    second = limited({"name": "second"}, None)  # one turn only, and it is free again
+    assert list(second) == [b"answer"] and list(first) == [b"answer"]
+    assert written == ["second", "first"]
+    assert serving.running_at_most(app, 0) is app  # WEB_RUNNING=0: no limit

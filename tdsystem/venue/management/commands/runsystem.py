@@ -249,8 +249,8 @@ def web_command(bind: str, *, dev: bool = False, fd: int | None = None) -> list[
         return [python, "manage.py", "runserver", bind]
     # gunicorn.conf.py as in production (its processes and threads, WEB_WORKERS and
     # WEB_THREADS), but one process of eight threads on SQLite: writes serialise anyway,
-    # and one process keeps the short screen cache (local memory) and its hit rate in one
-    # place.
+    # and one process keeps the screens' cache (local memory) in one place. Of the eight,
+    # two run the application at a time (tdsystem/serving.py, WEB_RUNNING).
     conf = settings.BASE_DIR / "gunicorn.conf.py"
     if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         workers = os.environ.get("WEB_WORKERS") or "1"
