@@ -380,7 +380,8 @@ async def stream(scope: Scope, receive: Receive, send: Send, token: str) -> None
             await _refuse(send, 404, _("no such player's page"))
         return
     if hub.pages >= settings.PUSH_MAX_PAGES:  # the page polls the web server instead
-        await _refuse(send, 503, "too many open pages", retry=60)
+        with translation.override(_language(scope, link)):
+            await _refuse(send, 503, _("too many open pages"), retry=60)
         return
     page = Page(link, _language(scope, link), resume=_header(scope, b"last-event-id"))
     await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
@@ -430,6 +431,7 @@ async def application(scope: Scope, receive: Receive, send: Send) -> None:
         return
     match = STREAM.match(scope["path"])
     if match is None or scope["method"] not in ("GET", "HEAD"):
-        await _refuse(send, 404, "not found")
+        with translation.override(settings.LANGUAGE_CODE):
+            await _refuse(send, 404, _("not found"))
         return
     await stream(scope, receive, send, match["token"])

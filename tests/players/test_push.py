@@ -152,6 +152,23 @@ def test_an_unknown_or_revoked_link_is_refused(settings):
         assert conn.getresponse().status == 404
 
 
+def test_a_page_past_the_most_open_is_refused_in_its_own_language(settings):
+    event = make_event(600, name="Friday Turbo")
+    people = arrange(event, {1: [1, 2, 3]})
+    first, second = link_of_entry(people["T1S1"]), link_of_entry(people["T1S2"])
+    settings.PUSH_MAX_PAGES = 1
+    with push_server(settings, check=0.05) as port:
+        page = Stream(port, first.token)
+        assert page.next_of("me") is not None  # open, and counted
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        conn.request("GET", f"/api/me/{second.token}/stream?lang=ja")
+        refused = conn.getresponse()
+        assert (refused.status, refused.getheader("Retry-After")) == (503, "60")
+        # the page polls the web server instead; whoever reads the answer reads Japanese
+        assert json.loads(refused.read())["detail"] == "開いているページが多すぎます"
+        page.close()
+
+
 def test_the_page_names_its_stream_only_where_a_push_process_runs(client, settings):
     event = make_event(600, name="Friday Turbo")
     people = arrange(event, {1: [1, 2, 3]})
