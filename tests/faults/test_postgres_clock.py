@@ -30,9 +30,12 @@ from .servers import (
 
 pytestmark = [pytest.mark.postgres, pytest.mark.worker]
 
-DURATIONS = [5, 5, 600]  # seconds
+# Level 1 long enough that a machine slow to start the scene (its clock is started by a
+# `manage.py shell` that must end first) still stops the database before level 1 ends.
+DURATIONS = [15, 5, 600]  # seconds
 DOWN_AT = 1.5  # seconds into level 1 (index 0)
-UP_AT = 11.5  # after levels 1 and 2 should have ended (at 5 s and 10 s)
+UP_AT = 21.5  # after levels 1 and 2 should have ended (at 15 s and 20 s)
+ENDS = (DURATIONS[0], DURATIONS[0] + DURATIONS[1])
 
 SETUP = f"""
 from tdsystem.core.actors import Actor
@@ -81,6 +84,8 @@ def test_a_running_clock_catches_up_the_levels_it_missed_while_postgresql_was_do
 
                 sleep_until(DOWN_AT)
                 assert clock()[0] == 200
+                down = datetime.now(start.tzinfo)
+                assert down < start + timedelta(seconds=ENDS[0]), "level 1 ended before the stop"
                 cluster.stop("immediate")
                 assert clock()[0] == 503  # no answer from the database: said so, no 500
                 sleep_until(UP_AT)
@@ -111,5 +116,5 @@ def test_a_running_clock_catches_up_the_levels_it_missed_while_postgresql_was_do
             "SELECT at, data FROM events_logentry WHERE action = 'clock.level' ORDER BY at, id",
         )
     assert [data["to"] for _, data in changes] == [1, 2]  # each once
-    assert [at for at, _ in changes] == [start + timedelta(seconds=s) for s in (5, 10)]
+    assert [at for at, _ in changes] == [start + timedelta(seconds=s) for s in ENDS]
     assert all(data["late_ms"] > 1000 for _, data in changes)  # caught up, not on time
